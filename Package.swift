@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "splitd",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "splitd", targets: ["splitd"]),
+        .executable(name: "splitctl", targets: ["splitctl"]),
+        .library(name: "SplitCore", targets: ["SplitCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        // System libraries (Debian: libuv1-dev, libsqlite3-dev).
+        .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // Pure semantics: no I/O, no libuv, no SQLite.
+        .target(name: "SplitCore"),
+        // Protocol 1: JSON values, fast codec of requests/layouts, message shapes.
+        .target(name: "SplitWire", dependencies: ["SplitCore"]),
+        // Storage behind a narrow interface (SQLite today).
+        .target(name: "SplitStore", dependencies: ["CSQLite"]),
+        // The libuv shell: loop, connections, scenes, group commit, systemd glue.
+        .target(name: "SplitServer", dependencies: [
+            "CLibUV", "SplitCore", "SplitWire", "SplitStore",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // A small blocking client used by splitctl, benchmarks and tests.
+        .target(name: "SplitClient", dependencies: ["SplitWire"]),
+
+        .executableTarget(name: "splitd", dependencies: [
+            "SplitServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "splitctl", dependencies: [
+            "SplitClient", "SplitCore", "SplitWire",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "SplitCoreTests", dependencies: [
+            "SplitCore", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "SplitWireTests", dependencies: [
+            "SplitWire", "SplitCore", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "SplitStoreTests", dependencies: ["SplitStore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SplitClient", "SplitWire", "SplitCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
