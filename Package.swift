@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "splitd", targets: ["splitd"]),
         .executable(name: "splitctl", targets: ["splitctl"]),
+        .executable(name: "splitbench", targets: ["splitbench"]),
         .library(name: "SplitCore", targets: ["SplitCore"]),
     ],
     dependencies: [
@@ -40,6 +41,12 @@ let package = Package(
         ]),
         .executableTarget(name: "splitctl", dependencies: [
             "SplitClient", "SplitCore", "SplitWire",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        // Benchmarks: core microbenchmarks and (later) the daemon load generator.
+        .executableTarget(name: "splitbench", dependencies: [
+            "SplitCore", "SplitWire", "SplitClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
