@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
     ],
     targets: [
         // System libraries (Debian: libuv1-dev, libsqlite3-dev).
@@ -30,6 +31,7 @@ let package = Package(
         .target(name: "SplitServer", dependencies: [
             "CLibUV", "SplitCore", "SplitWire", "SplitStore",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Configuration", package: "swift-configuration"),
         ]),
         // A small blocking client used by splitctl, benchmarks and tests.
         .target(name: "SplitClient", dependencies: ["SplitWire"]),
