@@ -1,0 +1,145 @@
+import CSQLite
+
+/// One SQLite connection, used by one thread (opened NOMUTEX: SQLite does no locking of its
+/// own on it), with a cache of prepared statements and IMMEDIATE transactions.
+public final class Database {
+    /// How to open the file.
+    public enum Mode: Sendable {
+        /// Never writes, never creates; used to verify a file before trusting it.
+        case readOnly
+        /// Reads and writes, creating the file when it is missing.
+        case readWrite
+    }
+
+    let handle: OpaquePointer
+    /// The file this connection opened.
+    public let path: String
+    private var statements: [String: Statement] = [:]
+    private var isClosed = false
+
+    /// Opens `path`. The file is not read until the first statement runs.
+    public init(path: String, mode: Mode) throws(StoreError) {
+        let access = mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = Database.error(connection, code: code, operation: "open \(path)")
+            sqlite3_close_v2(connection)
+            throw error
+        }
+        sqlite3_extended_result_codes(connection, 1)
+        self.handle = connection
+        self.path = path
+    }
+
+    deinit {
+        if !isClosed {
+            statements.removeAll()
+            sqlite3_close_v2(handle)
+        }
+    }
+
+    /// Finalizes cached statements and closes the connection. Idempotent.
+    public func close() throws(StoreError) {
+        guard !isClosed else { return }
+        statements.removeAll()
+        isClosed = true
+        // close_v2 defers the close until statements still held elsewhere are finalized.
+        let code = sqlite3_close_v2(handle)
+        guard code == SQLITE_OK else { throw Database.error(nil, code: code, operation: "close \(path)") }
+    }
+
+    // MARK: Statements
+
+    /// Runs one or more SQL statements that return no rows needed by the caller.
+    public func execute(_ sql: String) throws(StoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        sqlite3_free(message)
+        guard code == SQLITE_OK else { throw Database.error(handle, code: code, operation: sql) }
+    }
+
+    /// Prepares a statement the caller owns.
+    public func prepare(_ sql: String) throws(StoreError) -> Statement {
+        try Statement(connection: handle, sql: sql)
+    }
+
+    /// The prepared statement for `sql`, prepared on first use and reused afterwards.
+    public func cached(_ sql: String) throws(StoreError) -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// The first column of the first row of `sql` as an integer, nil when there is no row.
+    public func integer(_ sql: String) throws(StoreError) -> Int64? {
+        let statement = try cached(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(at: 0) : nil
+    }
+
+    /// Every row's first column of `sql` as text.
+    public func texts(_ sql: String) throws(StoreError) -> [String] {
+        let statement = try prepare(sql)
+        var rows: [String] = []
+        while try statement.step() { rows.append(statement.text(at: 0)) }
+        return rows
+    }
+
+    // MARK: Settings
+
+    /// How long a statement waits for another connection's lock before failing with BUSY.
+    public func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// True between BEGIN and COMMIT/ROLLBACK.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction (the write lock is taken up front, so
+    /// a busy database fails at BEGIN, inside the busy timeout) and commits it. If `body`
+    /// or COMMIT fails, the transaction is rolled back and the error, re-labelled with
+    /// `operation`, has `rolledBack == true`: nothing of it was written.
+    public func transaction<T>(_ operation: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        do {
+            try execute("BEGIN IMMEDIATE")
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            rollbackIfOpen()
+            var failure = error
+            failure.operation = operation
+            failure.rolledBack = true
+            throw failure
+        }
+    }
+
+    // SQLite rolls back by itself after some errors (FULL, IOERR, NOMEM); only roll back
+    // a transaction that is still open.
+    private func rollbackIfOpen() {
+        guard isInTransaction else { return }
+        sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+    }
+
+    // MARK: Errors
+
+    /// The classified error for a failed call on `connection` that returned `code`.
+    static func error(_ connection: OpaquePointer?, code: Int32, operation: String) -> StoreError {
+        var extended = code
+        var message = String(cString: sqlite3_errstr(code))
+        var systemErrno: Int32 = 0
+        if let connection {
+            let latest = sqlite3_extended_errcode(connection)
+            if latest & 0xff == code & 0xff { extended = latest }
+            message = String(cString: sqlite3_errmsg(connection))
+            systemErrno = sqlite3_system_errno(connection)
+        }
+        let kind = StoreError.Kind.classify(extendedCode: extended, systemErrno: systemErrno)
+        return StoreError(kind: kind, code: code & 0xff, extendedCode: extended, operation: operation, message: message)
+    }
+}

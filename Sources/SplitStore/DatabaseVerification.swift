@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSQLite
+
+/// Decides whether an existing file may be opened for writing, reading it through a
+/// read-only connection so a refused file is never changed (no recovery, no checkpoint, no
+/// migration). A damaged database is refused, never replaced or repaired.
+enum DatabaseVerification {
+    /// What was found in a file that passed.
+    struct Found {
+        var schemaVersion: Int64
+    }
+
+    /// Returns nil when there is nothing to verify (no file, or an empty one).
+    static func verify(path: String, check: IntegrityCheck, busyTimeoutMilliseconds: Int32) throws(StoreError) -> Found? {
+        guard fileHasContent(path) else { return nil }
+        let operation = "open \(path)"
+        do {
+            let database = try Database(path: path, mode: .readOnly)
+            defer { try? database.close() }
+            database.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+            let found = try verifyIdentity(database, operation: operation)
+            try verifyPages(database, check: check, operation: operation)
+            return found
+        } catch {
+            throw refusal(error, operation: operation)
+        }
+    }
+
+    private static func verifyIdentity(_ database: Database, operation: String) throws(StoreError) -> Found {
+        let version = try database.integer("PRAGMA user_version") ?? 0
+        let application = try database.integer("PRAGMA application_id") ?? 0
+        let objects = try database.integer("SELECT count(*) FROM sqlite_schema") ?? 0
+        if application != Migrations.applicationID && (application != 0 || objects > 0) {
+            throw StoreError.check(.incompatibleSchema, code: SQLITE_NOTADB, operation: operation,
+                                   message: "a SQLite database of another application (application_id \(application))")
+        }
+        if version > Migrations.latestVersion {
+            throw StoreError.check(.incompatibleSchema, code: SQLITE_NOTADB, operation: operation,
+                                   message: "schema version \(version) was written by a newer splitd; this binary knows up to \(Migrations.latestVersion)")
+        }
+        return Found(schemaVersion: version)
+    }
+
+    private static func verifyPages(_ database: Database, check: IntegrityCheck, operation: String) throws(StoreError) {
+        let pragma: String
+        switch check {
+        case .none: return
+        case .quick: pragma = "PRAGMA quick_check(10)"
+        case .full: pragma = "PRAGMA integrity_check(10)"
+        }
+        let findings = try database.texts(pragma)
+        guard findings != ["ok"] else { return }
+        throw StoreError.check(.corrupt, code: SQLITE_CORRUPT, operation: operation,
+                               message: "\(pragma) failed: \(findings.joined(separator: "; "))")
+    }
+
+    private static func refusal(_ error: StoreError, operation: String) -> StoreError {
+        var refused = error
+        refused.operation = operation
+        if !refused.message.hasSuffix("left unchanged") {
+            refused.message += "; refused, the file was left unchanged"
+        }
+        return refused
+    }
+
+    private static func fileHasContent(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_size > 0
+    }
+}

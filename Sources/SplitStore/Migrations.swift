@@ -1,0 +1,68 @@
+/// One step of the schema's history: `sql` brings a database at `version - 1` to `version`.
+/// Steps are never edited once released; a change of schema is a new step.
+struct Migration: Sendable {
+    let version: Int64
+    let summary: String
+    let sql: String
+}
+
+/// The schema's versions, in order, recorded in `PRAGMA user_version`.
+enum Migrations {
+    /// `PRAGMA application_id` of a splitd database ("SPLT"), to refuse other SQLite files.
+    static let applicationID: Int64 = 0x5350_4C54
+
+    static let all: [Migration] = [
+        Migration(version: 1, summary: "scenes, journal, snapshot sessions, meta", sql: """
+            CREATE TABLE scenes (
+                id TEXT PRIMARY KEY NOT NULL,
+                device TEXT NOT NULL,
+                revision INTEGER NOT NULL,
+                state BLOB NOT NULL,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL
+            );
+            CREATE TABLE journal (
+                scene TEXT NOT NULL REFERENCES scenes(id) ON DELETE CASCADE,
+                revision INTEGER NOT NULL,
+                change BLOB NOT NULL,
+                layout_hash TEXT,
+                at INTEGER NOT NULL,
+                PRIMARY KEY (scene, revision)
+            ) WITHOUT ROWID;
+            CREATE TABLE snapshot_sessions (
+                session TEXT PRIMARY KEY NOT NULL,
+                number INTEGER NOT NULL UNIQUE,
+                scene TEXT NOT NULL REFERENCES scenes(id) ON DELETE CASCADE,
+                base_revision INTEGER NOT NULL,
+                sizes BLOB NOT NULL,
+                hash TEXT NOT NULL,
+                body BLOB NOT NULL,
+                created_at INTEGER NOT NULL
+            );
+            CREATE INDEX snapshot_sessions_by_scene ON snapshot_sessions (scene, number);
+            CREATE TABLE meta (
+                key TEXT PRIMARY KEY NOT NULL,
+                value
+            ) WITHOUT ROWID;
+            PRAGMA application_id = \(applicationID);
+            """),
+    ]
+
+    /// The version this binary writes.
+    static var latestVersion: Int64 { all.last?.version ?? 0 }
+
+    /// Applies every step newer than the file's version, each in its own transaction
+    /// (re-reading the version inside it, so two processes migrating at once cannot apply
+    /// a step twice). A failed step leaves the database at the previous version.
+    static func migrate(_ database: Database) throws(StoreError) {
+        let found = try database.integer("PRAGMA user_version") ?? 0
+        for migration in all where migration.version > found {
+            try database.transaction("migrate \(database.path) to schema \(migration.version) (\(migration.summary))") { () throws(StoreError) in
+                let current = try database.integer("PRAGMA user_version") ?? 0
+                guard current < migration.version else { return }
+                try database.execute(migration.sql)
+                try database.execute("PRAGMA user_version = \(migration.version)")
+            }
+        }
+    }
+}

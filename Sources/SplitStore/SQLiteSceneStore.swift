@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSQLite
+
+/// The local SQLite implementation of `SceneStore`: one WAL-mode connection used by the
+/// daemon's loop thread, statements prepared once, one transaction per batch.
+public final class SQLiteSceneStore: SceneStore {
+    /// The database file.
+    public let path: String
+    /// The options it was opened with.
+    public let options: StoreOptions
+    public private(set) var statistics = StoreStatistics()
+
+    let database: Database
+    private var preparedStatements: StoreStatements?
+    private var lastSessionNumber: Int64
+
+    /// Opens (creating when missing, with its directory) and verifies the database at `path`,
+    /// then migrates it to the current schema. Refuses, leaving the file as it was, a file
+    /// that is not a SQLite database, fails the integrity check, belongs to another
+    /// application or was written by a newer splitd; refuses a read-only file in
+    /// `.readWrite` access.
+    public init(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) {
+        self.path = path
+        self.options = options
+        if options.access == .readWrite { try DatabaseDirectory.createParent(of: path) }
+        let found = try DatabaseVerification.verify(path: path, check: options.integrityCheck,
+                                                    busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+        if options.access == .readOnly && found == nil {
+            throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",
+                                   message: "no database to open read-only")
+        }
+        database = try Database(path: path, mode: options.access == .readOnly ? .readOnly : .readWrite)
+        do {
+            try SQLiteSceneStore.configure(database, options: options)
+            preparedStatements = try StoreStatements(database)
+            lastSessionNumber = try database.integer(StoreStatements.lastSessionNumberSQL) ?? 0
+        } catch {
+            try? database.close()
+            var failure = error
+            if !failure.operation.hasPrefix("migrate") { failure.operation = "open \(path)" }
+            throw failure
+        }
+    }
+
+    private static func configure(_ database: Database, options: StoreOptions) throws(StoreError) {
+        database.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+        if options.access == .readOnly {
+            try requireCurrentSchema(database)
+            return
+        }
+        if sqlite3_db_readonly(database.handle, "main") == 1 {
+            throw StoreError.check(.readOnly, code: SQLITE_READONLY, operation: "open \(database.path)",
+                                   message: "the database file is not writable")
+        }
+        let mode = try database.texts("PRAGMA journal_mode = WAL")
+        guard mode == ["wal"] else {
+            throw StoreError.check(.other, code: SQLITE_ERROR, operation: "open \(database.path)",
+                                   message: "cannot use WAL journal mode (got \(mode)); is the file system local?")
+        }
+        try database.execute("""
+            PRAGMA synchronous = \(options.durability == .full ? "FULL" : "NORMAL");
+            PRAGMA foreign_keys = ON;
+            PRAGMA journal_size_limit = \(options.walSizeLimitBytes);
+            """)
+        try Migrations.migrate(database)
+    }
+
+    // A read-only store cannot migrate: an older schema would be misread.
+    private static func requireCurrentSchema(_ database: Database) throws(StoreError) {
+        let version = try database.integer("PRAGMA user_version") ?? 0
+        guard version == Migrations.latestVersion else {
+            throw StoreError.check(.incompatibleSchema, code: SQLITE_NOTADB, operation: "open \(database.path)",
+                                   message: "schema version \(version) needs migrating to \(Migrations.latestVersion); open it read-write first")
+        }
+    }
+
+    deinit { try? close() }
+
+    /// The prepared statements, or an error once the store is closed.
+    func statements() throws(StoreError) -> StoreStatements {
+        guard let preparedStatements else {
+            throw StoreError.check(.other, code: SQLITE_MISUSE, operation: "use \(path)", message: "the store is closed")
+        }
+        return preparedStatements
+    }
+
+    public func nextSessionNumber() -> Int64 {
+        lastSessionNumber += 1
+        return lastSessionNumber
+    }
+
+    public func checkpoint() throws(StoreError) {
+        _ = try statements()
+        var walFrames: Int32 = 0
+        var checkpointed: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(database.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &walFrames, &checkpointed)
+        guard code == SQLITE_OK else {
+            throw Database.error(database.handle, code: code, operation: "checkpoint \(path)")
+        }
+    }
+
+    public func close() throws(StoreError) {
+        guard preparedStatements != nil else { return }
+        preparedStatements = nil
+        try database.close()
+    }
+
+    /// Records a successful commit of `operations` that pruned `pruned` journal entries.
+    func recordCommit(operations: Int, pruned: Int64, nanoseconds: Int64) {
+        statistics.commits += 1
+        statistics.operations += Int64(operations)
+        statistics.prunedJournalEntries += pruned
+        statistics.lastCommitNanoseconds = nanoseconds
+    }
+
+    func recordFailedCommit() {
+        statistics.failedCommits += 1
+    }
+}
+
+/// Nanoseconds of the monotonic clock.
+func monotonicNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+}

@@ -1,0 +1,52 @@
+/// The daemon's only view of storage. Local SQLite (`SQLiteSceneStore`) is one
+/// implementation; a replicated engine can be another without touching the core or the
+/// protocol. Blobs are opaque: the daemon serializes scene states, changes and sessions.
+///
+/// A store is used by one thread (the daemon's loop) and is not `Sendable`.
+/// Every method that fails throws a `StoreError`; a failed `commit` wrote nothing.
+public protocol SceneStore: AnyObject {
+    /// Applies `batch` in one transaction: all of it or, on error, none of it (the error
+    /// then has `rolledBack == true` and the daemon reverts its in-memory state).
+    /// Returns when the batch is durable as `Durability` defines. An empty batch is a no-op.
+    func commit(_ batch: StoreBatch) throws(StoreError)
+
+    /// Every scene with its last committed revision and state, ordered by id.
+    func loadScenes() throws(StoreError) -> [StoredScene]
+
+    /// The scene's journal entries with revision >= `revision`, oldest first, at most
+    /// `limit` of them (nil: all). Entries older than the retention are gone.
+    func journal(scene: String, from revision: Int64, limit: Int?) throws(StoreError) -> [JournalEntry]
+
+    /// The scene's snapshot sessions, oldest first, without their bodies.
+    func snapshotSessions(scene: String) throws(StoreError) -> [SnapshotSessionSummary]
+
+    /// One snapshot session with its body, nil when unknown (or deleted with its scene).
+    func snapshotSession(id: String) throws(StoreError) -> SnapshotSession?
+
+    /// A number never returned before for this database, for a new session id. Not
+    /// persisted until a batch inserting a session with it commits; a number whose batch
+    /// failed is skipped, never reused.
+    func nextSessionNumber() -> Int64
+
+    /// A daemon-defined `meta` value, nil when unset.
+    func meta(key: String) throws(StoreError) -> String?
+
+    /// Row counts and database size. Counting the journal scans it: call it on demand.
+    func counts() throws(StoreError) -> StoreCounts
+
+    /// What the store has done since it opened.
+    var statistics: StoreStatistics { get }
+
+    /// Moves the WAL into the main file and truncates it (clean shutdown).
+    func checkpoint() throws(StoreError)
+
+    /// Closes the store; further calls fail. Idempotent.
+    func close() throws(StoreError)
+}
+
+extension SceneStore {
+    /// Every journal entry of the scene from `revision` on.
+    public func journal(scene: String, from revision: Int64) throws(StoreError) -> [JournalEntry] {
+        try journal(scene: scene, from: revision, limit: nil)
+    }
+}

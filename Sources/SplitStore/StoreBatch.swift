@@ -1,0 +1,78 @@
+/// Everything one loop turn changed, committed at once by `SceneStore.commit(_:)`: all of it
+/// or none of it.
+///
+/// Operations apply in the order they were added, so a scene created, deleted and created
+/// again in one turn ends as the second creation. A journal entry or snapshot session must
+/// follow the upsert of its scene (the tables reference `scenes`), and deleting a scene
+/// deletes its journal and its snapshot sessions. Reuse one batch across turns with
+/// `removeAll()` to keep its storage.
+public struct StoreBatch: Sendable {
+    /// One change to the database.
+    public enum Operation: Sendable, Hashable {
+        /// Creates the scene or replaces its device, revision and state.
+        case upsertScene(id: String, device: String, revision: Int64, state: [UInt8])
+        /// Deletes the scene, its journal and its snapshot sessions (no-op if absent).
+        case deleteScene(id: String)
+        /// Records the change that produced `revision`; fails if that revision is recorded.
+        case appendJournal(scene: String, revision: Int64, change: [UInt8], layoutHash: String?)
+        /// Records a snapshot session; `number` comes from `nextSessionNumber()`.
+        case insertSnapshotSession(SnapshotSessionInsert)
+        /// Sets a daemon-defined key in `meta`.
+        case setMeta(key: String, value: String)
+    }
+
+    /// The operations, in the order they will apply.
+    public private(set) var operations: [Operation] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { operations.isEmpty }
+    public var count: Int { operations.count }
+
+    public mutating func upsertScene(id: String, device: String, revision: Int64, state: [UInt8]) {
+        operations.append(.upsertScene(id: id, device: device, revision: revision, state: state))
+    }
+
+    public mutating func deleteScene(id: String) {
+        operations.append(.deleteScene(id: id))
+    }
+
+    public mutating func appendJournal(scene: String, revision: Int64, change: [UInt8], layoutHash: String? = nil) {
+        operations.append(.appendJournal(scene: scene, revision: revision, change: change, layoutHash: layoutHash))
+    }
+
+    public mutating func insertSnapshotSession(_ session: SnapshotSessionInsert) {
+        operations.append(.insertSnapshotSession(session))
+    }
+
+    public mutating func setMeta(key: String, value: String) {
+        operations.append(.setMeta(key: key, value: value))
+    }
+
+    /// Empties the batch, keeping its capacity for the next turn.
+    public mutating func removeAll() {
+        operations.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A snapshot session to record (the store stamps `createdAt`).
+public struct SnapshotSessionInsert: Sendable, Hashable {
+    public var session: String
+    public var number: Int64
+    public var scene: String
+    public var baseRevision: Int64
+    public var sizes: [UInt8]
+    public var hash: String
+    public var body: [UInt8]
+
+    public init(session: String, number: Int64, scene: String, baseRevision: Int64, sizes: [UInt8],
+                hash: String, body: [UInt8]) {
+        self.session = session
+        self.number = number
+        self.scene = scene
+        self.baseRevision = baseRevision
+        self.sizes = sizes
+        self.hash = hash
+        self.body = body
+    }
+}

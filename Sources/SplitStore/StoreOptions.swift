@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// When a commit counts as durable (WIRE.md `--durability`).
+public enum Durability: String, Sendable, CaseIterable {
+    /// `synchronous=FULL`: the WAL is fsynced at every commit; an acknowledged change
+    /// survives a power loss. The default.
+    case full
+    /// `synchronous=NORMAL`: the WAL is fsynced only at checkpoints; an acknowledged change
+    /// survives a crash of splitd, but the last commits may be lost on power loss.
+    case normal
+}
+
+/// What the store verifies when it opens an existing file.
+public enum IntegrityCheck: String, Sendable, CaseIterable {
+    /// Only the header, schema and version (the file must still be a splitd database).
+    case none
+    /// `PRAGMA quick_check`: every page and record, without cross-checking indexes. Default.
+    case quick
+    /// `PRAGMA integrity_check`: quick_check plus index consistency; slower on big files.
+    case full
+}
+
+/// Whether the store may write.
+public enum StoreAccess: String, Sendable {
+    /// The daemon's mode: migrations run, commits write.
+    case readWrite
+    /// Inspection only (e.g. a tool reading a live daemon's database): nothing is created or
+    /// migrated, and every commit fails with `.readOnly`.
+    case readOnly
+}
+
+/// How a `SQLiteSceneStore` opens and behaves.
+public struct StoreOptions: Sendable {
+    public var durability: Durability
+    public var integrityCheck: IntegrityCheck
+    public var access: StoreAccess
+    /// How long a write waits for another connection's lock before failing with `.busy`.
+    /// Small: the daemon's loop waits this long at most.
+    public var busyTimeoutMilliseconds: Int32
+    /// Journal entries kept per scene: appending revision R deletes revisions <= R - N in
+    /// the same transaction. 0 keeps everything.
+    public var journalRetention: Int64
+    /// The WAL is truncated back to this size after a checkpoint (PRAGMA journal_size_limit).
+    public var walSizeLimitBytes: Int64
+    /// Milliseconds since the epoch, stamped on rows (`created_at`, `updated_at`, `at`).
+    public var clock: @Sendable () -> Int64
+
+    public init(durability: Durability = .full,
+                integrityCheck: IntegrityCheck = .quick,
+                access: StoreAccess = .readWrite,
+                busyTimeoutMilliseconds: Int32 = 100,
+                journalRetention: Int64 = 1000,
+                walSizeLimitBytes: Int64 = 64 << 20,
+                clock: @escaping @Sendable () -> Int64 = wallClockMilliseconds) {
+        self.durability = durability
+        self.integrityCheck = integrityCheck
+        self.access = access
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.journalRetention = journalRetention
+        self.walSizeLimitBytes = walSizeLimitBytes
+        self.clock = clock
+    }
+}
+
+/// The real-time clock in milliseconds since the Unix epoch.
+public func wallClockMilliseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+}

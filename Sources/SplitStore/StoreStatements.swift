@@ -1,0 +1,73 @@
+/// Every statement the store runs on its hot paths, prepared once when it opens.
+final class StoreStatements {
+    static let lastSessionNumberSQL = """
+        SELECT max(coalesce((SELECT value FROM meta WHERE key = 'last_session_number'), 0),
+                   coalesce((SELECT max(number) FROM snapshot_sessions), 0))
+        """
+
+    /// ?1 id, ?2 device, ?3 revision, ?4 state, ?5 now. `created_at` survives updates.
+    let upsertScene: Statement
+    /// ?1 id. Cascades to the scene's journal and snapshot sessions.
+    let deleteScene: Statement
+    /// ?1 scene, ?2 revision, ?3 change, ?4 layout hash, ?5 now.
+    let appendJournal: Statement
+    /// ?1 scene, ?2 newest revision to delete.
+    let pruneJournal: Statement
+    /// ?1 session, ?2 number, ?3 scene, ?4 base revision, ?5 sizes, ?6 hash, ?7 body, ?8 now.
+    let insertSession: Statement
+    /// ?1 number: raises the persisted high-water mark of session numbers.
+    let recordSessionNumber: Statement
+    /// ?1 key, ?2 value.
+    let setMeta: Statement
+
+    let loadScenes: Statement
+    /// ?1 scene, ?2 from revision, ?3 limit (-1: none).
+    let journal: Statement
+    /// ?1 scene.
+    let sessions: Statement
+    /// ?1 session.
+    let session: Statement
+    /// ?1 key.
+    let meta: Statement
+
+    init(_ database: Database) throws(StoreError) {
+        upsertScene = try database.prepare("""
+            INSERT INTO scenes (id, device, revision, state, created_at, updated_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?5)
+            ON CONFLICT (id) DO UPDATE SET device = excluded.device, revision = excluded.revision,
+                state = excluded.state, updated_at = excluded.updated_at
+            """)
+        deleteScene = try database.prepare("DELETE FROM scenes WHERE id = ?1")
+        appendJournal = try database.prepare("""
+            INSERT INTO journal (scene, revision, change, layout_hash, at) VALUES (?1, ?2, ?3, ?4, ?5)
+            """)
+        pruneJournal = try database.prepare("DELETE FROM journal WHERE scene = ?1 AND revision <= ?2")
+        insertSession = try database.prepare("""
+            INSERT INTO snapshot_sessions (session, number, scene, base_revision, sizes, hash, body, created_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            """)
+        recordSessionNumber = try database.prepare("""
+            INSERT INTO meta (key, value) VALUES ('last_session_number', ?1)
+            ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)
+            """)
+        setMeta = try database.prepare("""
+            INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+            """)
+        loadScenes = try database.prepare("""
+            SELECT id, device, revision, state, created_at, updated_at FROM scenes ORDER BY id
+            """)
+        journal = try database.prepare("""
+            SELECT revision, change, layout_hash, at FROM journal
+            WHERE scene = ?1 AND revision >= ?2 ORDER BY revision LIMIT ?3
+            """)
+        sessions = try database.prepare("""
+            SELECT session, number, scene, base_revision, sizes, hash, created_at FROM snapshot_sessions
+            WHERE scene = ?1 ORDER BY number
+            """)
+        session = try database.prepare("""
+            SELECT session, number, scene, base_revision, sizes, hash, created_at, body FROM snapshot_sessions
+            WHERE session = ?1
+            """)
+        meta = try database.prepare("SELECT value FROM meta WHERE key = ?1")
+    }
+}
