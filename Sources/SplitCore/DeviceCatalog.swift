@@ -1,174 +1,236 @@
-// OWNER: core-layout. Quick working version (full data-driven version follows).
+// OWNER: core-layout. Device profiles and rule sets by name (SEMANTICS 2).
 
-/// Device profiles and rule sets (SEMANTICS 2), loaded from `Config/` data.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The kind of device a profile simulates.
+public enum DeviceIdiom: String, Codable, Hashable, Sendable, CaseIterable {
+    case pad, phone, mac
+}
+
+/// An Apple device profile (Config/devices.json).
+public struct DeviceProfile: Codable, Hashable, Sendable {
+    public var id: String
+    public var idiom: DeviceIdiom
+    /// The screen in portrait, in points (for `mac`, the default window turned upright).
+    public var screen: Size
+    /// Horizontal class of a full-screen landscape phone (the Plus/Max class is regular).
+    public var landscapeHorizontalClass: SizeClass
+    /// iPad: the minimum width of a horizontally regular window narrower than the screen;
+    /// nil: the catalog's `windowedRegularMinWidth`.
+    public var windowedRegularMinWidth: Double?
+    /// For a Display Zoom variant, the physical model it runs on.
+    public var zoomOf: String?
+    /// Named sizes, both orientations (`full`, `2/3`, `1/2`, `1/3`, `slideOver`).
+    public var presets: [NamedSize]
+
+    public init(id: String, idiom: DeviceIdiom, screen: Size, landscapeHorizontalClass: SizeClass,
+                windowedRegularMinWidth: Double? = nil, zoomOf: String? = nil, presets: [NamedSize]) {
+        self.id = id
+        self.idiom = idiom
+        self.screen = screen
+        self.landscapeHorizontalClass = landscapeHorizontalClass
+        self.windowedRegularMinWidth = windowedRegularMinWidth
+        self.zoomOf = zoomOf
+        self.presets = presets
+    }
+
+    /// The full screen in `orientation`.
+    public func screen(in orientation: Orientation) -> Size {
+        let short = min(screen.width, screen.height), long = max(screen.width, screen.height)
+        return orientation == .portrait ? Size(width: short, height: long) : Size(width: long, height: short)
+    }
+}
+
+/// The top level of a device file: `{"windowedRegularMinWidth", "profiles": [...]}`.
+struct DeviceFile: Decodable {
+    var windowedRegularMinWidth: Double?
+    var profiles: [DeviceProfile]
+}
+
+/// Device profiles and rule sets, loaded from `Config/` data.
 public struct DeviceCatalog: Sendable {
     /// The catalog shipped in `Config/` (embedded at build time).
-    public static let builtIn: DeviceCatalog = DeviceCatalog()
+    public static let builtIn: DeviceCatalog = {
+        do {
+            return try DeviceCatalog(devicesJSON: Data(EmbeddedCatalog.devicesJSON.utf8),
+                                     ruleSetsJSON: Data(EmbeddedCatalog.ruleSetsJSON.utf8))
+        } catch {
+            fatalError("embedded catalog is invalid: \(error)")  // caught by CatalogTests
+        }
+    }()
 
-    init() {}
+    /// Profiles in file order.
+    public private(set) var profiles: [DeviceProfile]
+    /// Rule sets in file order, user-defined ones last.
+    public private(set) var ruleSets: [RuleSet]
+    /// iPad windows narrower than the screen are horizontally regular from this width (640).
+    public var windowedRegularMinWidth: Double
 
-    private static let phones: [String: (Size, SizeClass)] = [
-        "iphone-se": (Size(width: 320, height: 568), .compact),
-        "iphone-8": (Size(width: 375, height: 667), .compact),
-        "iphone-8-plus": (Size(width: 414, height: 736), .regular),
-        "iphone-x": (Size(width: 375, height: 812), .compact),
-        "iphone-11": (Size(width: 414, height: 896), .regular),
-        "iphone-14": (Size(width: 390, height: 844), .compact),
-        "iphone-14-plus": (Size(width: 428, height: 926), .regular),
-        "iphone-15-pro": (Size(width: 393, height: 852), .compact),
-        "iphone-15-pro-max": (Size(width: 430, height: 932), .regular),
-        "iphone-17-pro": (Size(width: 402, height: 874), .compact),
-        "iphone-17-pro-max": (Size(width: 440, height: 956), .regular),
-    ]
-    private static let pads: [String: Size] = [
-        "ipad-pro-12.9": Size(width: 1024, height: 1366),
-        "ipad-pro-11": Size(width: 834, height: 1194),
-        "ipad-air-10.9": Size(width: 820, height: 1180),
-        "ipad-10.5": Size(width: 834, height: 1112),
-        "ipad-10.2": Size(width: 810, height: 1080),
-        "ipad-9.7": Size(width: 768, height: 1024),
-        "ipad-mini-8.3": Size(width: 744, height: 1133),
-    ]
-    private static let ruleSets: [String: Double] = [
-        "material": 840, "adwaita": 401, "compact-below-1000": 1000, "regular-above-414": 414.000001,
-    ]
+    private var profileIndex: [String: Int] = [:]
+    private var ruleSetIndex: [String: Int] = [:]
+
+    /// A catalog of these profiles and rule sets. Throws `bad_request` for a duplicate or
+    /// invalid name, size or rule.
+    public init(profiles: [DeviceProfile], ruleSets: [RuleSet], windowedRegularMinWidth: Double = 640) throws(CoreError) {
+        guard windowedRegularMinWidth.isFinite, windowedRegularMinWidth >= 0 else {
+            throw .badRequest("windowedRegularMinWidth must be a finite number >= 0")
+        }
+        self.profiles = []
+        self.ruleSets = []
+        self.windowedRegularMinWidth = windowedRegularMinWidth
+        for profile in profiles { try add(profile) }
+        for ruleSet in ruleSets { try add(ruleSet) }
+    }
+
+    /// A catalog from the JSON of `Config/devices.json` and/or `Config/rulesets.json`
+    /// (nil: none of that kind). Throws `bad_request` naming what is wrong.
+    public init(devicesJSON: Data?, ruleSetsJSON: Data?) throws(CoreError) {
+        let devices = try devicesJSON.map { data throws(CoreError) in try decodeJSON(DeviceFile.self, from: data, what: "device profiles") }
+        let ruleSets = try ruleSetsJSON.map { data throws(CoreError) in try decodeJSON(RuleSetFile.self, from: data, what: "rule sets") }
+        try self.init(profiles: devices?.profiles ?? [], ruleSets: ruleSets?.ruleSets ?? [],
+                      windowedRegularMinWidth: devices?.windowedRegularMinWidth ?? 640)
+    }
+
+    /// This catalog plus user-defined rule sets (the daemon's config file). A name already
+    /// used by a profile or a rule set is refused.
+    public func adding(ruleSets extra: [RuleSet]) throws(CoreError) -> DeviceCatalog {
+        var catalog = self
+        for ruleSet in extra { try catalog.add(ruleSet) }
+        return catalog
+    }
+
+    /// This catalog plus the rule sets of a JSON document shaped like `Config/rulesets.json`.
+    public func adding(ruleSetsJSON: Data) throws(CoreError) -> DeviceCatalog {
+        try adding(ruleSets: decodeJSON(RuleSetFile.self, from: ruleSetsJSON, what: "rule sets").ruleSets)
+    }
+
+    private mutating func add(_ profile: DeviceProfile) throws(CoreError) {
+        try checkNew(profile.id)
+        guard profile.screen.isValidWindowSize else { throw .badRequest("profile '\(profile.id)': invalid screen size") }
+        if let width = profile.windowedRegularMinWidth, !(width.isFinite && width >= 0) {
+            throw .badRequest("profile '\(profile.id)': invalid windowedRegularMinWidth")
+        }
+        for preset in profile.presets where !preset.size.isValidWindowSize || preset.name.isEmpty {
+            throw .badRequest("profile '\(profile.id)': invalid preset '\(preset.name)'")
+        }
+        profileIndex[profile.id] = profiles.count
+        profiles.append(profile)
+    }
+
+    private mutating func add(_ ruleSet: RuleSet) throws(CoreError) {
+        try ruleSet.validate()
+        try checkNew(ruleSet.name)
+        ruleSetIndex[ruleSet.name] = ruleSets.count
+        ruleSets.append(ruleSet)
+    }
+
+    private func checkNew(_ name: String) throws(CoreError) {
+        guard !name.isEmpty else { throw .badRequest("a device profile or rule set needs a name") }
+        guard !contains(device: name) else { throw .badRequest("device '\(name)' is defined twice") }
+    }
+
+    /// The profile with this id, if any.
+    public func profile(_ id: String) -> DeviceProfile? { profileIndex[id].map { profiles[$0] } }
+
+    /// The rule set with this name, if any.
+    public func ruleSet(_ name: String) -> RuleSet? { ruleSetIndex[name].map { ruleSets[$0] } }
 
     /// True if `device` names a profile or a rule set.
-    public func contains(device: String) -> Bool { deviceNames.contains(device) }
+    public func contains(device: String) -> Bool { profileIndex[device] != nil || ruleSetIndex[device] != nil }
 
     /// All profile ids and rule-set names.
-    public var deviceNames: [String] {
-        Array(Self.pads.keys) + Array(Self.phones.keys) + ["mac"] + Array(Self.ruleSets.keys)
-    }
+    public var deviceNames: [String] { profiles.map(\.id) + ruleSets.map(\.name) }
 
     /// Size used by `scene.create` without `size`: the full screen in landscape; nil for
     /// rule sets (a size is then required).
     public func defaultSize(device: String) -> Size? {
-        if device == "mac" { return Size(width: 1280, height: 800) }
-        guard let p = Self.pads[device] ?? Self.phones[device]?.0 else { return nil }
-        return Size(width: p.height, height: p.width)
+        profile(device)?.screen(in: .landscape)
     }
 
     /// Size classes for a window of `size` on `device`. `previous` feeds rule-set hysteresis.
+    /// Throws `bad_request` for an invalid size, `unknown_device` for an unknown name.
     public func traits(device: String, size: Size, previous: Traits?) throws(CoreError) -> Traits {
-        guard size.isValidWindowSize else { throw .badRequest("invalid size \(size)") }
-        if device == "mac" { return .regularRegular }
-        if let screen = Self.pads[device] {
-            let full = size.orientation == .landscape ? screen.height : screen.width
-            return size.width >= full || size.width >= 640 ? .regularRegular : .compactRegular
+        guard size.isValidWindowSize else {
+            throw .badRequest("invalid size \(size): width and height must be > 0 and <= \(formatPoints(Size.maximumSide))")
         }
-        if let (_, landscape) = Self.phones[device] {
-            return size.orientation == .portrait ? .compactRegular
-                : Traits(horizontalSizeClass: landscape, verticalSizeClass: .compact)
+        if let profile = profile(device) {
+            return profile.traits(for: size, windowedRegularMinWidth: profile.windowedRegularMinWidth ?? windowedRegularMinWidth)
         }
-        if let min = Self.ruleSets[device] {
-            return size.width >= min ? .regularRegular : .compactRegular
-        }
+        if let ruleSet = ruleSet(device) { return ruleSet.traits(for: size, previous: previous) }
         throw CoreError(.unknownDevice, "unknown device '\(device)'")
     }
 
     /// The multitasking presets of a device profile, both orientations (empty for rule sets).
-    public func presets(device: String) -> [NamedSize] {
-        guard let l = defaultSize(device: device) else { return [] }
-        return [NamedSize(name: "full", orientation: .landscape, size: l),
-                NamedSize(name: "full", orientation: .portrait, size: Size(width: l.height, height: l.width))]
-    }
+    public func presets(device: String) -> [NamedSize] { profile(device)?.presets ?? [] }
 
-    /// The sizes of a snapshot preset (`appSwitcher`, or `ORIENTATION/NAME` such as
-    /// `portrait/1/3`) for a scene of `device` currently at `current`; nil if unknown.
+    /// The sizes of a snapshot preset for a scene of `device` currently at `current`; nil if
+    /// unknown. Presets:
+    /// - `appSwitcher` (SEMANTICS 8, seed 003): for an iPad, the other orientation's full
+    ///   screen, then the Split View sizes (`2/3`, `1/2`, `1/3`) of both orientations (not Slide
+    ///   Over, a separate window), then `current`; for a phone, the other orientation's full
+    ///   screen then `current`; for `mac` and rule sets (nothing rotates), `current` turned by
+    ///   90 degrees then `current`. "Other" is relative to the device orientation, which is the
+    ///   orientation of the preset `current` matches (a 678x1024 half split is on a landscape
+    ///   iPad), else the window's. Duplicates are dropped, first occurrence kept.
+    /// - `ORIENTATION/NAME` (`portrait/1/3`, `landscape/full`) or `NAME` (in the device
+    ///   orientation): one preset of the profile.
     public func presetSizes(_ preset: String, device: String, current: Size) -> [Size]? {
-        guard preset == "appSwitcher" else { return nil }
-        let swapped = Size(width: current.height, height: current.width)
-        return swapped == current ? [current] : [swapped, current]
+        let profile = profile(device)
+        guard profile != nil || ruleSet(device) != nil else { return nil }
+        if preset == "appSwitcher" { return deduplicated(appSwitcherSizes(profile: profile, current: current)) }
+        guard let profile else { return nil }
+        let (orientation, name) = splitPresetName(preset, default: deviceOrientation(profile, current: current))
+        return profile.presets.first { $0.orientation == orientation && $0.name == name }.map { [$0.size] }
+    }
+
+    private func appSwitcherSizes(profile: DeviceProfile?, current: Size) -> [Size] {
+        guard let profile, profile.idiom != .mac else { return [Size(width: current.height, height: current.width), current] }
+        let other: Orientation = deviceOrientation(profile, current: current) == .landscape ? .portrait : .landscape
+        let splits = profile.idiom == .pad
+            ? profile.presets.filter { $0.name != "full" && $0.name != "slideOver" }.map(\.size) : []
+        return [profile.screen(in: other)] + splits + [current]
+    }
+
+    /// The orientation the device is held in while showing a window of `size`.
+    private func deviceOrientation(_ profile: DeviceProfile, current: Size) -> Orientation {
+        profile.presets.first { $0.size == current }?.orientation ?? current.orientation
+    }
+
+    private func splitPresetName(_ preset: String, default orientation: Orientation) -> (Orientation, String) {
+        guard let slash = preset.firstIndex(of: "/"),
+              let named = Orientation(rawValue: String(preset[..<slash])) else { return (orientation, preset) }
+        return (named, String(preset[preset.index(after: slash)...]))
+    }
+
+    private func deduplicated(_ sizes: [Size]) -> [Size] {
+        var seen: Set<Size> = []
+        return sizes.filter { seen.insert($0).inserted }
     }
 }
 
-/// Display mode / split behavior / frames of expanded scenes, and the user display actions.
-public enum DisplayResolver {
-    /// SEMANTICS 5 for an expanded scene.
-    public static func resolve(config: SplitConfig, size: Size, memory: DisplayMemory) -> ExpandedResolution {
-        let landscape = size.orientation == .landscape
-        let behavior: SplitBehavior = landscape ? .tile : .overlay
-        let mode: DisplayMode = memory.userDisplayMode ?? (landscape ? .oneBesideSecondary : .secondaryOnly)
-        let p = min(max(config.preferredPrimaryColumnWidth ?? 320, config.minimumPrimaryColumnWidth), config.maximumPrimaryColumnWidth)
-        var frames: [ColumnFrame] = []
-        let shows = mode != .secondaryOnly
-        frames.append(ColumnFrame(column: .primary, visible: shows, x: 0, width: p, overlay: shows && !landscape, dimmed: false))
-        if config.style == .tripleColumn {
-            frames.append(ColumnFrame(column: .supplementary, visible: false, x: p, width: 320, overlay: false, dimmed: false))
-        }
-        let x = shows && landscape ? p : 0
-        frames.append(ColumnFrame(column: .secondary, visible: true, x: x, width: size.width - x,
-                                  overlay: false, dimmed: shows && !landscape))
-        return ExpandedResolution(displayMode: mode, splitBehavior: behavior, frames: frames)
-    }
-
-    /// Applies a user display action to an expanded scene and answers the new memory (its
-    /// `userDisplayMode` set); answers `memory` unchanged when the action is ignored.
-    public static func apply(_ action: DisplayAction, config: SplitConfig, size: Size,
-                             memory: DisplayMemory) throws(CoreError) -> DisplayMemory {
-        var m = memory
-        let current = resolve(config: config, size: size, memory: memory).displayMode
-        let landscape = size.orientation == .landscape
-        switch action {
-        case .displayModeButton, .gesture:
-            m.userDisplayMode = current == .secondaryOnly ? (landscape ? .oneBesideSecondary : .oneOverSecondary) : .secondaryOnly
-        case .tapDimmed:
-            if current == .oneOverSecondary { m.userDisplayMode = .secondaryOnly }
-        case .showColumn(let c):
-            if c == .compact { throw .invalidIntent("no compact column while expanded") }
-            if c == .primary && current == .secondaryOnly { m.userDisplayMode = landscape ? .oneBesideSecondary : .oneOverSecondary }
-        case .hideColumn(let c):
-            if c == .compact { throw .invalidIntent("no compact column while expanded") }
-            if c == .primary && current != .secondaryOnly { m.userDisplayMode = .secondaryOnly }
-        }
-        return m
-    }
-
-    /// Drops a user-chosen mode when orientation or a size class changed (SEMANTICS 5).
-    public static func expire(_ memory: DisplayMemory, from oldSize: Size, to newSize: Size,
-                              oldTraits: Traits, newTraits: Traits) -> DisplayMemory {
-        var m = memory
-        if oldSize.orientation != newSize.orientation || oldTraits != newTraits { m.userDisplayMode = nil }
-        return m
+/// Decodes catalog JSON, turning decoding failures into `bad_request`.
+func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data, what: String) throws(CoreError) -> T {
+    do {
+        return try JSONDecoder().decode(type, from: data)
+    } catch let error as CoreError {
+        throw error
+    } catch {
+        throw .badRequest("invalid \(what): \(describe(error))")
     }
 }
 
-extension SplitConfig {
-    /// Throws `bad_request` for impossible values (negative/NaN widths, min > max,
-    /// fraction outside 0...1, tabs without roots...).
-    public func validate() throws(CoreError) {
-        if minimumPrimaryColumnWidth > maximumPrimaryColumnWidth { throw .badRequest("minimumPrimaryColumnWidth > maximumPrimaryColumnWidth") }
+/// A short description of a decoding error: the path and the reason.
+func describe(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    let (path, reason): ([any CodingKey], String) = switch error {
+    case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): (c.codingPath, c.debugDescription)
+    case .keyNotFound(let key, let c): (c.codingPath + [key], "missing")
+    @unknown default: ([], "\(error)")
     }
-
-    /// The configuration with `patch` applied, validated.
-    public func applying(_ patch: SplitConfigPatch) throws(CoreError) -> SplitConfig {
-        var c = self
-        if let v = patch.style { c.style = v }
-        if let v = patch.preferredDisplayMode { c.preferredDisplayMode = v }
-        if let v = patch.preferredSplitBehavior { c.preferredSplitBehavior = v }
-        if let v = patch.preferredPrimaryColumnWidth { c.preferredPrimaryColumnWidth = v }
-        if let v = patch.preferredPrimaryColumnWidthFraction { c.preferredPrimaryColumnWidthFraction = v }
-        if let v = patch.minimumPrimaryColumnWidth { c.minimumPrimaryColumnWidth = v }
-        if let v = patch.maximumPrimaryColumnWidth { c.maximumPrimaryColumnWidth = v }
-        if let v = patch.preferredSupplementaryColumnWidth { c.preferredSupplementaryColumnWidth = v }
-        if let v = patch.preferredSupplementaryColumnWidthFraction { c.preferredSupplementaryColumnWidthFraction = v }
-        if let v = patch.minimumSupplementaryColumnWidth { c.minimumSupplementaryColumnWidth = v }
-        if let v = patch.maximumSupplementaryColumnWidth { c.maximumSupplementaryColumnWidth = v }
-        if let v = patch.primaryEdge { c.primaryEdge = v }
-        if let v = patch.layoutDirection { c.layoutDirection = v }
-        if let v = patch.presentsWithGesture { c.presentsWithGesture = v }
-        if let v = patch.showsSecondaryOnlyButton { c.showsSecondaryOnlyButton = v }
-        if let v = patch.roots { c.roots = v }
-        if let v = patch.placeholder { c.placeholder = v }
-        if let v = patch.tabs { c.tabs = v }
-        if let v = patch.collapsePolicy { c.collapsePolicy = v }
-        if let v = patch.expandPolicy { c.expandPolicy = v }
-        if let v = patch.topColumnForCollapsing { c.topColumnForCollapsing = v }
-        if let v = patch.detailRouting { c.detailRouting = v }
-        if let v = patch.backBehavior { c.backBehavior = v }
-        if let v = patch.sizePolicy { c.sizePolicy = v }
-        try c.validate()
-        return c
-    }
+    let field = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    return field.isEmpty ? reason : "\(field.dropFirst(field.hasPrefix(".") ? 1 : 0)): \(reason)"
 }

@@ -1,0 +1,88 @@
+// OWNER: core-layout. Column widths and frames of an expanded scene (SEMANTICS 5).
+
+/// The widths of the sidebars: preferred width, else fraction x window width, else 320;
+/// clamped to [minimum, maximum] (the maximum wins when a configuration has min > max).
+struct ColumnWidths: Hashable {
+    static let automatic: Double = 320
+
+    var primary: Double
+    var supplementary: Double
+
+    init(config: SplitConfig, windowWidth: Double) {
+        primary = Self.width(preferred: config.preferredPrimaryColumnWidth,
+                             fraction: config.preferredPrimaryColumnWidthFraction,
+                             minimum: config.minimumPrimaryColumnWidth,
+                             maximum: config.maximumPrimaryColumnWidth, windowWidth: windowWidth)
+        supplementary = Self.width(preferred: config.preferredSupplementaryColumnWidth,
+                                   fraction: config.preferredSupplementaryColumnWidthFraction,
+                                   minimum: config.minimumSupplementaryColumnWidth,
+                                   maximum: config.maximumSupplementaryColumnWidth, windowWidth: windowWidth)
+    }
+
+    static func width(preferred: Double?, fraction: Double?, minimum: Double, maximum: Double,
+                      windowWidth: Double) -> Double {
+        let preliminary = preferred ?? fraction.map { $0 * windowWidth } ?? automatic
+        return min(max(preliminary, minimum), maximum)
+    }
+
+    func width(of column: Column) -> Double {
+        column == .supplementary ? supplementary : primary
+    }
+}
+
+/// Frames of every column of the style, in order.
+enum ColumnFrames {
+    /// Laid out from the leading edge, then mirrored when the primary is on the physical
+    /// right: `primaryEdge: trailing` in ltr, or `leading` in rtl (the two cancel out, as in
+    /// UIKit where trailing in a right-to-left layout is the left).
+    /// - tile: visible sidebars side by side, the secondary takes the rest.
+    /// - overlay: the secondary fills the window, `dimmed` while a sidebar lies `overlay` on it.
+    /// - displace: sidebars side by side; in `twoDisplaceSecondary` the secondary keeps its
+    ///   `oneBesideSecondary` width, is pushed toward the trailing edge (partly off-window)
+    ///   and `dimmed`.
+    /// A hidden sidebar reports `visible: false` with its width and the x where showing it
+    /// would put it: the leading edge.
+    static func frames(config: SplitConfig, behavior: SplitBehavior, mode: DisplayMode,
+                       widths: ColumnWidths, windowWidth: Double) -> [ColumnFrame] {
+        let style = config.style
+        let shown = DisplayResolver.visibleSidebars(mode, style: style)
+        var frames: [ColumnFrame] = []
+        var x: Double = 0
+        for column in style.columns where column != .secondary {
+            let width = widths.width(of: column)
+            guard shown.contains(column) else {
+                frames.append(ColumnFrame(column: column, visible: false, x: 0, width: width, overlay: false, dimmed: false))
+                continue
+            }
+            frames.append(ColumnFrame(column: column, visible: true, x: x, width: width,
+                                      overlay: behavior == .overlay, dimmed: false))
+            x += width
+        }
+        frames.append(secondaryFrame(style: style, behavior: behavior, mode: mode, sidebarsEnd: x,
+                                     widths: widths, windowWidth: windowWidth))
+        let mirrored = (config.primaryEdge == .trailing) != (config.layoutDirection == .rtl)
+        return mirrored ? frames.map { mirror($0, windowWidth: windowWidth) } : frames
+    }
+
+    private static func secondaryFrame(style: SplitStyle, behavior: SplitBehavior, mode: DisplayMode,
+                                       sidebarsEnd: Double, widths: ColumnWidths, windowWidth: Double) -> ColumnFrame {
+        switch (behavior, mode) {
+        case (.overlay, _):
+            return ColumnFrame(column: .secondary, visible: true, x: 0, width: windowWidth,
+                               overlay: false, dimmed: mode != .secondaryOnly)
+        case (_, .twoDisplaceSecondary):
+            let besideWidth = windowWidth - widths.width(of: DisplayResolver.visibleSidebars(.oneBesideSecondary, style: style)[0])
+            return ColumnFrame(column: .secondary, visible: true, x: sidebarsEnd, width: besideWidth,
+                               overlay: false, dimmed: true)
+        default:
+            return ColumnFrame(column: .secondary, visible: true, x: sidebarsEnd, width: windowWidth - sidebarsEnd,
+                               overlay: false, dimmed: false)
+        }
+    }
+
+    private static func mirror(_ frame: ColumnFrame, windowWidth: Double) -> ColumnFrame {
+        var mirrored = frame
+        mirrored.x = windowWidth - frame.x - frame.width
+        return mirrored
+    }
+}

@@ -1,0 +1,134 @@
+// OWNER: core-layout. Split behavior and display mode of an expanded scene (SEMANTICS 5).
+
+/// Display mode / split behavior / frames of expanded scenes, and the user display actions.
+public enum DisplayResolver {
+    /// Smallest width tiled or displacing sidebars must leave to the secondary (ours).
+    public static let minimumSecondaryWidth: Double = 320
+
+    /// SEMANTICS 5 for an expanded scene: behavior, mode (never automatic) and the frame of
+    /// every column of the style.
+    public static func resolve(config: SplitConfig, size: Size, memory: DisplayMemory) -> ExpandedResolution {
+        let widths = ColumnWidths(config: config, windowWidth: size.width)
+        let (behavior, requested) = requestedMode(config: config, size: size, memory: memory)
+        let mode = degrade(requested, behavior: behavior, style: config.style, widths: widths, windowWidth: size.width)
+        let frames = ColumnFrames.frames(config: config, behavior: behavior, mode: mode,
+                                         widths: widths, windowWidth: size.width)
+        return ExpandedResolution(displayMode: mode, splitBehavior: behavior, frames: frames)
+    }
+
+    /// Behavior and mode before the room check. A user mode the behavior allows wins; then
+    /// an explicit preferred mode; then the automatic mode of the orientation.
+    ///
+    /// `presentsWithGesture == false` with an explicit preferred mode ("respected strictly",
+    /// ours): the mode is never reinterpreted for the behavior; if an explicit
+    /// `preferredSplitBehavior` does not allow it, the behavior that allows it is used
+    /// instead. Two-column styles still read `two*` as `one*`, and room still degrades it.
+    static func requestedMode(config: SplitConfig, size: Size, memory: DisplayMemory) -> (SplitBehavior, DisplayMode) {
+        let style = config.style
+        let preferred = oneSidebarEquivalent(config.preferredDisplayMode, style: style)
+        var behavior = splitBehavior(config: config, orientation: size.orientation)
+        let strict = !config.presentsWithGesture && preferred != .automatic
+        if strict, !allowedModes(behavior: behavior, style: style).contains(preferred) {
+            behavior = behaviorAllowing(preferred) ?? behavior
+        }
+        if let user = memory.userDisplayMode, allowedModes(behavior: behavior, style: style).contains(user) {
+            return (behavior, user)
+        }
+        let mode = preferred == .automatic ? automaticDisplayMode(orientation: size.orientation) : preferred
+        return (behavior, interpret(mode, behavior: behavior, style: style))
+    }
+
+    /// The split behavior: an explicit preference wins; else the behavior allowing an
+    /// explicit preferred mode; else `tile` (classic, doubleColumn) or `displace`
+    /// (tripleColumn) for a landscape window and `overlay` for a portrait one.
+    public static func splitBehavior(config: SplitConfig, orientation: Orientation) -> SplitBehavior {
+        if config.preferredSplitBehavior != .automatic { return config.preferredSplitBehavior }
+        if let behavior = behaviorAllowing(config.preferredDisplayMode) { return behavior }
+        guard orientation == .landscape else { return .overlay }
+        return config.style == .tripleColumn ? .displace : .tile
+    }
+
+    /// The behavior an explicit mode needs; nil for `automatic` and `secondaryOnly`, which
+    /// every behavior allows.
+    static func behaviorAllowing(_ mode: DisplayMode) -> SplitBehavior? {
+        switch mode {
+        case .automatic, .secondaryOnly: nil
+        case .oneBesideSecondary, .twoBesideSecondary: .tile
+        case .oneOverSecondary, .twoOverSecondary: .overlay
+        case .twoDisplaceSecondary: .displace
+        }
+    }
+
+    /// Landscape: `oneBesideSecondary`; portrait: `secondaryOnly`.
+    public static func automaticDisplayMode(orientation: Orientation) -> DisplayMode {
+        orientation == .landscape ? .oneBesideSecondary : .secondaryOnly
+    }
+
+    /// The modes `behavior` allows for `style`, fewest sidebars first.
+    public static func allowedModes(behavior: SplitBehavior, style: SplitStyle) -> [DisplayMode] {
+        let modes: [DisplayMode] = switch behavior {
+        case .tile, .automatic: [.secondaryOnly, .oneBesideSecondary, .twoBesideSecondary]
+        case .overlay: [.secondaryOnly, .oneOverSecondary, .twoOverSecondary]
+        case .displace: [.secondaryOnly, .oneBesideSecondary, .twoDisplaceSecondary]
+        }
+        return style == .tripleColumn ? modes : Array(modes.prefix(2))
+    }
+
+    /// `mode` read under `behavior`: first `two*` becomes `one*` for two-column styles, then
+    /// the mode becomes the one of the behavior with as many sidebars (twoBeside -> twoOver
+    /// under overlay, oneOver -> oneBeside under tile or displace...).
+    public static func interpret(_ mode: DisplayMode, behavior: SplitBehavior, style: SplitStyle) -> DisplayMode {
+        let allowed = allowedModes(behavior: behavior, style: style)
+        let sidebars = min(sidebarCount(oneSidebarEquivalent(mode, style: style)), allowed.count - 1)
+        return allowed[sidebars]
+    }
+
+    /// Two-column styles have one sidebar: their `two*` modes are the `one*` equivalents.
+    static func oneSidebarEquivalent(_ mode: DisplayMode, style: SplitStyle) -> DisplayMode {
+        guard style != .tripleColumn else { return mode }
+        switch mode {
+        case .twoBesideSecondary, .twoDisplaceSecondary: return .oneBesideSecondary
+        case .twoOverSecondary: return .oneOverSecondary
+        default: return mode
+        }
+    }
+
+    /// How many sidebars a mode shows (automatic counts as none).
+    static func sidebarCount(_ mode: DisplayMode) -> Int {
+        switch mode {
+        case .automatic, .secondaryOnly: 0
+        case .oneBesideSecondary, .oneOverSecondary: 1
+        case .twoBesideSecondary, .twoOverSecondary, .twoDisplaceSecondary: 2
+        }
+    }
+
+    /// The sidebars a mode shows: `one*` the primary (two-column styles) or the
+    /// supplementary (tripleColumn); `two*` both.
+    public static func visibleSidebars(_ mode: DisplayMode, style: SplitStyle) -> [Column] {
+        switch sidebarCount(mode) {
+        case 0: []
+        case 1: style == .tripleColumn ? [.supplementary] : [.primary]
+        default: [.primary, .supplementary]
+        }
+    }
+
+    /// Not enough room (ours): tiled or displacing sidebars must leave the secondary at
+    /// least `minimumSecondaryWidth`; overlaid sidebars must fit in the window. Otherwise the
+    /// mode loses sidebars within its behavior (two -> one -> secondaryOnly) until it fits.
+    static func degrade(_ mode: DisplayMode, behavior: SplitBehavior, style: SplitStyle,
+                        widths: ColumnWidths, windowWidth: Double) -> DisplayMode {
+        let allowed = allowedModes(behavior: behavior, style: style)
+        var index = allowed.firstIndex(of: mode) ?? 0
+        while index > 0, !fits(allowed[index], behavior: behavior, style: style, widths: widths, windowWidth: windowWidth) {
+            index -= 1
+        }
+        return allowed[index]
+    }
+
+    static func fits(_ mode: DisplayMode, behavior: SplitBehavior, style: SplitStyle,
+                     widths: ColumnWidths, windowWidth: Double) -> Bool {
+        let sidebars = visibleSidebars(mode, style: style).reduce(0) { $0 + widths.width(of: $1) }
+        if behavior == .overlay { return sidebars <= windowWidth }
+        return windowWidth - sidebars >= minimumSecondaryWidth
+    }
+}

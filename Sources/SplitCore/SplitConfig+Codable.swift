@@ -1,0 +1,77 @@
+// OWNER: core-layout. The wire form of SplitConfig (WIRE.md "Config keys").
+
+/// The JSON keys of a split configuration (and of a patch), named as in WIRE.md.
+enum SplitConfigKey: String, CodingKey, CaseIterable {
+    case style, preferredDisplayMode, preferredSplitBehavior
+    case preferredPrimaryColumnWidth, preferredPrimaryColumnWidthFraction
+    case minimumPrimaryColumnWidth, maximumPrimaryColumnWidth
+    case preferredSupplementaryColumnWidth, preferredSupplementaryColumnWidthFraction
+    case minimumSupplementaryColumnWidth, maximumSupplementaryColumnWidth
+    case primaryEdge, layoutDirection, presentsWithGesture, showsSecondaryOnlyButton
+    case roots, placeholder, tabs
+    case collapsePolicy, expandPolicy, topColumnForCollapsing, detailRouting, backBehavior, sizePolicy
+}
+
+extension KeyedDecodingContainer where Key == SplitConfigKey {
+    /// A key that may hold a number, `null` or `"automatic"`: absent -> nil,
+    /// null / "automatic" -> .some(nil), a number -> .some(value).
+    func decodeAutomatic(_ key: Key) throws -> Double?? {
+        guard contains(key) else { return nil }
+        if try decodeNil(forKey: key) { return .some(nil) }
+        if let name = try? decode(String.self, forKey: key) {
+            guard name == "automatic" else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: self,
+                    debugDescription: "expected a number, null or \"automatic\", got \"\(name)\"")
+            }
+            return .some(nil)
+        }
+        return .some(try decode(Double.self, forKey: key))
+    }
+
+    /// A key that may hold a string or `null`: absent -> nil, null -> .some(nil).
+    func decodeNullable(_ key: Key) throws -> String?? {
+        guard contains(key) else { return nil }
+        return try decodeNil(forKey: key) ? .some(nil) : .some(try decode(String.self, forKey: key))
+    }
+}
+
+extension SplitConfig {
+    /// Accepts partial objects: every absent key keeps UIKit's default (SEMANTICS 4).
+    /// Display modes accept the deprecated aliases; preferred widths and fractions accept
+    /// `null` or `"automatic"`. Unknown keys are ignored. Values are not validated here
+    /// (`validate()`).
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let patch = try SplitConfigPatch(from: decoder)
+        self = patch.overwriting(self)
+    }
+
+    /// Every key, with `null` for automatic widths and for no placeholder.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: SplitConfigKey.self)
+        try c.encode(style, forKey: .style)
+        try c.encode(preferredDisplayMode, forKey: .preferredDisplayMode)
+        try c.encode(preferredSplitBehavior, forKey: .preferredSplitBehavior)
+        try c.encode(preferredPrimaryColumnWidth, forKey: .preferredPrimaryColumnWidth)
+        try c.encode(preferredPrimaryColumnWidthFraction, forKey: .preferredPrimaryColumnWidthFraction)
+        try c.encode(minimumPrimaryColumnWidth, forKey: .minimumPrimaryColumnWidth)
+        try c.encode(maximumPrimaryColumnWidth, forKey: .maximumPrimaryColumnWidth)
+        try c.encode(preferredSupplementaryColumnWidth, forKey: .preferredSupplementaryColumnWidth)
+        try c.encode(preferredSupplementaryColumnWidthFraction, forKey: .preferredSupplementaryColumnWidthFraction)
+        try c.encode(minimumSupplementaryColumnWidth, forKey: .minimumSupplementaryColumnWidth)
+        try c.encode(maximumSupplementaryColumnWidth, forKey: .maximumSupplementaryColumnWidth)
+        try c.encode(primaryEdge, forKey: .primaryEdge)
+        try c.encode(layoutDirection, forKey: .layoutDirection)
+        try c.encode(presentsWithGesture, forKey: .presentsWithGesture)
+        try c.encode(showsSecondaryOnlyButton, forKey: .showsSecondaryOnlyButton)
+        try c.encode(roots, forKey: .roots)
+        try c.encode(placeholder, forKey: .placeholder)
+        try c.encode(tabs, forKey: .tabs)
+        try c.encode(collapsePolicy, forKey: .collapsePolicy)
+        try c.encode(expandPolicy, forKey: .expandPolicy)
+        try c.encode(topColumnForCollapsing, forKey: .topColumnForCollapsing)
+        try c.encode(detailRouting, forKey: .detailRouting)
+        try c.encode(backBehavior, forKey: .backBehavior)
+        try c.encode(sizePolicy, forKey: .sizePolicy)
+    }
+}
