@@ -1,0 +1,43 @@
+import ArgumentParser
+import SplitClient
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// splitctl's exit codes (sysexits.h).
+enum ExitStatus {
+    /// EX_DATAERR: splitd answered with an error response (or broke the protocol).
+    static let serverError = ExitCode(65)
+    /// EX_UNAVAILABLE: splitd could not be reached.
+    static let unavailable = ExitCode(69)
+    /// EX_SOFTWARE: a bug or an unexpected system failure.
+    static let internalError = ExitCode(70)
+}
+
+/// Prints one `splitctl: ...` line on stderr.
+func printError(_ message: String) {
+    fflush(nil)  // keep stdout lines before the error line
+    let line = Array(("splitctl: " + message + "\n").utf8)
+    line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+/// The exit code of a failure and its one-line message.
+func exitCode(for error: ClientError) -> ExitCode {
+    switch error {
+    case .server, .protocolViolation: ExitStatus.serverError
+    case .noSocket, .connectionRefused, .permissionDenied, .pathTooLong, .closed, .timedOut: ExitStatus.unavailable
+    case .system: ExitStatus.internalError
+    }
+}
+
+/// Runs `body` on a fresh connection; maps every client failure to one stderr line and its exit code.
+func withConnection<T>(_ global: GlobalOptions, _ body: (SplitConnection) throws(ClientError) -> T) throws -> T {
+    do {
+        let connection = try SplitConnection.connect(to: global.socketPath, timeout: global.timeoutDuration)
+        defer { connection.close() }
+        return try body(connection)
+    } catch {
+        printError(error.description)
+        throw exitCode(for: error)
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import SplitClient
+
+/// Options every subcommand accepts (before or after the subcommand name).
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("splitd's socket path.", valueName: "path"))
+    var socket: String?
+
+    @Flag(name: .long, help: "Print splitd's result objects as JSON (one line each).")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for splitd's answer.", valueName: "seconds"))
+    var timeout: Double = 10
+
+    /// The socket path after WIRE.md's resolution order.
+    var socketPath: String { resolveSocketPath(explicit: socket) }
+
+    var timeoutDuration: Duration { .milliseconds(Int64(max(timeout, 0) * 1000)) }
+
+    func validate() throws {
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+}

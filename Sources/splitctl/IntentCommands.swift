@@ -1,0 +1,154 @@
+import ArgumentParser
+import SplitCore
+import SplitWire
+
+// One readable subcommand per intent kind of WIRE.md.
+
+struct Push: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Push VC onto COLUMN's stack.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+    @Argument(help: "primary, supplementary, secondary or compact.") var column: Column
+    @Argument(help: "View-controller id.") var vc: String
+
+    func run() throws {
+        try runIntent(global, change, Intent.push(column: column, vc: vc).wireObject)
+    }
+}
+
+struct Pop: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Pop the top of COLUMN's stack.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+    @Argument(help: "Column.") var column: Column
+
+    func run() throws { try runIntent(global, change, Intent.pop(column: column).wireObject) }
+}
+
+struct PopToRoot: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "pop-to-root", abstract: "Pop COLUMN's stack to its root.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+    @Argument(help: "Column.") var column: Column
+
+    func run() throws { try runIntent(global, change, Intent.popToRoot(column: column).wireObject) }
+}
+
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show VC from COLUMN (a push in the sender's column).")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+    @Argument(help: "The sender's column.") var column: Column
+    @Argument(help: "View-controller id.") var vc: String
+
+    func run() throws { try runIntent(global, change, Intent.show(vc: vc, column: column).wireObject) }
+}
+
+struct ShowDetail: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show-detail", abstract: "Show VC as the detail (secondary).")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+    @Argument(help: "View-controller id.") var vc: String
+
+    func run() throws { try runIntent(global, change, Intent.showDetail(vc: vc).wireObject) }
+}
+
+struct Back: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The system back action.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+
+    func run() throws { try runIntent(global, change, Intent.back.wireObject) }
+}
+
+struct SelectTab: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "select-tab", abstract: "Select tab INDEX (0-based).")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+    @Argument(help: "Tab index, from 0.") var index: Int
+
+    func run() throws { try runIntent(global, change, Intent.selectTab(index: index).wireObject) }
+}
+
+struct Present: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Present VC modally.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+    @Argument(help: "View-controller id.") var vc: String
+    @Option(help: "fullScreen, pageSheet, formSheet or popover.") var style: PresentationStyle = .pageSheet
+
+    func run() throws { try runIntent(global, change, Intent.present(vc: vc, style: style).wireObject) }
+}
+
+struct Dismiss: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Dismiss the top presentation.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+
+    func run() throws { try runIntent(global, change, Intent.dismiss.wireObject) }
+}
+
+struct SetDisplayMode: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "set-display-mode",
+        abstract: "Set the preferred display mode (UIKit aliases such as allVisible accepted).")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+    @Argument(help: "Display mode.") var mode: DisplayModeArgument
+
+    func run() throws { try runIntent(global, change, Intent.setPreferredDisplayMode(mode.mode).wireObject) }
+}
+
+struct DisplayModeButton: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "display-mode-button", abstract: "Tap the display-mode button.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+
+    func run() throws { try runIntent(global, change, Intent.displayModeButton.wireObject) }
+}
+
+struct Gesture: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The edge swipe gesture.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+
+    func run() throws { try runIntent(global, change, Intent.gesture.wireObject) }
+}
+
+struct TapDimmed: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "tap-dimmed", abstract: "Tap the dimmed secondary.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+
+    func run() throws { try runIntent(global, change, Intent.tapDimmed.wireObject) }
+}
+
+struct ShowColumn: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show-column", abstract: "Show COLUMN (UIKit show(_:)).")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+    @Argument(help: "Column.") var column: Column
+
+    func run() throws { try runIntent(global, change, Intent.showColumn(column).wireObject) }
+}
+
+struct HideColumn: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "hide-column", abstract: "Hide COLUMN (UIKit hide(_:)).")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+    @Argument(help: "Column.") var column: Column
+
+    func run() throws { try runIntent(global, change, Intent.hideColumn(column).wireObject) }
+}
+
+struct SetConfig: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "set-config",
+        abstract: "Change the split configuration (a partial config object).")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+    @Argument(help: ArgumentHelp("A JSON object or @file, e.g. '{\"style\":\"tripleColumn\"}'.", valueName: "json"))
+    var config: JSONArgument
+
+    func run() throws {
+        try runIntent(global, change, ["kind": "setConfig", "config": config.value])
+    }
+}

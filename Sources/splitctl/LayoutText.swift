@@ -1,0 +1,58 @@
+import SplitCore
+
+// Compact human renderings. Scripts use --json; these are for people.
+
+/// One header line and one line per column:
+/// `1366x1024 landscape regular/regular expanded oneBesideSecondary tile`
+/// `  primary        x=0     w=320    inbox > thread`
+func describe(_ layout: Layout) -> String {
+    var header = "\(layout.size) \(layout.orientation.rawValue) "
+        + "\(layout.traits.horizontalSizeClass.rawValue)/\(layout.traits.verticalSizeClass.rawValue) "
+    if layout.collapsed {
+        header += "collapsed"
+    } else {
+        header += "expanded \(layout.displayMode?.rawValue ?? "-") \(layout.splitBehavior?.rawValue ?? "-")"
+    }
+    if let tab = layout.selectedTab { header += " tab=\(tab)" }
+    var lines = [header]
+    for column in layout.columns { lines.append("  " + describe(column)) }
+    for presentation in layout.presentations {
+        let adapted = presentation.effectiveStyle == presentation.style ? "" : " (as \(presentation.effectiveStyle.rawValue))"
+        lines.append("  presented    \(presentation.vc) \(presentation.style.rawValue)\(adapted)")
+    }
+    return lines.joined(separator: "\n")
+}
+
+func describe(_ column: ColumnLayout) -> String {
+    var flags: [String] = []
+    if !column.visible { flags.append("hidden") }
+    if column.overlay { flags.append("overlay") }
+    if column.dimmed { flags.append("dimmed") }
+    let name = column.column.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)
+    let x = ("x=" + points(column.x)).padding(toLength: 8, withPad: " ", startingAt: 0)
+    let width = ("w=" + points(column.width)).padding(toLength: 8, withPad: " ", startingAt: 0)
+    let stack = column.stack.isEmpty ? "(empty)" : column.stack.joined(separator: " > ")
+    let suffix = flags.isEmpty ? "" : " [" + flags.joined(separator: ",") + "]"
+    return "\(name)\(x)\(width)\(stack)\(suffix)"
+}
+
+/// `didCollapse moved=[a,b]`-style one-liners.
+func describe(_ event: SceneEvent) -> String {
+    switch event {
+    case let .traitsChanged(from, to):
+        "traitsChanged \(from.horizontalSizeClass.rawValue)/\(from.verticalSizeClass.rawValue) -> \(to.horizontalSizeClass.rawValue)/\(to.verticalSizeClass.rawValue)"
+    case let .viewWillTransition(size): "viewWillTransition to \(size)"
+    case let .willCollapse(moved), let .didCollapse(moved), let .willExpand(moved), let .didExpand(moved):
+        "\(event.type) moved=[\(moved.joined(separator: ","))]"
+    case let .displayModeChanged(from, to): "displayModeChanged \(from?.rawValue ?? "null") -> \(to?.rawValue ?? "null")"
+    case let .appear(vc, column), let .disappear(vc, column): "\(event.type) \(vc) in \(column.rawValue)"
+    case let .presented(vc, style): "presented \(vc) \(style.rawValue)"
+    case let .dismissed(vc): "dismissed \(vc)"
+    }
+}
+
+/// 320 -> "320", 0.5 -> "0.5".
+func points(_ value: Double) -> String {
+    if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+    return String(value)
+}

@@ -1,0 +1,67 @@
+import SplitClient
+import SplitCore
+import SplitWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes `text` and a newline to stdout and flushes (watch streams line by line).
+func emit(_ text: String) {
+    print(text)
+    fflush(nil)
+}
+
+/// `--json`: the server's result object on one line; otherwise `human()`.
+func emit(_ result: JSONValue, json: Bool, human: () -> String) {
+    emit(json ? JSONWriter.string(result) : human())
+}
+
+func describe(_ reply: SceneReply) -> String {
+    "scene \(reply.scene) revision \(reply.revision)\n" + describe(reply.layout)
+}
+
+func describe(_ reply: ChangeReply) -> String {
+    var text = "revision \(reply.revision)\n" + describe(reply.layout)
+    if reply.events.isEmpty {
+        text += "\nno change"
+    } else {
+        text += "\nevents:"
+        for event in reply.events { text += "\n  " + describe(event) }
+    }
+    return text
+}
+
+func describe(_ push: LayoutPush) -> String {
+    var text = "scene \(push.scene) revision \(push.revision)\n" + describe(push.layout)
+    for event in push.events { text += "\n  event " + describe(event) }
+    return text
+}
+
+/// A JSON value as readable `key: value` lines (stats, hello, devices...).
+func describeFields(_ value: JSONValue, indent: String = "") -> String {
+    switch value {
+    case .object(let object):
+        return object.map { member in
+            switch member.value {
+            case .object, .array:
+                "\(indent)\(member.key):\n" + describeFields(member.value, indent: indent + "  ")
+            default:
+                "\(indent)\(member.key): \(scalarText(member.value))"
+            }
+        }.joined(separator: "\n")
+    case .array(let elements):
+        return elements.map { element in
+            switch element {
+            case .object, .array: "\(indent)-\n" + describeFields(element, indent: indent + "  ")
+            default: "\(indent)- \(scalarText(element))"
+            }
+        }.joined(separator: "\n")
+    default:
+        return indent + scalarText(value)
+    }
+}
+
+private func scalarText(_ value: JSONValue) -> String {
+    if let text = value.string { return text }
+    return JSONWriter.string(value)
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import SplitClient
+import SplitCore
+import SplitWire
+
+struct SceneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scene",
+        abstract: "Create, inspect, list and delete scenes.",
+        subcommands: [Create.self, Get.self, List.self, Delete.self]
+    )
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a scene at revision 1.")
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "Scene id: 1-128 chars of [A-Za-z0-9._:-].")
+        var scene: String
+
+        @Option(help: "Device profile id (e.g. ipad-pro-12.9) or rule-set name (e.g. material).")
+        var device: String
+
+        @Option(help: "Window size; default: the device's full screen in landscape (required for rule sets).")
+        var size: WindowSize?
+
+        @Option(help: ArgumentHelp("Split configuration: a JSON object or @file.", valueName: "json"))
+        var config: JSONArgument?
+
+        func run() throws {
+            let reply = try withConnection(global) { connection throws(ClientError) in
+                try connection.createScene(scene, device: device, size: size?.size, config: config?.value)
+            }
+            emit(reply.raw, json: global.json) { describe(reply) }
+        }
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a scene's revision, layout and state.")
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "Scene id.")
+        var scene: String
+
+        func run() throws {
+            let reply = try withConnection(global) { connection throws(ClientError) in try connection.getScene(scene) }
+            emit(reply.raw, json: global.json) {
+                var text = describe(reply)
+                if let state = reply.raw["state"] { text += "\nstate:\n" + describeFields(state, indent: "  ") }
+                return text
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List every scene with its revision and device.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let (raw, scenes) = try withConnection(global) { connection throws(ClientError) in
+                let raw = try connection.call("scene.list")
+                var scenes: [SceneSummary] = []
+                for entry in raw["scenes"]?.array ?? [] { scenes.append(try SceneSummary(decoding: entry)) }
+                return (raw, scenes)
+            }
+            emit(raw, json: global.json) {
+                if scenes.isEmpty { return "no scenes" }
+                return scenes.map { "\($0.scene)\trevision \($0.revision)\t\($0.device)" }.joined(separator: "\n")
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a scene.")
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "Scene id.")
+        var scene: String
+
+        func run() throws {
+            let raw = try withConnection(global) { connection throws(ClientError) in
+                try connection.call("scene.delete", ["scene": .string(scene)])
+            }
+            emit(raw, json: global.json) { "deleted \(scene)" }
+        }
+    }
+}

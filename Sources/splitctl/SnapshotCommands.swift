@@ -1,0 +1,106 @@
+import ArgumentParser
+import SplitClient
+import SplitCore
+import SplitWire
+
+struct SnapshotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshot",
+        abstract: "Run, list and fetch snapshot sessions (app-switcher renderings).",
+        subcommands: [Take.self, List.self, Get.self],
+        defaultSubcommand: Take.self
+    )
+
+    struct Take: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compute the layouts a scene would show at several sizes; the live scene is untouched.")
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "Scene id.")
+        var scene: String
+
+        @Option(name: .customLong("size"), help: "A size to render (repeatable).")
+        var sizes: [WindowSize] = []
+
+        @Option(help: "A preset instead of sizes, e.g. appSwitcher.")
+        var preset: String?
+
+        func validate() throws {
+            guard sizes.isEmpty != (preset == nil) else { throw ValidationError("give --size WxH (one or more) or --preset NAME") }
+        }
+
+        func run() throws {
+            let result = try withConnection(global) { connection throws(ClientError) in
+                if let preset { return try connection.snapshot(scene, preset: preset) }
+                return try connection.snapshot(scene, sizes: sizes.map(\.size))
+            }
+            emit(result, json: global.json) { describeSession(result) }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a scene's recorded sessions.")
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "Scene id.")
+        var scene: String
+
+        func run() throws {
+            let result = try withConnection(global) { connection throws(ClientError) in
+                try connection.call("snapshot.list", ["scene": .string(scene)])
+            }
+            emit(result, json: global.json) {
+                let sessions = result["sessions"]?.array ?? []
+                if sessions.isEmpty { return "no sessions" }
+                return sessions.map { session in
+                    let sizes = (session["sizes"]?.array ?? []).map(sizeText).joined(separator: " ")
+                    return "\(scalar(session["session"]))\tbase \(scalar(session["baseRevision"]))\t\(scalar(session["hash"]))\t\(sizes)"
+                }.joined(separator: "\n")
+            }
+        }
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a recorded session.")
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "Session id (as snapshot and snapshot list print it).")
+        var session: String
+
+        func run() throws {
+            // Session ids are opaque: send an integer-looking id as a number.
+            let id: JSONValue = Int64(session).map(JSONValue.int) ?? .string(session)
+            let result = try withConnection(global) { connection throws(ClientError) in try connection.snapshotSession(id) }
+            emit(result, json: global.json) { describeSession(result) }
+        }
+    }
+}
+
+/// A session as text: base revision, round-trip verdict, then each size and its layout.
+func describeSession(_ result: JSONValue) -> String {
+    var lines: [String] = []
+    if let session = result["session"] { lines.append("session \(scalar(session))") }
+    lines.append("base revision \(scalar(result["baseRevision"]))")
+    if let lossless = result["roundTrip"]?["lossless"]?.bool {
+        lines.append("round trip: " + (lossless ? "lossless" : "LOSSY"))
+        for difference in result["roundTrip"]?["differences"]?.array ?? [] {
+            lines.append("  difference: \(scalar(difference))")
+        }
+    }
+    for snapshot in result["snapshots"]?.array ?? [] {
+        let layout = snapshot["layout"].flatMap { try? decodeLayout($0) }
+        lines.append("at \(sizeText(snapshot["size"] ?? .null)):")
+        lines.append(layout.map { describe($0) } ?? "  (unreadable layout)")
+    }
+    return lines.joined(separator: "\n")
+}
+
+private func sizeText(_ size: JSONValue) -> String {
+    guard let width = size["width"]?.double, let height = size["height"]?.double else { return scalar(size) }
+    return "\(points(width))x\(points(height))"
+}
+
+private func scalar(_ value: JSONValue?) -> String {
+    guard let value else { return "-" }
+    return value.string ?? JSONWriter.string(value)
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import SplitClient
+import SplitWire
+
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Attach to a scene and print its layout, then every pushed revision.",
+        discussion: """
+            The first line (or block) is the current state as scene.attach answers it; each \
+            later one is a push. With --json every line is one JSON object: the attach result, \
+            then the pushes verbatim ({"event":"layout",...}).
+            """
+    )
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Scene id.")
+    var scene: String
+
+    @Option(help: "window (its size counts for the scene's size policy) or viewer.")
+    var role: AttachRoleArgument = .init(role: .viewer)
+
+    @Option(help: "Window size announced when attaching as a window.")
+    var size: WindowSize?
+
+    @Option(help: "Exit after this many pushes (default: until splitd closes the connection).")
+    var count: Int?
+
+    func run() throws {
+        try withConnection(global) { connection throws(ClientError) in
+            let attached = try connection.attach(scene, role: role.role, size: size?.size)
+            emit(attached.raw, json: global.json) { describe(attached) }
+            var received = 0
+            while count.map({ received < $0 }) ?? true {
+                let push: JSONValue
+                do throws(ClientError) {
+                    push = try connection.nextPush(timeout: .seconds(365 * 24 * 3600))
+                } catch .closed {
+                    printError("splitd closed the connection")
+                    return
+                }
+                received += 1
+                if global.json {
+                    emit(JSONWriter.string(push))
+                } else {
+                    let decoded = try LayoutPush(decoding: push)
+                    emit(describe(decoded))
+                }
+            }
+        }
+    }
+}
+
+struct AttachRoleArgument: ExpressibleByArgument {
+    var role: AttachRole
+
+    init(role: AttachRole) { self.role = role }
+
+    init?(argument: String) {
+        guard let role = AttachRole(rawValue: argument) else { return nil }
+        self.role = role
+    }
+
+    var defaultValueDescription: String { role.rawValue }
+    static var allValueStrings: [String] { AttachRole.allCases.map(\.rawValue) }
+}
