@@ -1,0 +1,60 @@
+import SplitCore
+
+/// How a connection is attached to a scene (WIRE.md `scene.attach` roles).
+enum AttachRole: String, Sendable {
+    /// Its size counts for the scene's size policy.
+    case window
+    /// Sees every revision; its size never counts.
+    case viewer
+}
+
+/// One connection's attachment to one scene.
+struct Attachment: Sendable {
+    var role: AttachRole
+    /// The window's last reported size (attach or resize), nil until it reports one.
+    var size: Size?
+    /// When that size was reported (a loop-wide sequence), to find the latest one.
+    var reportedAt: UInt64 = 0
+}
+
+/// A push waiting for a slow client to drain its output: only the newest per scene is kept.
+struct PendingPush: Sendable {
+    var revision: Int
+    var bytes: [UInt8]
+}
+
+/// The protocol state of one connection (its transport is `Connection`).
+final class ClientSession {
+    let connection: Connection
+    /// Scenes this client is attached to.
+    var attachments: [String: AttachRole] = [:]
+    /// Pushes held back while the client is over the soft output limit (scene -> newest).
+    var heldPushes: [String: PendingPush] = [:]
+    /// Order in which scenes got held pushes, so they are released in revision order.
+    var heldOrder: [String] = []
+    /// Set once a final error is queued: nothing more is read or staged.
+    var isClosing = false
+    /// The protocol version announced by `hello`, if any.
+    var announcedProtocol: Int?
+    var clientName: String?
+
+    init(connection: Connection) {
+        self.connection = connection
+    }
+
+    var id: Connection.ID { connection.id }
+
+    /// Holds `push` instead of writing it, replacing an older one of the same scene.
+    func hold(scene: String, push: PendingPush) {
+        if heldPushes.updateValue(push, forKey: scene) == nil { heldOrder.append(scene) }
+    }
+
+    /// Takes every held push, oldest scene first.
+    func takeHeldPushes() -> [PendingPush] {
+        defer {
+            heldPushes.removeAll()
+            heldOrder.removeAll()
+        }
+        return heldOrder.compactMap { heldPushes[$0] }
+    }
+}

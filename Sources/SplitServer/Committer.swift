@@ -1,0 +1,139 @@
+import SplitStore
+import SplitWire
+
+// The single place where a turn becomes visible (after Redis's beforeSleep): commit the
+// turn's batch in one transaction, and only then write its replies and pushes, one write
+// per connection. If the commit fails, the turn's in-memory changes are undone, the replies
+// that reported them become `storage` errors and its pushes are dropped.
+extension Server {
+    /// Stages a reply and makes sure this turn is finished before the loop sleeps.
+    func stage(_ reply: Turn.Reply, for session: ClientSession) {
+        turn.stage(reply, for: session.id)
+        scheduleTurn()
+    }
+
+    /// The uv_check callback.
+    func finishTurn() {
+        guard !turn.isEmpty else {
+            unscheduleTurn()
+            if phase == .stopping { closeClientsForStop() }
+            return
+        }
+        var work = Turn()
+        swap(&work, &turn)
+        let committed = commit(work.batch)
+        let rolledBack: Set<String> = committed ? [] : Set(work.previousScenes.keys)
+        if !committed { rollBack(work) }
+        for id in work.connectionOrder {
+            guard let session = sessions[id], let replies = work.replies[id] else { continue }
+            deliver(replies, to: session, committed: committed, rolledBack: rolledBack)
+        }
+        // Keep the previous turn's storage for the next one.
+        work.reset()
+        if turn.isEmpty { swap(&work, &turn) }
+        if turn.isEmpty {
+            unscheduleTurn()
+            if phase == .stopping { closeClientsForStop() }
+        }
+    }
+
+    /// Commits the batch; false (after logging) if the store refused it.
+    private func commit(_ batch: StoreBatch) -> Bool {
+        guard !batch.isEmpty else { return true }
+        do {
+            try store.commit(batch)
+            stats.commits += 1
+            stats.committedOperations += batch.count
+            stats.largestBatch = max(stats.largestBatch, batch.count)
+            return true
+        } catch {
+            stats.failedCommits += 1
+            lastStorageError = error.description
+            logger.error("commit of \(batch.count) operations failed, turn rolled back: \(error)")
+            return false
+        }
+    }
+
+    /// Puts every scene changed this turn back to its pre-turn value.
+    private func rollBack(_ work: Turn) {
+        for (id, previous) in work.previousScenes {
+            if let previous { scenes[id] = previous } else { scenes.removeValue(forKey: id) }
+        }
+        for (scene, removed) in work.removedAttachments where scenes[scene] != nil {
+            for (connection, attachment) in removed {
+                guard let session = sessions[connection] else { continue }
+                attachments[scene, default: [:]][connection] = attachment
+                session.attachments[scene] = attachment.role
+            }
+        }
+    }
+
+    private func deliver(_ replies: [Turn.Reply], to session: ClientSession, committed: Bool, rolledBack: Set<String>) {
+        var output: [UInt8] = []
+        for reply in replies {
+            switch reply {
+            case .fixed(let bytes):
+                output += bytes
+            case .read(let bytes, let id, let scene):
+                output += rolledBack.contains(scene) ? unansweredRead(id: id, scene: scene) : bytes
+            case .change(let bytes, let id, _):
+                output += committed ? bytes : storageFailure(id: id)
+            case .attach(let bytes, let id, let scene):
+                if rolledBack.contains(scene) {
+                    removeAttachment(of: session, from: scene)
+                    output += unansweredRead(id: id, scene: scene)
+                } else {
+                    output += bytes
+                }
+            case .push(let scene, let revision, let bytes):
+                guard committed, session.attachments[scene] != nil else { continue }
+                stats.pushes += 1
+                if !session.heldPushes.isEmpty || session.connection.queuedBytes + output.count > settings.outputSoftLimit {
+                    if session.heldPushes[scene] != nil { stats.coalescedPushes += 1 }
+                    session.hold(scene: scene, push: PendingPush(revision: revision, bytes: bytes))
+                } else {
+                    output += bytes
+                }
+            case .notice(let bytes):
+                if committed { output += bytes }
+            case .close(let reason):
+                write(output, to: session)
+                output = []
+                session.connection.closeAfterWrites(reason: reason)
+                return
+            }
+        }
+        write(output, to: session)
+    }
+
+    private func storageFailure(id: JSONValue) -> [UInt8] {
+        stats.count(error: .storage)
+        return Replies.error(id: id, code: .storage,
+                             message: "the database refused the change (\(lastStorageError ?? "unknown error")); it was not applied")
+    }
+
+    private func unansweredRead(id: JSONValue, scene: String) -> [UInt8] {
+        stats.count(error: .storage)
+        return Replies.error(id: id, code: .storage,
+                             message: "scene '\(scene)' changed in the same turn and that change could not be stored; retry")
+    }
+
+    /// Writes one turn's output with one write; a client past the hard limit is dropped.
+    func write(_ bytes: [UInt8], to session: ClientSession) {
+        guard !bytes.isEmpty, session.connection.isOpen else { return }
+        session.connection.write(bytes)
+        stats.bytesOut += bytes.count
+        let queued = session.connection.queuedBytes
+        if queued > settings.outputHardLimit {
+            stats.slowClientsDisconnected += 1
+            logger.warning("connection \(session.id): \(queued) bytes of output not read (limit \(settings.outputHardLimit)); disconnecting the slow client")
+            session.connection.close(reason: "output limit exceeded: client does not read")
+        }
+    }
+
+    /// A slow client caught up: write the newest held push of each scene.
+    func releaseHeldPushes(of session: ClientSession) {
+        let held = session.takeHeldPushes()
+        write(held.flatMap(\.bytes), to: session)
+    }
+}

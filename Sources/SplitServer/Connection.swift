@@ -1,0 +1,169 @@
+import CLibUV
+import Glibc
+
+/// What a connection reports to its owner. Called on the loop thread only.
+protocol ConnectionDelegate: AnyObject {
+    /// A complete request line; answer false to stop reading the rest of this chunk.
+    func connection(_ connection: Connection, didReceiveLine line: UnsafeRawBufferPointer) -> Bool
+    /// A line exceeded the maximum length; reading has stopped.
+    func connectionDidExceedLineLength(_ connection: Connection)
+    /// The peer hung up or the socket failed; the connection is already closed.
+    func connectionDidClose(_ connection: Connection, reason: String)
+    /// Queued output fell to zero after having been pending.
+    func connectionDidDrain(_ connection: Connection)
+}
+
+/// One client on a `uv_pipe_t`: reads into the loop's shared buffer, frames lines, and writes
+/// each flush with at most one `uv_write` (after trying a synchronous `uv_try_write`).
+final class Connection {
+    typealias ID = Int
+
+    let id: ID
+    let pipe: UnsafeMutablePointer<uv_pipe_t>
+    let peer: PeerCredentials?
+    private(set) var framer: LineFramer
+    private(set) var isOpen = true
+    private(set) var isReading = false
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private weak var delegate: ConnectionDelegate?
+    /// Bytes written to the socket so far.
+    private(set) var bytesWritten = 0
+    private(set) var bytesRead = 0
+
+    /// Accepts a pending client of `listener`; nil if the accept failed.
+    init?(id: ID, loop: UnsafeMutablePointer<uv_loop_t>, listener: Listener, maxLineLength: Int,
+          readBuffer: UnsafeMutableRawBufferPointer, delegate: ConnectionDelegate) {
+        self.id = id
+        self.readBuffer = readBuffer
+        self.delegate = delegate
+        framer = LineFramer(maxLineLength: maxLineLength)
+        pipe = allocateUV(uv_pipe_t.self)
+        guard uv_pipe_init(loop, pipe, 0) == 0 else {
+            free(pipe)
+            return nil
+        }
+        guard listener.accept(into: pipe) == 0 else {
+            closeAndFree(pipe)
+            return nil
+        }
+        var fd: uv_os_fd_t = -1
+        peer = uv_fileno(asHandle(pipe), &fd) == 0 ? PeerCredentials.of(socket: fd) : nil
+        attach(self, to: pipe)
+    }
+
+    /// Bytes waiting in libuv's write queue (written to the kernel as the peer reads).
+    var queuedBytes: Int { isOpen ? Int(asStream(pipe).pointee.write_queue_size) : 0 }
+
+    func startReading() {
+        guard isOpen, !isReading else { return }
+        isReading = uv_read_start(asStream(pipe), { handle, _, buffer in
+            guard let connection = owner(of: handle, as: Connection.self) else { return }
+            buffer!.pointee = uv_buf_init(connection.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self),
+                                          UInt32(connection.readBuffer.count))
+        }, { stream, count, _ in
+            guard let connection = owner(of: asHandle(stream!), as: Connection.self) else { return }
+            connection.didRead(count)
+        }) == 0
+    }
+
+    func stopReading() {
+        guard isOpen, isReading else { return }
+        uv_read_stop(asStream(pipe))
+        isReading = false
+    }
+
+    private func didRead(_ count: Int) {
+        if count < 0 {
+            close(reason: count == Int(UV_EOF.rawValue) ? "peer closed the connection" : uvErrorMessage(Int32(count)))
+            return
+        }
+        guard count > 0 else { return }
+        bytesRead += count
+        let chunk = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(readBuffer)[0..<count])
+        let outcome = framer.feed(chunk) { [unowned self] line in
+            guard let delegate = self.delegate, self.isReading else { return false }
+            return delegate.connection(self, didReceiveLine: line)
+        }
+        if outcome == .tooLarge {
+            stopReading()
+            delegate?.connectionDidExceedLineLength(self)
+        }
+    }
+
+    /// Writes `bytes` now: synchronously as far as the socket takes them, the rest with one
+    /// `uv_write` whose buffer is freed when it completes.
+    func write(_ bytes: [UInt8]) {
+        guard isOpen, !bytes.isEmpty else { return }
+        var offset = 0
+        if queuedBytes == 0 {
+            let written = bytes.withUnsafeBytes { raw -> Int32 in
+                var buffer = uv_buf_init(UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                         UInt32(raw.count))
+                return uv_try_write(asStream(pipe), &buffer, 1)
+            }
+            if written > 0 { offset = Int(written) }
+        }
+        bytesWritten += offset
+        guard offset < bytes.count else { return }
+        let remaining = bytes.count - offset
+        let storage = malloc(remaining)!
+        bytes.withUnsafeBytes { raw in
+            storage.copyMemory(from: raw.baseAddress! + offset, byteCount: remaining)
+        }
+        let request = allocateUV(uv_write_t.self)
+        request.pointee.data = storage
+        var buffer = uv_buf_init(storage.assumingMemoryBound(to: CChar.self), UInt32(remaining))
+        let status = uv_write(request, asStream(pipe), &buffer, 1) { request, status in
+            free(request!.pointee.data)
+            let handle = request!.pointee.handle
+            free(request)
+            guard let handle, let connection = owner(of: asHandle(handle), as: Connection.self) else { return }
+            connection.didWrite(status: status)
+        }
+        if status != 0 {
+            free(storage)
+            free(request)
+            close(reason: "write failed: \(uvErrorMessage(status))")
+        } else {
+            bytesWritten += remaining
+        }
+    }
+
+    private func didWrite(status: Int32) {
+        guard status == 0 else {
+            if status != UV_ECANCELED.rawValue { close(reason: "write failed: \(uvErrorMessage(status))") }
+            return
+        }
+        if queuedBytes == 0 { delegate?.connectionDidDrain(self) }
+    }
+
+    /// Stops reading and closes once every queued byte is written (used after a final error).
+    func closeAfterWrites(reason: String) {
+        guard isOpen else { return }
+        stopReading()
+        let request = allocateUV(uv_shutdown_t.self)
+        let status = uv_shutdown(request, asStream(pipe)) { request, _ in
+            let handle = request!.pointee.handle
+            free(request)
+            guard let handle, let connection = owner(of: asHandle(handle), as: Connection.self) else { return }
+            connection.close(reason: connection.pendingCloseReason ?? "closed")
+        }
+        if status != 0 {
+            free(request)
+            close(reason: reason)
+        } else {
+            pendingCloseReason = reason
+        }
+    }
+
+    private var pendingCloseReason: String?
+
+    /// Closes now, dropping queued output; reports `connectionDidClose` once.
+    func close(reason: String) {
+        guard isOpen else { return }
+        isOpen = false
+        isReading = false
+        closeAndFree(pipe)
+        delegate?.connectionDidClose(self, reason: reason)
+    }
+}

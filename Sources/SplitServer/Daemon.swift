@@ -1,0 +1,166 @@
+import CLibUV
+import Foundation
+import Logging
+import SplitCore
+import SplitStore
+
+/// Starts splitd: opens and verifies the store, restores every scene, listens (socket
+/// activation or a self-bound socket), tells systemd it is ready and runs the loop until a
+/// graceful stop. Returns the process exit status.
+public enum Daemon {
+    /// Exit status for a start that failed (bad database, socket in use...).
+    public static let startFailure: Int32 = 1
+
+    public static func run(settings: ServerSettings, logger: Logger,
+                           environment: [String: String] = ProcessInfo.processInfo.environment,
+                           configReloader: ConfigReloader? = nil) -> Int32 {
+        let store: any SceneStore
+        do {
+            store = try openStore(settings, logger: logger)
+        } catch {
+            logger.critical("refusing to start: \(error)")
+            return startFailure
+        }
+        let engine = SplitEngine(limits: settings.coreLimits)
+        let restored: [String: LiveScene]
+        do {
+            restored = try restoreScenes(from: store, engine: engine)
+        } catch {
+            logger.critical("refusing to start: \(error)")
+            try? store.close()
+            return startFailure
+        }
+        logger.info("restored \(restored.count) scene(s) from \(settings.databasePath ?? "memory")")
+
+        let loop = allocateUV(uv_loop_t.self)
+        uv_loop_init(loop)
+        defer {
+            uv_loop_close(loop)
+            free(loop)
+        }
+        let notifier = SystemdNotifier(environment: environment)
+        let server = Server(loop: loop, settings: settings, logger: logger, store: store, engine: engine, notifier: notifier)
+        server.scenes = restored
+
+        let listeners: [Listener]
+        do {
+            listeners = try listen(server: server, settings: settings, environment: environment, logger: logger)
+        } catch {
+            logger.critical("refusing to start: \(error)")
+            try? store.close()
+            return startFailure
+        }
+        server.startListening(on: listeners)
+
+        let extras = Extras()
+        do {
+            extras.signals = try SignalWatcher(loop: loop, signals: [SIGTERM, SIGINT, SIGHUP]) { [unowned server] number in
+                if number == SIGHUP {
+                    server.logger.info("SIGHUP: reloading configuration")
+                    configReloader?.reload()
+                } else {
+                    server.beginStop(reason: SignalWatcher.name(of: number))
+                }
+            }
+        } catch {
+            logger.critical("refusing to start: \(error)")
+            return startFailure
+        }
+        if let reloader = configReloader {
+            extras.mailbox = reloader.connect(loop: loop) { [unowned server] result in
+                server.applyReload(result)
+            }
+        }
+        if let usec = SystemdNotifier.watchdogInterval(environment: environment) {
+            let timer = LoopTimer(loop: loop) { notifier.notify("WATCHDOG=1") }
+            let half = max(usec / 2000, 1)
+            timer.start(delay: half, interval: half)
+            timer.unref()
+            extras.watchdog = timer
+            logger.info("systemd watchdog: pinging every \(half) ms")
+        }
+        server.onStopped = {
+            extras.close()
+        }
+
+        notifier.notify("READY=1\nSTATUS=serving \(restored.count) scene(s) on \(listeners.map(\.name).joined(separator: ", "))")
+        logger.info("splitd \(SplitdVersion.current) ready on \(listeners.map(\.name).joined(separator: ", ")) (database \(settings.databasePath ?? "in memory"), durability \(settings.durability.rawValue))")
+
+        uv_run(loop, UV_RUN_DEFAULT)
+        // Handles closed by the stop still need one pass to run their close callbacks.
+        uv_run(loop, UV_RUN_NOWAIT)
+
+        server.logSummary()
+        do {
+            try store.checkpoint()
+            try store.close()
+        } catch {
+            logger.error("closing the database: \(error)")
+            return startFailure
+        }
+        logger.info("stopped")
+        return 0
+    }
+
+    /// Opens the configured store; a database that fails its check is refused, never replaced.
+    static func openStore(_ settings: ServerSettings, logger: Logger) throws -> any SceneStore {
+        guard let path = settings.databasePath else { return MemorySceneStore() }
+        let options = StoreOptions(durability: settings.durability, integrityCheck: settings.integrityCheck,
+                                   busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds,
+                                   journalRetention: settings.journalRetention)
+        do {
+            return try SQLiteSceneStore(path: path, options: options)
+        } catch {
+            throw SystemError("cannot use database \(path): \(error)")
+        }
+    }
+
+    /// Every stored scene at its last committed revision, with its layout resolved.
+    static func restoreScenes(from store: any SceneStore, engine: SplitEngine) throws -> [String: LiveScene] {
+        var scenes: [String: LiveScene] = [:]
+        for stored in try store.loadScenes() {
+            let state: SceneState
+            do {
+                state = try SceneBlob.decode(stored.state)
+            } catch {
+                throw SystemError("scene '\(stored.id)' in the database cannot be decoded (\(error)); refusing to guess")
+            }
+            guard state.revision == Int(stored.revision), state.id == stored.id else {
+                throw SystemError("scene '\(stored.id)': stored revision \(stored.revision) does not match its state (\(state.revision))")
+            }
+            scenes[stored.id] = LiveScene(state: state, layout: engine.layout(of: state))
+        }
+        return scenes
+    }
+
+    /// Socket-activated sockets if systemd passed any, else the self-bound socket.
+    static func listen(server: Server, settings: ServerSettings, environment: [String: String],
+                       logger: Logger) throws -> [Listener] {
+        let onConnection: (Listener) -> Void = { [unowned server] listener in server.accept(from: listener) }
+        let passed = SocketActivation.select(SocketActivation.passedSockets(environment: environment),
+                                             named: settings.activationName)
+        if !passed.isEmpty {
+            SocketActivation.consume(passed)
+            logger.info("socket activation: \(passed.count) socket(s) passed by systemd")
+            return try passed.map { socket throws(SystemError) in
+                try Listener.adopt(loop: server.loop, fd: socket.fd, name: socket.name,
+                                   backlog: settings.backlog, onConnection: onConnection)
+            }
+        }
+        return [try Listener.bind(loop: server.loop, path: settings.socketPath, group: settings.socketGroup,
+                                  backlog: settings.backlog, onConnection: onConnection)]
+    }
+
+    /// Loop handles that live as long as the daemon and close with it.
+    private final class Extras {
+        var signals: SignalWatcher?
+        var watchdog: LoopTimer?
+        var mailbox: LoopMailbox?
+
+        func close() {
+            signals?.close()
+            watchdog?.close()
+            mailbox?.close()
+        }
+    }
+}

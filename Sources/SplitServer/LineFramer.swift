@@ -1,0 +1,82 @@
+import Glibc
+
+/// Splits a byte stream into `\n`-terminated lines (WIRE.md framing).
+///
+/// The maximum line length is enforced before anything past it is buffered: a line that
+/// would exceed it ends framing with `.tooLarge` and the rest of the stream is ignored, so a
+/// peer cannot make the daemon hold more than `maxLineLength` bytes of one connection.
+public struct LineFramer: Sendable {
+    /// Why `feed` stopped.
+    public enum Outcome: Equatable, Sendable {
+        /// Every complete line was delivered; a trailing partial line is buffered.
+        case consumed
+        /// The line handler asked to stop; the remaining bytes were not looked at.
+        case stopped
+        /// A line longer than `maxLineLength`; framing is over for this stream.
+        case tooLarge
+    }
+
+    /// Longest accepted line in bytes, excluding the `\n` terminator.
+    public var maxLineLength: Int
+    private var partial: [UInt8] = []
+    private(set) public var isBroken = false
+
+    public init(maxLineLength: Int) {
+        precondition(maxLineLength > 0)
+        self.maxLineLength = maxLineLength
+    }
+
+    /// Bytes of an incomplete line held until its newline arrives.
+    public var bufferedByteCount: Int { partial.count }
+
+    /// Delivers every complete line of `chunk` (without `\n`, and without a `\r` before it)
+    /// to `onLine`, which answers false to stop. The line's bytes are valid only during the call.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer,
+                              onLine: (UnsafeRawBufferPointer) -> Bool) -> Outcome {
+        guard !isBroken else { return .tooLarge }
+        guard let base = chunk.baseAddress, !chunk.isEmpty else { return .consumed }
+        var start = 0
+        while start < chunk.count {
+            let remaining = chunk.count - start
+            guard let found = memchr(base + start, 0x0A, remaining) else {
+                return bufferTail(UnsafeRawBufferPointer(start: base + start, count: remaining))
+            }
+            let end = base.distance(to: UnsafeRawPointer(found))
+            let segment = UnsafeRawBufferPointer(start: base + start, count: end - start)
+            start = end + 1
+            guard partial.count + segment.count <= maxLineLength else { return breakStream() }
+            let keepGoing: Bool
+            if partial.isEmpty {
+                keepGoing = onLine(trimCarriageReturn(segment))
+            } else {
+                partial.append(contentsOf: segment)
+                keepGoing = partial.withUnsafeBytes { onLine(trimCarriageReturn($0)) }
+                partial.removeAll(keepingCapacity: partial.count <= 4096)
+            }
+            if !keepGoing { return .stopped }
+        }
+        return .consumed
+    }
+
+    /// Forgets a buffered partial line (used when a connection stops reading).
+    public mutating func reset() {
+        partial.removeAll()
+    }
+
+    private mutating func bufferTail(_ tail: UnsafeRawBufferPointer) -> Outcome {
+        guard partial.count + tail.count <= maxLineLength else { return breakStream() }
+        partial.append(contentsOf: tail)
+        return .consumed
+    }
+
+    private mutating func breakStream() -> Outcome {
+        isBroken = true
+        partial = []
+        return .tooLarge
+    }
+
+    private func trimCarriageReturn(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        guard let last = line.last, last == 0x0D else { return line }
+        return UnsafeRawBufferPointer(rebasing: line.dropLast())
+    }
+}

@@ -1,0 +1,81 @@
+import SplitStore
+
+/// A `SceneStore` that keeps everything in memory: the demo's store when no database is
+/// given, and a test double that can be told to fail commits.
+public final class MemorySceneStore: SceneStore {
+    private var scenes: [String: StoredScene] = [:]
+    private var journalEntries: [String: [JournalEntry]] = [:]
+    private var sessions: [String: SnapshotSession] = [:]
+    private var metaValues: [String: String] = [:]
+    private var sessionNumber: Int64 = 0
+    private var isClosed = false
+    public private(set) var statistics = StoreStatistics()
+    /// When set, `commit` fails with this error (and changes nothing).
+    public var failure: StoreError?
+
+    public init() {}
+
+    public func commit(_ batch: StoreBatch) throws(StoreError) {
+        guard !batch.isEmpty else { return }
+        if let failure {
+            statistics.failedCommits += 1
+            throw failure
+        }
+        for operation in batch.operations { apply(operation) }
+        statistics.commits += 1
+        statistics.operations += Int64(batch.count)
+    }
+
+    private func apply(_ operation: StoreBatch.Operation) {
+        switch operation {
+        case let .upsertScene(id, device, revision, state):
+            let created = scenes[id]?.createdAt ?? 0
+            scenes[id] = StoredScene(id: id, device: device, revision: revision, state: state, createdAt: created, updatedAt: 0)
+        case let .deleteScene(id):
+            scenes.removeValue(forKey: id)
+            journalEntries.removeValue(forKey: id)
+            sessions = sessions.filter { $0.value.summary.scene != id }
+        case let .appendJournal(scene, revision, change, layoutHash):
+            journalEntries[scene, default: []].append(JournalEntry(scene: scene, revision: revision, change: change, layoutHash: layoutHash, at: 0))
+        case let .insertSnapshotSession(insert):
+            let summary = SnapshotSessionSummary(session: insert.session, number: insert.number, scene: insert.scene,
+                                                 baseRevision: insert.baseRevision, sizes: insert.sizes, hash: insert.hash, createdAt: 0)
+            sessions[insert.session] = SnapshotSession(summary: summary, body: insert.body)
+        case let .setMeta(key, value):
+            metaValues[key] = value
+        }
+    }
+
+    public func loadScenes() throws(StoreError) -> [StoredScene] {
+        scenes.values.sorted { $0.id < $1.id }
+    }
+
+    public func journal(scene: String, from revision: Int64, limit: Int?) throws(StoreError) -> [JournalEntry] {
+        let entries = (journalEntries[scene] ?? []).filter { $0.revision >= revision }
+        return limit.map { Array(entries.prefix($0)) } ?? entries
+    }
+
+    public func snapshotSessions(scene: String) throws(StoreError) -> [SnapshotSessionSummary] {
+        sessions.values.map(\.summary).filter { $0.scene == scene }.sorted { $0.number < $1.number }
+    }
+
+    public func snapshotSession(id: String) throws(StoreError) -> SnapshotSession? {
+        sessions[id]
+    }
+
+    public func nextSessionNumber() -> Int64 {
+        sessionNumber += 1
+        return sessionNumber
+    }
+
+    public func meta(key: String) throws(StoreError) -> String? { metaValues[key] }
+
+    public func counts() throws(StoreError) -> StoreCounts {
+        StoreCounts(scenes: Int64(scenes.count), journalEntries: Int64(journalEntries.values.map(\.count).reduce(0, +)),
+                    snapshotSessions: Int64(sessions.count), databaseBytes: 0)
+    }
+
+    public func checkpoint() throws(StoreError) {}
+
+    public func close() throws(StoreError) { isClosed = true }
+}

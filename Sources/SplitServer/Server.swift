@@ -1,0 +1,212 @@
+import CLibUV
+import Glibc
+import Logging
+import SplitCore
+import SplitStore
+import SplitWire
+
+/// The state the loop thread owns: scenes, clients, subscriptions and the current turn.
+///
+/// `@unchecked Sendable` because libuv calls back into it from C on the loop thread only;
+/// nothing here is touched from another thread (config reloads arrive through `LoopMailbox`).
+final class Server: @unchecked Sendable {
+    enum Phase { case running, stopping, stopped }
+
+    let loop: UnsafeMutablePointer<uv_loop_t>
+    var settings: ServerSettings
+    var logger: Logger
+    let store: any SceneStore
+    var engine: SplitEngine
+    let notifier: SystemdNotifier
+
+    var scenes: [String: LiveScene] = [:]
+    var sessions: [Connection.ID: ClientSession] = [:]
+    /// scene -> attached connections.
+    var attachments: [String: [Connection.ID: Attachment]] = [:]
+    /// scene -> the connection whose size the scene shows under the `latest` policy.
+    var latestSizeSource: [String: Connection.ID] = [:]
+    var turn = Turn()
+    var stats = ServerStats()
+    var listeners: [Listener] = []
+    var phase = Phase.running
+    /// The last commit failure, quoted in `storage` errors and `stats`.
+    var lastStorageError: String?
+    /// Called once the loop has nothing left to do after a graceful stop.
+    var onStopped: (() -> Void)?
+
+    private var nextConnectionID: Connection.ID = 1
+    private(set) var sizeReportSequence: UInt64 = 0
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private let checkHandle: UnsafeMutablePointer<uv_check_t>
+    private let idleHandle: UnsafeMutablePointer<uv_idle_t>
+    private var idleActive = false
+    private var shutdownTimer: LoopTimer?
+
+    init(loop: UnsafeMutablePointer<uv_loop_t>, settings: ServerSettings, logger: Logger,
+         store: any SceneStore, engine: SplitEngine, notifier: SystemdNotifier) {
+        self.loop = loop
+        self.settings = settings
+        self.logger = logger
+        self.store = store
+        self.engine = engine
+        self.notifier = notifier
+        readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+        checkHandle = allocateUV(uv_check_t.self)
+        idleHandle = allocateUV(uv_idle_t.self)
+        uv_check_init(loop, checkHandle)
+        uv_idle_init(loop, idleHandle)
+        attach(self, to: checkHandle)
+        attach(self, to: idleHandle)
+        // The check phase runs right after poll: the one place a turn is committed and written.
+        uv_check_start(checkHandle) { handle in
+            owner(of: asHandle(handle!), as: Server.self)?.finishTurn()
+        }
+        // The check handle alone must not keep the loop alive once everything else is closed.
+        uv_unref(asHandle(checkHandle))
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    /// The next value of the loop-wide sequence that orders size reports.
+    func nextSizeReport() -> UInt64 {
+        sizeReportSequence += 1
+        return sizeReportSequence
+    }
+
+    // MARK: Turn scheduling
+
+    /// Makes sure the loop does not sleep before `finishTurn()` ran: work staged outside the
+    /// poll phase (timers, close callbacks, the check itself) would otherwise wait for I/O.
+    func scheduleTurn() {
+        guard !idleActive else { return }
+        idleActive = true
+        uv_idle_start(idleHandle) { _ in }
+    }
+
+    func unscheduleTurn() {
+        guard idleActive else { return }
+        idleActive = false
+        uv_idle_stop(idleHandle)
+    }
+
+    // MARK: Accepting clients
+
+    func startListening(on listeners: [Listener]) {
+        self.listeners = listeners
+    }
+
+    func accept(from listener: Listener) {
+        let id = nextConnectionID
+        nextConnectionID += 1
+        guard let connection = Connection(id: id, loop: loop, listener: listener,
+                                          maxLineLength: settings.maxLineLength,
+                                          readBuffer: readBuffer, delegate: self) else {
+            logger.warning("accept failed on \(listener.name)")
+            return
+        }
+        if phase != .running {
+            connection.close(reason: "daemon is stopping")
+            return
+        }
+        let session = ClientSession(connection: connection)
+        sessions[id] = session
+        stats.connectionsAccepted += 1
+        guard let peer = connection.peer, settings.allowList.admits(peer) else {
+            let who = connection.peer.map(String.init(describing:)) ?? "unknown peer"
+            logger.warning("refused connection \(id) from \(who): not on the allow-list")
+            stats.refusedPeers += 1
+            refuse(session, code: .unauthorized, message: "peer \(who) is not allowed to use this daemon")
+            return
+        }
+        guard sessions.count <= settings.maxClients else {
+            logger.warning("refused connection \(id): \(settings.maxClients) clients already connected")
+            refuse(session, code: .limitExceeded, message: "too many clients (limit \(settings.maxClients))")
+            return
+        }
+        logger.debug("connection \(id) from \(peer)")
+        connection.startReading()
+    }
+
+    /// Queues a final error (`id` null) and closes the connection after it is written.
+    func refuse(_ session: ClientSession, code: ErrorCode, message: String) {
+        session.isClosing = true
+        session.connection.stopReading()
+        stats.count(error: code)
+        turn.stage(.fixed(Replies.error(id: .null, code: code, message: message)), for: session.id)
+        turn.stage(.close(reason: message), for: session.id)
+        scheduleTurn()
+    }
+
+    // MARK: Stopping
+
+    /// Graceful stop (SIGTERM/SIGINT): stop accepting and reading; what was read is answered
+    /// by the turn in progress; then every client is closed after its output is written.
+    func beginStop(reason: String) {
+        guard phase == .running else { return }
+        phase = .stopping
+        logger.info("stopping: \(reason)")
+        notifier.notify("STOPPING=1\nSTATUS=stopping (\(reason))")
+        listeners.forEach { $0.close() }
+        listeners = []
+        for session in sessions.values {
+            session.connection.stopReading()
+        }
+        shutdownTimer = LoopTimer(loop: loop) { [unowned self] in
+            self.logger.warning("stop: clients did not drain within \(self.settings.shutdownTimeoutMilliseconds) ms; closing them")
+            for session in Array(self.sessions.values) { session.connection.close(reason: "daemon stopped") }
+        }
+        shutdownTimer?.start(delay: settings.shutdownTimeoutMilliseconds, interval: 0)
+        shutdownTimer?.unref()
+        scheduleTurn()
+    }
+
+    /// Called after the final turn: close every client once its output is written.
+    func closeClientsForStop() {
+        for session in Array(sessions.values) where !session.isClosing {
+            session.isClosing = true
+            session.connection.closeAfterWrites(reason: "daemon stopping")
+        }
+        if sessions.isEmpty { finishStop() }
+    }
+
+    private func finishStop() {
+        guard phase == .stopping else { return }
+        phase = .stopped
+        unscheduleTurn()
+        shutdownTimer?.close()
+        closeAndFree(checkHandle)
+        closeAndFree(idleHandle)
+        onStopped?()
+    }
+}
+
+extension Server: ConnectionDelegate {
+    func connection(_ connection: Connection, didReceiveLine line: UnsafeRawBufferPointer) -> Bool {
+        guard phase == .running, let session = sessions[connection.id], !session.isClosing else { return false }
+        stats.requests += 1
+        stats.bytesIn += line.count + 1
+        handle(line: line, from: session)
+        return !session.isClosing
+    }
+
+    func connectionDidExceedLineLength(_ connection: Connection) {
+        guard let session = sessions[connection.id] else { return }
+        logger.info("connection \(connection.id): line longer than \(settings.maxLineLength) bytes; closing")
+        refuse(session, code: .frameTooLarge,
+               message: "line longer than \(settings.maxLineLength) bytes; closing the connection")
+    }
+
+    func connectionDidClose(_ connection: Connection, reason: String) {
+        guard let session = sessions.removeValue(forKey: connection.id) else { return }
+        logger.debug("connection \(connection.id) closed: \(reason)")
+        detachAll(session)
+        if phase == .stopping, sessions.isEmpty { finishStop() }
+    }
+
+    func connectionDidDrain(_ connection: Connection) {
+        guard let session = sessions[connection.id], !session.heldPushes.isEmpty else { return }
+        releaseHeldPushes(of: session)
+    }
+}

@@ -1,0 +1,45 @@
+import Logging
+import SplitCore
+import SplitStore
+
+/// Everything the daemon is configured with, resolved (defaults applied, paths absolute).
+/// Built by `ConfigLoader` from defaults, the config file, the environment and flags.
+public struct ServerSettings: Sendable, Equatable {
+    /// Where to listen when not socket-activated.
+    public var socketPath: String
+    /// A group that may share the socket (directory `0750`, socket `0660`); nil: owner only.
+    public var socketGroup: UInt32?
+    /// The `FileDescriptorName=` of the activated socket to use (all passed sockets if none has it).
+    public var activationName: String = "splitd"
+    /// The SQLite database; nil keeps scenes in memory only (the demo without `--database`).
+    public var databasePath: String?
+    public var durability: Durability = .full
+    public var integrityCheck: IntegrityCheck = .quick
+    public var busyTimeoutMilliseconds: Int32 = 100
+    public var journalRetention: Int64 = 1000
+    public var logLevel: Logger.Level = .info
+
+    /// Longest request line in bytes (WIRE.md default 65536).
+    public var maxLineLength: Int = 65536
+    /// Connected clients at once; the next one gets `limit_exceeded` and is closed.
+    public var maxClients: Int = 1024
+    /// Scenes at once; `scene.create` beyond it gets `limit_exceeded`.
+    public var maxScenes: Int = 10_000
+    /// Stack depth, id length, presentations, tabs, snapshot sizes (the core enforces them).
+    public var coreLimits: CoreLimits = CoreLimits()
+    /// Queued output past which a client's pushes are coalesced to the newest per scene.
+    public var outputSoftLimit: Int = 1 << 20
+    /// Queued output past which a client is disconnected.
+    public var outputHardLimit: Int = 16 << 20
+    /// Who may connect (SO_PEERCRED): by default the daemon's own uid and root.
+    public var allowList: PeerAllowList = .ownerAndRoot()
+    /// How long a graceful stop waits for slow readers before closing them anyway.
+    public var shutdownTimeoutMilliseconds: UInt64 = 5000
+    /// Listen backlog.
+    public var backlog: Int32 = 128
+
+    public init(socketPath: String, databasePath: String?) {
+        self.socketPath = socketPath
+        self.databasePath = databasePath
+    }
+}

@@ -1,0 +1,67 @@
+import SplitCore
+import SplitStore
+import SplitWire
+
+/// Everything one loop turn staged (Redis's beforeSleep input): the store rows to commit as
+/// one batch, each connection's replies and pushes in order, and how to undo the turn's
+/// in-memory changes if the commit fails. Nothing staged here is visible to any client
+/// before `Server.finishTurn()` commits it.
+struct Turn {
+    /// One item of a connection's output, in request order.
+    enum Reply {
+        /// A reply that stands whatever the commit does (errors, ping, stats...).
+        case fixed([UInt8])
+        /// A reply reading `scene`: answered only if the scene was not rolled back.
+        case read([UInt8], id: JSONValue, scene: String)
+        /// A reply reporting a change: answered only if the commit succeeds.
+        case change([UInt8], id: JSONValue, scene: String?)
+        /// A `scene.attach` reply: like `read`, and the attachment is undone on failure.
+        case attach([UInt8], id: JSONValue, scene: String)
+        /// A layout push; dropped if the commit fails.
+        case push(scene: String, revision: Int, bytes: [UInt8])
+        /// An unsolicited notice about a change (a deleted scene); dropped if the commit fails.
+        case notice([UInt8])
+        /// Close the connection once everything before it is written.
+        case close(reason: String)
+    }
+
+    var batch = StoreBatch()
+    private(set) var replies: [Connection.ID: [Reply]] = [:]
+    /// Connections in the order they first got a reply this turn.
+    private(set) var connectionOrder: [Connection.ID] = []
+    /// Pre-turn value of every scene changed this turn (nil: it did not exist).
+    private(set) var previousScenes: [String: LiveScene?] = [:]
+    /// Attachments removed by a `scene.delete` this turn, restored if the commit fails.
+    var removedAttachments: [String: [Connection.ID: Attachment]] = [:]
+
+    var isEmpty: Bool { batch.isEmpty && replies.isEmpty && previousScenes.isEmpty }
+
+    mutating func stage(_ reply: Reply, for connection: Connection.ID) {
+        if replies[connection]?.append(reply) == nil {
+            replies[connection] = [reply]
+            connectionOrder.append(connection)
+        }
+    }
+
+    /// Remembers `scene`'s value before its first change this turn.
+    mutating func remember(scene id: String, before value: LiveScene?) {
+        if previousScenes[id] == nil { previousScenes[id] = .some(value) }
+    }
+
+    func touched(_ scene: String) -> Bool { previousScenes[scene] != nil }
+
+    /// Empties the turn, keeping the batch's storage.
+    mutating func reset() {
+        batch.removeAll()
+        replies.removeAll(keepingCapacity: true)
+        connectionOrder.removeAll(keepingCapacity: true)
+        previousScenes.removeAll(keepingCapacity: true)
+        removedAttachments.removeAll()
+    }
+}
+
+/// A scene as the loop holds it: its state and the layout last resolved for it.
+struct LiveScene: Sendable {
+    var state: SceneState
+    var layout: Layout
+}
