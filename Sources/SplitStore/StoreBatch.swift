@@ -49,6 +49,11 @@ public struct StoreBatch: Sendable {
         operations.append(.setMeta(key: key, value: value))
     }
 
+    /// Appends another batch's operations after this one's.
+    public mutating func append(contentsOf other: StoreBatch) {
+        operations.append(contentsOf: other.operations)
+    }
+
     /// Empties the batch, keeping its capacity for the next turn.
     public mutating func removeAll() {
         operations.removeAll(keepingCapacity: true)
