@@ -1,14 +1,4 @@
-// OWNER: core-navigation. STUB written by the lead so that everyone compiles; replace the bodies.
-
-/// The whole state of one scene. Plain value; the engine is the only thing that changes it.
-public struct SceneState: Codable, Hashable, Sendable {
-    public var id: String
-    public var device: String
-    public var size: Size
-    public var config: SplitConfig
-    public var revision: Int
-    // navigation, display memory, collapse bookkeeping: added by core-navigation.
-}
+// OWNER: core-navigation.
 
 /// The result of applying one change.
 public struct Transition: Sendable {
@@ -17,26 +7,13 @@ public struct Transition: Sendable {
     public var events: [SceneEvent]
     /// False for a no-op: `state` is the input, revision kept, `events` empty.
     public var changed: Bool
-}
 
-/// One snapshot of a session: a size and the layout the scene would show there.
-public struct SizedLayout: Codable, Hashable, Sendable {
-    public var size: Size
-    public var layout: Layout
-}
-
-/// The sequential replay of a snapshot session (SEMANTICS 8.3).
-public struct RoundTripReport: Codable, Hashable, Sendable {
-    public var lossless: Bool
-    /// Human-readable findings; empty when lossless.
-    public var differences: [String]
-}
-
-/// The pure result of a snapshot session (SEMANTICS 8): nothing here is stored yet.
-public struct SnapshotResult: Codable, Hashable, Sendable {
-    public var baseRevision: Int
-    public var snapshots: [SizedLayout]
-    public var roundTrip: RoundTripReport
+    public init(state: SceneState, layout: Layout, events: [SceneEvent], changed: Bool) {
+        self.state = state
+        self.layout = layout
+        self.events = events
+        self.changed = changed
+    }
 }
 
 /// The reducer: scene state + change -> new state + layout + events. No I/O.
@@ -49,25 +26,171 @@ public struct SplitEngine: Sendable {
         self.limits = limits
     }
 
-    /// A new scene at revision 1. `size` nil: the device's default size (required for rule sets).
+    /// A new scene at revision 1. `size` nil: the device's default size (required for rule
+    /// sets). Born expanded, it is created collapsed when its size is compact. No events.
     public func createScene(id: String, device: String, size: Size?, config: SplitConfigPatch?) throws(CoreError) -> SceneState {
-        fatalError("stub")
+        try checkSceneId(id)
+        guard catalog.contains(device: device) else { throw CoreError(.unknownDevice, "unknown device '\(device)'") }
+        guard let size = size ?? catalog.defaultSize(device: device) else {
+            throw .badRequest("device '\(device)' is a rule set: a size is required")
+        }
+        guard size.isValidWindowSize else { throw .badRequest("invalid size \(size)") }
+        let splitConfig = try config.map { patch throws(CoreError) in try SplitConfig().applying(patch) } ?? SplitConfig()
+        try checkConfig(splitConfig)
+        let traits = try catalog.traits(device: device, size: size, previous: nil)
+        var state = SceneState(id: id, device: device, size: size, traits: traits, config: splitConfig, revision: 1,
+                               navigation: .initial(for: splitConfig), display: DisplayMemory(lastTraits: traits))
+        if traits.horizontalSizeClass == .compact {
+            state.navigation = Collapse.collapse(state.navigation, config: splitConfig).0
+        }
+        return state
     }
 
-    public func layout(of state: SceneState) -> Layout { fatalError("stub") }
+    /// The layout a client draws for `state` (WIRE.md).
+    public func layout(of state: SceneState) -> Layout { LayoutAssembly.layout(of: state) }
 
-    /// Applies a change. Throws (state untouched) for invalid input.
+    /// Applies a change. Throws (state untouched) for invalid input. A change that leaves the
+    /// state as it was is a no-op: `changed` false, same revision, no events.
     public func apply(_ change: SceneChange, to state: SceneState) throws(CoreError) -> Transition {
-        fatalError("stub")
+        var (next, note) = try reduce(change, state)
+        guard next != state else {
+            return Transition(state: state, layout: layout(of: state), events: [], changed: false)
+        }
+        next.revision = state.revision + 1
+        let newLayout = layout(of: next)
+        let events = EventOrder.events(from: layout(of: state), to: newLayout, note: note)
+        return Transition(state: next, layout: newLayout, events: events, changed: true)
     }
 
-    /// SEMANTICS 8 on explicit sizes. Never mutates `state`.
-    public func snapshot(_ state: SceneState, sizes: [Size]) throws(CoreError) -> SnapshotResult {
-        fatalError("stub")
+    /// The next state, revision not yet bumped.
+    func reduce(_ change: SceneChange, _ state: SceneState) throws(CoreError) -> (SceneState, TransitionNote) {
+        switch change {
+        case .resize(let size): try resize(state, to: size)
+        case .intent(let intent): (try reduce(intent, state), .none)
+        }
     }
 
-    /// SEMANTICS 8 on a preset such as `appSwitcher`.
-    public func snapshot(_ state: SceneState, preset: String) throws(CoreError) -> SnapshotResult {
-        fatalError("stub")
+    // MARK: resize
+
+    /// New traits (hysteresis from the previous ones), expiry of a user display mode, and
+    /// the collapse or expand transition when the horizontal class flips.
+    func resize(_ state: SceneState, to size: Size) throws(CoreError) -> (SceneState, TransitionNote) {
+        guard size.isValidWindowSize else { throw .badRequest("invalid size \(size)") }
+        guard size != state.size else { return (state, .none) }
+        let traits = try catalog.traits(device: state.device, size: size, previous: state.traits)
+        var next = state
+        next.size = size
+        next.traits = traits
+        next.display = DisplayResolver.expire(state.display, from: state.size, to: size,
+                                              oldTraits: state.traits, newTraits: traits)
+        next.display.lastTraits = traits
+        var note = TransitionNote.none
+        let compact = traits.horizontalSizeClass == .compact
+        if compact, !state.collapsed {
+            let (nav, moved) = Collapse.collapse(state.navigation, config: state.config)
+            next.navigation = nav
+            note.collapsed = moved
+        } else if !compact, state.collapsed {
+            let (nav, moved) = Expand.expand(state.navigation, config: state.config)
+            next.navigation = nav
+            note.expanded = moved
+        }
+        return (next, note)
+    }
+
+    // MARK: intents
+
+    func reduce(_ intent: Intent, _ state: SceneState) throws(CoreError) -> SceneState {
+        var next = state
+        let navigator = Navigator(config: state.config, limits: limits)
+        switch intent {
+        case let .push(column, vc), let .show(vc, column):
+            try navigator.push(vc, onto: column, &next.navigation)
+        case let .pop(column):
+            try navigator.pop(column, &next.navigation)
+        case let .popToRoot(column):
+            try navigator.popToRoot(column, &next.navigation)
+        case let .showDetail(vc):
+            try navigator.showDetail(vc, &next.navigation)
+        case .back:
+            try navigator.back(&next.navigation)
+        case let .selectTab(index):
+            try navigator.selectTab(index, &next.navigation)
+        case let .present(vc, style):
+            try navigator.present(vc, style: style, &next.navigation)
+        case .dismiss:
+            try navigator.dismiss(&next.navigation)
+        case let .setPreferredDisplayMode(mode):
+            var patch = SplitConfigPatch()
+            patch.preferredDisplayMode = mode
+            next.config = try state.config.applying(patch)
+            // The app's explicit request supersedes a mode the user chose.
+            next.display.userDisplayMode = nil
+        case .displayModeButton:
+            next.display = try displayAction(.displayModeButton, state)
+        case .gesture:
+            next.display = try displayAction(.gesture, state)
+        case .tapDimmed:
+            next.display = try displayAction(.tapDimmed, state)
+        case let .showColumn(column):
+            try checkDisplayedColumn(column, state.config)
+            if state.collapsed {
+                try navigator.showColumn(column, &next.navigation)
+            } else {
+                next.display = try displayAction(.showColumn(column), state)
+            }
+        case let .hideColumn(column):
+            try checkDisplayedColumn(column, state.config)
+            if state.collapsed {
+                navigator.hideColumn(column, &next.navigation)
+            } else {
+                next.display = try displayAction(.hideColumn(column), state)
+            }
+        case let .setConfig(patch):
+            next.config = try state.config.applying(patch)
+            try checkConfig(next.config)
+            next.navigation = Reconfiguration.reconfigure(state.navigation, from: state.config, to: next.config)
+        }
+        return next
+    }
+
+    /// Expanded: the display side decides. Collapsed: there is no display mode to change.
+    func displayAction(_ action: DisplayAction, _ state: SceneState) throws(CoreError) -> DisplayMemory {
+        guard !state.collapsed else { return state.display }
+        return try DisplayResolver.apply(action, config: state.config, size: state.size, memory: state.display)
+    }
+
+    // MARK: validation
+
+    /// WIRE.md: 1-128 characters of `[A-Za-z0-9._:-]`.
+    func checkSceneId(_ id: String) throws(CoreError) {
+        let allowed = id.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: ":"), UInt8(ascii: "-"): true
+            default: false
+            }
+        }
+        guard allowed, (1...128).contains(id.utf8.count) else {
+            throw .badRequest("scene id must be 1-128 characters of [A-Za-z0-9._:-]")
+        }
+    }
+
+    /// Root ids are view-controller ids; the tab count is limited.
+    func checkConfig(_ config: SplitConfig) throws(CoreError) {
+        guard config.tabs.count <= limits.maxTabs else {
+            throw CoreError(.limitExceeded, "more than \(limits.maxTabs) tabs")
+        }
+        let roots = [config.roots.primary, config.roots.supplementary, config.roots.secondary,
+                     config.roots.compact, config.placeholder].compactMap { $0 } + config.tabs.map(\.root)
+        for root in roots { try checkViewControllerId(root, limits: limits) }
+    }
+
+    /// show/hideColumn take a column of the style, never `compact` (UIKit refuses it too).
+    func checkDisplayedColumn(_ column: Column, _ config: SplitConfig) throws(CoreError) {
+        guard column != .compact, config.style.columns.contains(column) else {
+            throw .invalidIntent("showColumn/hideColumn: no \(column.rawValue) column in a \(config.style.rawValue) split")
+        }
     }
 }

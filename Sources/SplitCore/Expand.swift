@@ -1,0 +1,98 @@
+// OWNER: core-navigation.
+
+/// Compact -> regular (SEMANTICS 6): gives the collapsed stack back to the columns.
+enum Expand {
+    /// The expanded navigation, and the ids that left the collapsed stack for a column other
+    /// than the primary.
+    ///
+    /// Exactness first: when the collapsed stack is still what collapse built (no net
+    /// navigation), the column stacks — which collapse left untouched — are simply shown
+    /// again, under every policy. Otherwise the expand policy distributes the entries.
+    static func expand(_ nav: NavigationState, config: SplitConfig) -> (NavigationState, moved: [String]) {
+        guard let collapsed = nav.collapsed else { return (nav, []) }
+        var result = nav
+        result.collapsed = nil
+        if config.hasCompactColumn {
+            result.compact = collapsed.vcs
+            return (result, [])
+        }
+        if collapsed.entries == collapsed.built {
+            let moved = collapsed.built.filter { $0.origin != .primary }.map(\.vc)
+            return (result, moved)
+        }
+        let owners = attribute(collapsed.entries)
+        switch config.expandPolicy {
+        case .uikit:
+            return distribute(collapsed, owners: owners, into: result, config: config)
+        case .moveAllButRoot:
+            return moveAllButRoot(collapsed, owners: owners, into: result, config: config)
+        }
+    }
+
+    /// The column each entry belongs to: its origin column; `detail` belongs to the
+    /// secondary; a `pushed` entry belongs with the entry below it (the primary at the bottom).
+    static func attribute(_ entries: [StackEntry]) -> [Column] {
+        var current = Column.primary
+        return entries.map { entry in
+            switch entry.origin {
+            case .pushed: break
+            case .detail: current = .secondary
+            default: current = entry.origin.column ?? current
+            }
+            return current
+        }
+    }
+
+    /// UIKit: entries from the secondary (and everything pushed above them) go back to the
+    /// secondary, likewise for the supplementary, the rest stays in the primary.
+    static func distribute(_ collapsed: CollapsedStack, owners: [Column], into nav: NavigationState,
+                           config: SplitConfig) -> (NavigationState, moved: [String]) {
+        var result = nav
+        for column in [Column.primary, .supplementary, .secondary] {
+            let own = zip(collapsed.entries, owners).filter { $0.1 == column }.map(\.0)
+            result.setStack(column, restore(column, own: own, from: nav, share: collapsed.shares[column], config: config))
+        }
+        return (result, movedIds(collapsed.entries, owners: owners))
+    }
+
+    /// Seed 000: the bottom entry stays in the primary; everything above goes to the
+    /// secondary on top of its root (placeholder). A tripleColumn supplementary keeps its own.
+    static func moveAllButRoot(_ collapsed: CollapsedStack, owners: [Column], into nav: NavigationState,
+                               config: SplitConfig) -> (NavigationState, moved: [String]) {
+        guard let bottom = collapsed.entries.first else {
+            return distribute(collapsed, owners: owners, into: nav, config: config)
+        }
+        var result = nav
+        let above = zip(collapsed.entries, owners).dropFirst()
+        let supplementary = above.filter { $0.1 == .supplementary }.map(\.0)
+        let detail = above.filter { $0.1 != .supplementary }.map(\.0.vc)
+        result.primary = [bottom.vc]
+        result.supplementary = restore(.supplementary, own: supplementary, from: nav,
+                                       share: collapsed.shares.supplementary, config: config)
+        result.secondary = stackOfRoot(config.secondaryRoot) + detail
+        return (result, above.map(\.0.vc))
+    }
+
+    /// A column's stack after expand, given the collapsed entries that belong to it.
+    /// `base` is the part of the column that stayed hidden below what collapse moved.
+    static func restore(_ column: Column, own: [StackEntry], from nav: NavigationState, share: Int,
+                        config: SplitConfig) -> [String] {
+        let stack = nav.stack(column)
+        let base = Array(stack.prefix(stack.count - share))
+        guard let first = own.first else {
+            // Nothing left: a column that moved nothing keeps its stack; one whose entries
+            // were all popped keeps what stayed behind, else the secondary falls back to its root.
+            if share == 0 { return stack }
+            return column == .secondary && base.isEmpty ? stackOfRoot(config.secondaryRoot) : base
+        }
+        if first.origin == .detail {
+            let root = config.detailRouting == .resetAndPush ? stackOfRoot(config.secondaryRoot) : []
+            return root + own.map(\.vc)
+        }
+        return base + own.map(\.vc)
+    }
+
+    static func movedIds(_ entries: [StackEntry], owners: [Column]) -> [String] {
+        zip(entries, owners).filter { $0.1 != .primary }.map(\.0.vc)
+    }
+}

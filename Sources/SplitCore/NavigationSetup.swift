@@ -1,0 +1,45 @@
+// OWNER: core-navigation.
+
+extension SplitConfig {
+    /// The secondary's root: `roots.secondary`, else the placeholder (SEMANTICS 6).
+    var secondaryRoot: String? { roots.secondary ?? placeholder }
+
+    /// True when a `compact` column replaces the stacked columns while collapsed.
+    var hasCompactColumn: Bool { roots.compact != nil }
+
+    /// True when `column` can be navigated: a column of the style, or the configured compact one.
+    func accepts(_ column: Column) -> Bool {
+        column == .compact ? hasCompactColumn : style.columns.contains(column)
+    }
+}
+
+extension NavigationState {
+    /// The stacks a freshly configured, expanded scene starts with: each column holds its
+    /// root; with tabs, the primary holds the first tab's root and every tab starts empty.
+    static func initial(for config: SplitConfig) -> NavigationState {
+        var nav = NavigationState()
+        nav.placeholder = config.placeholder
+        nav.resetTabs(to: config)
+        if config.tabs.isEmpty { nav.primary = stackOfRoot(config.roots.primary) }
+        nav.supplementary = stackOfRoot(config.roots.supplementary)
+        nav.secondary = stackOfRoot(config.secondaryRoot)
+        nav.compact = stackOfRoot(config.roots.compact)
+        return nav
+    }
+
+    /// Fresh tab states for `config.tabs`; the primary becomes the first tab's root.
+    mutating func resetTabs(to config: SplitConfig) {
+        guard let first = config.tabs.first else {
+            tabs = []
+            selectedTab = nil
+            return
+        }
+        tabs = config.tabs.map { TabState(primary: [$0.root]) }
+        tabs[0] = TabState()
+        selectedTab = 0
+        primary = [first.root]
+    }
+}
+
+/// `[root]`, or an empty stack when the column has no root.
+func stackOfRoot(_ root: String?) -> [String] { root.map { [$0] } ?? [] }

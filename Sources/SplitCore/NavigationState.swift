@@ -1,0 +1,178 @@
+// OWNER: core-navigation.
+
+/// The navigation part of a scene (SEMANTICS 6): per-column stacks, tabs, modal
+/// presentations and, while collapsed, the one visible stack.
+///
+/// While the scene is collapsed the column stacks keep what they held at collapse time:
+/// that is the bookkeeping that lets expand restore them exactly (round-trip guarantee).
+/// The visible stack is then `collapsed.entries`.
+public struct NavigationState: Codable, Hashable, Sendable {
+    /// Bottom first. With tabs: the selected tab's primary stack.
+    public var primary: [String] = []
+    /// Kept (hidden) in two-column styles so that switching back to tripleColumn restores it.
+    public var supplementary: [String] = []
+    /// Bottom first; its root is `roots.secondary` or the placeholder.
+    public var secondary: [String] = []
+    /// The optional compact column's stack (shown instead of the stacked columns while collapsed).
+    public var compact: [String] = []
+    /// Id of the secondary's placeholder root (seed 000's EmptyController); nil: none.
+    public var placeholder: String?
+    /// One entry per configured tab; the selected tab's stacks live in the columns.
+    public var tabs: [TabState] = []
+    /// Index into `tabs`; nil exactly when there are no tabs.
+    public var selectedTab: Int?
+    /// Modal stack, bottom first.
+    public var presentations: [Presentation] = []
+    /// The column the user navigated in last (for `topColumnForCollapsing: lastNavigated`).
+    public var lastNavigated: Column?
+    /// The visible stack and its bookkeeping; nil exactly when expanded.
+    public var collapsed: CollapsedStack?
+
+    public init() {}
+
+    /// The live stack of an expanded column.
+    public func stack(_ column: Column) -> [String] {
+        switch column {
+        case .primary: primary
+        case .supplementary: supplementary
+        case .secondary: secondary
+        case .compact: compact
+        }
+    }
+
+    /// Replaces the live stack of a column.
+    public mutating func setStack(_ column: Column, _ stack: [String]) {
+        switch column {
+        case .primary: primary = stack
+        case .supplementary: supplementary = stack
+        case .secondary: secondary = stack
+        case .compact: compact = stack
+        }
+    }
+}
+
+/// The saved stacks of a tab that is not selected (seed 000: each tab keeps its own
+/// navigation and its own detail stack). Empty for the selected tab, whose stacks are live.
+public struct TabState: Codable, Hashable, Sendable {
+    /// The tab's primary stack (its root first); empty while the tab is selected.
+    public var primary: [String]
+    /// What the secondary held above its root when the tab was left.
+    public var savedDetail: [String]
+
+    public init(primary: [String] = [], savedDetail: [String] = []) {
+        self.primary = primary
+        self.savedDetail = savedDetail
+    }
+}
+
+/// One modal presentation. The effective style is derived from the traits at layout time.
+public struct Presentation: Codable, Hashable, Sendable {
+    public var vc: String
+    public var style: PresentationStyle
+
+    public init(vc: String, style: PresentationStyle) {
+        self.vc = vc
+        self.style = style
+    }
+
+    /// iOS 13's adaptation: in a compact width, popover and formSheet become a pageSheet.
+    public func effectiveStyle(in traits: Traits) -> PresentationStyle {
+        guard traits.horizontalSizeClass == .compact else { return style }
+        return style == .popover || style == .formSheet ? .pageSheet : style
+    }
+}
+
+/// Where an entry of the collapsed stack comes from.
+public enum EntryOrigin: String, Codable, Hashable, Sendable, CaseIterable {
+    /// Moved from that column at collapse time (or by `showColumn` while collapsed).
+    case primary, supplementary, secondary, compact
+    /// Pushed while collapsed: belongs with the entry below it.
+    case pushed
+    /// Shown by `showDetail` while collapsed: goes to the secondary on expand.
+    case detail
+
+    init(_ column: Column) {
+        switch column {
+        case .primary: self = .primary
+        case .supplementary: self = .supplementary
+        case .secondary: self = .secondary
+        case .compact: self = .compact
+        }
+    }
+
+    /// The column an entry of this origin came from, if any.
+    var column: Column? {
+        switch self {
+        case .primary: .primary
+        case .supplementary: .supplementary
+        case .secondary: .secondary
+        case .compact: .compact
+        case .pushed, .detail: nil
+        }
+    }
+}
+
+/// One view controller of the collapsed stack and its provenance.
+public struct StackEntry: Codable, Hashable, Sendable {
+    public var vc: String
+    public var origin: EntryOrigin
+
+    public init(vc: String, origin: EntryOrigin) {
+        self.vc = vc
+        self.origin = origin
+    }
+}
+
+/// The collapsed stack plus what expand needs to undo the collapse.
+public struct CollapsedStack: Codable, Hashable, Sendable {
+    /// The one visible stack, bottom first.
+    public var entries: [StackEntry]
+    /// `entries` as collapse built them: equal means no net navigation since, and expand
+    /// then restores the column stacks verbatim whatever the policies.
+    public var built: [StackEntry]
+    /// How many entries (a suffix of each column's stack) were moved onto the collapsed
+    /// stack; the rest of the column stayed hidden below (e.g. the secondary's root under
+    /// `moveDetailExceptRoot`).
+    public var shares: ColumnShares
+
+    public init(entries: [StackEntry], built: [StackEntry], shares: ColumnShares) {
+        self.entries = entries
+        self.built = built
+        self.shares = shares
+    }
+
+    /// The view-controller ids, bottom first.
+    public var vcs: [String] { entries.map(\.vc) }
+}
+
+/// A count per stacked column.
+public struct ColumnShares: Codable, Hashable, Sendable {
+    public var primary: Int = 0
+    public var supplementary: Int = 0
+    public var secondary: Int = 0
+
+    public init(primary: Int = 0, supplementary: Int = 0, secondary: Int = 0) {
+        self.primary = primary
+        self.supplementary = supplementary
+        self.secondary = secondary
+    }
+
+    public subscript(column: Column) -> Int {
+        get {
+            switch column {
+            case .primary: primary
+            case .supplementary: supplementary
+            case .secondary: secondary
+            case .compact: 0
+            }
+        }
+        set {
+            switch column {
+            case .primary: primary = newValue
+            case .supplementary: supplementary = newValue
+            case .secondary: secondary = newValue
+            case .compact: break
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+// OWNER: core-navigation.
+
+/// Snapshot sessions (SEMANTICS 8) as pure functions of a base state.
+extension SplitEngine {
+    /// SEMANTICS 8 on explicit sizes. Never mutates `state`. Each snapshot is the layout after
+    /// a single resize from the base (path independent); the round trip replays the sizes in
+    /// order and back to the base size.
+    public func snapshot(_ state: SceneState, sizes: [Size]) throws(CoreError) -> SnapshotResult {
+        guard !sizes.isEmpty else { throw .badRequest("a snapshot needs at least one size") }
+        guard sizes.count <= limits.maxSnapshotSizes else {
+            throw CoreError(.limitExceeded, "more than \(limits.maxSnapshotSizes) snapshot sizes")
+        }
+        if let bad = sizes.first(where: { !$0.isValidWindowSize }) { throw .badRequest("invalid size \(bad)") }
+        var snapshots: [SizedLayout] = []
+        for size in sizes {
+            snapshots.append(SizedLayout(size: size, layout: try apply(.resize(size), to: state).layout))
+        }
+        return SnapshotResult(baseRevision: state.revision, snapshots: snapshots, roundTrip: try replay(state, sizes: sizes))
+    }
+
+    /// SEMANTICS 8 on a preset such as `appSwitcher`.
+    public func snapshot(_ state: SceneState, preset: String) throws(CoreError) -> SnapshotResult {
+        guard let sizes = catalog.presetSizes(preset, device: state.device, current: state.size) else {
+            throw .badRequest("unknown snapshot preset '\(preset)' for device '\(state.device)'")
+        }
+        return try snapshot(state, sizes: sizes)
+    }
+
+    /// Resizes through `sizes` in order, as UIKit does, then back to the base size.
+    func replay(_ base: SceneState, sizes: [Size]) throws(CoreError) -> RoundTripReport {
+        var state = base
+        for size in sizes + [base.size] { state = try apply(.resize(size), to: state).state }
+        let differences = RoundTripComparison.differences(base, state)
+        return RoundTripReport(lossless: differences.isEmpty, differences: differences)
+    }
+}
+
+/// What "the exact base state" means after a replay (ours): same size, traits, collapsed
+/// flag, configuration, visible stack, column stacks (a collapsed scene is compared in its
+/// expanded form too, so a provenance relabelled by the trip is not a loss), tabs, selected
+/// tab and presentations. Not compared: the revision (it grows) and a display mode chosen
+/// by a user action, which expires with any size-class change (SEMANTICS 6).
+enum RoundTripComparison {
+    static func differences(_ base: SceneState, _ final: SceneState) -> [String] {
+        var found: [String] = []
+        func compare<T: Equatable>(_ name: String, _ a: T, _ b: T) {
+            if a != b { found.append("\(name): was \(a), now \(b)") }
+        }
+        compare("size", base.size, final.size)
+        compare("traits", base.traits, final.traits)
+        compare("collapsed", base.collapsed, final.collapsed)
+        compare("config", base.config, final.config)
+        compare("visible stack", visibleStack(base), visibleStack(final))
+        let a = expandedForm(base)
+        let b = expandedForm(final)
+        for column in Column.allCases {
+            compare("\(column.rawValue) stack", a.stack(column), b.stack(column))
+        }
+        compare("tabs", a.tabs, b.tabs)
+        compare("selected tab", a.selectedTab, b.selectedTab)
+        compare("presentations", a.presentations, b.presentations)
+        return found
+    }
+
+    static func visibleStack(_ state: SceneState) -> [String] {
+        state.navigation.collapsed?.vcs ?? state.config.style.columns.flatMap { state.navigation.stack($0) }
+    }
+
+    static func expandedForm(_ state: SceneState) -> NavigationState {
+        Expand.expand(state.navigation, config: state.config).0
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import SplitCore
+
+@Suite struct EngineTests {
+    @Test func createsAtRevisionOneExpandedWithRoots() throws {
+        let s = try makeScene { $0.roots = ColumnRoots(primary: "list", secondary: "detail") }
+        #expect(s.revision == 1)
+        #expect(!s.collapsed)
+        #expect(s.visibleStack(.primary) == ["list"])
+        #expect(s.visibleStack(.secondary) == ["detail"])
+    }
+
+    @Test func placeholderIsTheSecondaryRootWhenNoneIsConfigured() throws {
+        let s = try makeScene { $0.roots = ColumnRoots(primary: "list"); $0.placeholder = "empty" }
+        #expect(s.visibleStack(.secondary) == ["empty"])
+        let t = try makeScene { $0.roots = ColumnRoots(primary: "list", secondary: "detail"); $0.placeholder = "empty" }
+        #expect(t.visibleStack(.secondary) == ["detail"])
+    }
+
+    @Test func tabsPutTheFirstTabRootInThePrimary() throws {
+        let s = try makeScene { $0.tabs = [TabConfig(root: "chats"), TabConfig(root: "contacts")] }
+        #expect(s.visibleStack(.primary) == ["chats"])
+        #expect(s.layout.selectedTab == 0)
+        #expect(try makeScene().layout.selectedTab == nil)
+    }
+
+    @Test func defaultSizeIsTheFullScreenInLandscape() throws {
+        let s = try makeScene(size: nil)
+        #expect(s.size.orientation == .landscape)
+        #expect(s.size == engine.catalog.defaultSize(device: "ipad-pro-12.9"))
+    }
+
+    @Test func createdAtACompactSizeIsCollapsed() throws {
+        let s = try makeScene("iphone-14", size: phonePortrait) { $0.roots = ColumnRoots(primary: "list") }
+        #expect(s.collapsed)
+        let layout = s.layout
+        #expect(layout.displayMode == nil && layout.splitBehavior == nil)
+        #expect(layout.columns.count == 1)
+        let column = try #require(layout.columns.first)
+        #expect(column.column == .compact && column.visible && column.x == 0 && column.width == phonePortrait.width)
+    }
+
+    @Test(arguments: ["", String(repeating: "a", count: 129), "a b", "é", "a/b", "a\n"])
+    func refusesInvalidSceneIds(_ id: String) {
+        #expect(errorCode { _ = try engine.createScene(id: id, device: "mac", size: nil, config: nil) } == .badRequest)
+    }
+
+    @Test func acceptsTheWholeIdAlphabet() throws {
+        let id = "Az09._:-" + String(repeating: "x", count: 120)
+        #expect(try engine.createScene(id: id, device: "mac", size: nil, config: nil).id == id)
+    }
+
+    @Test func refusesUnknownDevicesMissingAndInvalidSizes() {
+        #expect(errorCode { _ = try engine.createScene(id: "a", device: "nokia-3310", size: nil, config: nil) } == .unknownDevice)
+        #expect(errorCode { _ = try engine.createScene(id: "a", device: "material", size: nil, config: nil) } == .badRequest)
+        #expect(errorCode { _ = try engine.createScene(id: "a", device: "mac", size: Size(width: 0, height: 10), config: nil) } == .badRequest)
+        #expect(errorCode { _ = try engine.createScene(id: "a", device: "mac", size: Size(width: 100_001, height: 10), config: nil) } == .badRequest)
+    }
+
+    @Test func refusesTooManyTabsAndInvalidRootIds() {
+        var limits = CoreLimits()
+        limits.maxTabs = 2
+        let small = SplitEngine(limits: limits)
+        let tabs = patch { $0.tabs = ["a", "b", "c"].map { TabConfig(root: $0) } }
+        #expect(errorCode { _ = try small.createScene(id: "a", device: "mac", size: nil, config: tabs) } == .limitExceeded)
+        let empty = patch { $0.roots = ColumnRoots(primary: "") }
+        #expect(errorCode { _ = try engine.createScene(id: "a", device: "mac", size: nil, config: empty) } == .badRequest)
+    }
+
+    @Test func resizeToTheSameSizeIsANoOp() throws {
+        let s = try makeScene()
+        let t = try resized(s, s.size)
+        #expect(!t.changed && t.events.isEmpty && t.state == s && t.state.revision == 1)
+    }
+
+    @Test func acceptedResizeBumpsTheRevisionAndStartsWithViewWillTransition() throws {
+        let s = try makeScene()
+        let t = try resized(s, padPortrait)
+        #expect(t.changed && t.state.revision == 2)
+        #expect(t.events.first == .viewWillTransition(to: padPortrait))
+        #expect(t.layout == engine.layout(of: t.state))
+    }
+
+    @Test func invalidResizeThrowsBadRequest() throws {
+        let s = try makeScene()
+        #expect(errorCode { _ = try resized(s, Size(width: -1, height: 10)) } == .badRequest)
+        #expect(errorCode { _ = try resized(s, Size(width: .nan, height: 10)) } == .badRequest)
+    }
+
+    @Test func layoutIsNeverAutomaticAndListsTheStyleColumns() throws {
+        for style in SplitStyle.allCases {
+            let s = try makeScene { $0.style = style }
+            let layout = s.layout
+            #expect(layout.displayMode != nil && layout.displayMode != .automatic)
+            #expect(layout.splitBehavior != nil && layout.splitBehavior != .automatic)
+            #expect(layout.columns.map(\.column) == style.columns)
+        }
+    }
+
+    @Test func sceneStateRoundTripsThroughJSON() throws {
+        let s = try run([.push(column: .primary, vc: "a"), .present(vc: "m", style: .formSheet)],
+                        on: makeScene { $0.tabs = [TabConfig(root: "t0"), TabConfig(root: "t1")]; $0.placeholder = "ph" })
+        let collapsed = try resized(s, padThird).state
+        for state in [s, collapsed] {
+            let data = try JSONEncoder().encode(state)
+            #expect(try JSONDecoder().decode(SceneState.self, from: data) == state)
+        }
+    }
+}
