@@ -8,7 +8,7 @@
 public struct JSONWriter: Sendable {
     public var bytes: [UInt8]
     /// True after a value, so the next key or element needs a comma first.
-    private var needsComma = false
+    var needsComma = false
 
     public init(bytes: [UInt8] = []) {
         self.bytes = bytes

@@ -1,0 +1,86 @@
+import SplitCore
+
+/// Decodes a `config` object (`scene.create`, `setConfig`) into a `SplitConfigPatch`, by the
+/// SplitConfig field names of SEMANTICS 4 / WIRE.md. Absent fields stay unchanged; for the
+/// preferred widths and fractions and `placeholder`, `null` (and `"automatic"` for the
+/// widths) resets to the default. Unknown fields are refused (`bad_request`) so a typo
+/// never passes silently. Value ranges are the core's to check (`SplitConfig.validate`).
+extension FieldReader {
+    static let configFieldNames: Set<String> = [
+        "style", "preferredDisplayMode", "preferredSplitBehavior",
+        "preferredPrimaryColumnWidth", "preferredPrimaryColumnWidthFraction",
+        "minimumPrimaryColumnWidth", "maximumPrimaryColumnWidth",
+        "preferredSupplementaryColumnWidth", "preferredSupplementaryColumnWidthFraction",
+        "minimumSupplementaryColumnWidth", "maximumSupplementaryColumnWidth",
+        "primaryEdge", "layoutDirection", "presentsWithGesture", "showsSecondaryOnlyButton",
+        "roots", "placeholder", "tabs", "collapsePolicy", "expandPolicy", "topColumnForCollapsing",
+        "detailRouting", "backBehavior", "sizePolicy",
+    ]
+
+    func configPatch() throws(WireError) -> SplitConfigPatch {
+        for key in object.keys where !FieldReader.configFieldNames.contains(key) {
+            throw WireError.badRequest("unknown config field '\(fieldName(key))'")
+        }
+        var patch = SplitConfigPatch()
+        patch.style = try optionalCase("style", SplitStyle.self)
+        if optional("preferredDisplayMode") != nil { patch.preferredDisplayMode = try displayMode("preferredDisplayMode") }
+        patch.preferredSplitBehavior = try optionalCase("preferredSplitBehavior", SplitBehavior.self)
+        patch.preferredPrimaryColumnWidth = try resettableWidth("preferredPrimaryColumnWidth")
+        patch.preferredPrimaryColumnWidthFraction = try resettableWidth("preferredPrimaryColumnWidthFraction")
+        patch.minimumPrimaryColumnWidth = try optionalDouble("minimumPrimaryColumnWidth")
+        patch.maximumPrimaryColumnWidth = try optionalDouble("maximumPrimaryColumnWidth")
+        patch.preferredSupplementaryColumnWidth = try resettableWidth("preferredSupplementaryColumnWidth")
+        patch.preferredSupplementaryColumnWidthFraction = try resettableWidth("preferredSupplementaryColumnWidthFraction")
+        patch.minimumSupplementaryColumnWidth = try optionalDouble("minimumSupplementaryColumnWidth")
+        patch.maximumSupplementaryColumnWidth = try optionalDouble("maximumSupplementaryColumnWidth")
+        patch.primaryEdge = try optionalCase("primaryEdge", PrimaryEdge.self)
+        patch.layoutDirection = try optionalCase("layoutDirection", LayoutDirection.self)
+        if optional("presentsWithGesture") != nil { patch.presentsWithGesture = try bool("presentsWithGesture") }
+        if optional("showsSecondaryOnlyButton") != nil { patch.showsSecondaryOnlyButton = try bool("showsSecondaryOnlyButton") }
+        if optional("roots") != nil { patch.roots = try nested("roots").columnRoots() }
+        if object["placeholder"] != nil { patch.placeholder = .some(try optionalString("placeholder")) }
+        if optional("tabs") != nil { patch.tabs = try tabs("tabs") }
+        patch.collapsePolicy = try optionalCase("collapsePolicy", CollapsePolicy.self)
+        patch.expandPolicy = try optionalCase("expandPolicy", ExpandPolicy.self)
+        patch.topColumnForCollapsing = try optionalCase("topColumnForCollapsing", TopColumnForCollapsing.self)
+        patch.detailRouting = try optionalCase("detailRouting", DetailRouting.self)
+        patch.backBehavior = try optionalCase("backBehavior", BackBehavior.self)
+        patch.sizePolicy = try optionalCase("sizePolicy", SizePolicy.self)
+        return patch
+    }
+
+    private func optionalDouble(_ name: String) throws(WireError) -> Double? {
+        guard optional(name) != nil else { return nil }
+        return try double(name)
+    }
+
+    /// Absent: unchanged (nil); `null` or `"automatic"`: reset (`.some(nil)`); a number: set.
+    private func resettableWidth(_ name: String) throws(WireError) -> Double?? {
+        guard let value = object[name] else { return nil }
+        switch value {
+        case .null: return .some(nil)
+        case .string("automatic"): return .some(nil)
+        case .int, .double: return .some(value.double)
+        default: throw invalid(name, "a number, null or \"automatic\"", got: value)
+        }
+    }
+
+    private func columnRoots() throws(WireError) -> ColumnRoots {
+        for key in object.keys where Column(rawValue: key) == nil {
+            throw WireError.badRequest("unknown config field '\(fieldName(key))' (roots are per column)")
+        }
+        return ColumnRoots(primary: try optionalString("primary"), supplementary: try optionalString("supplementary"),
+                           secondary: try optionalString("secondary"), compact: try optionalString("compact"))
+    }
+
+    private func tabs(_ name: String) throws(WireError) -> [TabConfig] {
+        var tabs: [TabConfig] = []
+        for (index, element) in try array(name).enumerated() {
+            let elementName = "\(name)[\(index)]"
+            guard let tab = element.object else { throw invalid(elementName, "an object {root, title?}", got: element) }
+            let reader = FieldReader(tab, path: fieldName(elementName))
+            tabs.append(TabConfig(root: try reader.identifier("root"), title: try reader.optionalString("title")))
+        }
+        return tabs
+    }
+}

@@ -1,0 +1,131 @@
+import SplitCore
+
+/// Writing requests (clients, tests): the exact inverse of `RequestDecoder`.
+extension WireEncoder {
+    /// `request` as one line ending in "\n".
+    public static func appendRequest(_ request: Request, to buffer: inout [UInt8]) {
+        JSONWriter.append(to: &buffer) { writer in
+            writer.write(request)
+            writer.newline()
+        }
+    }
+
+    /// `request` as one line ending in "\n".
+    public static func encode(_ request: Request) -> [UInt8] {
+        var buffer: [UInt8] = []
+        appendRequest(request, to: &buffer)
+        return buffer
+    }
+}
+
+extension JSONWriter {
+    public mutating func write(_ request: Request) {
+        beginObject()
+        rawKey("id")
+        write(request.id)
+        rawKey("op")
+        write(request.op.name)
+        writeParameters(of: request.op)
+        endObject()
+    }
+
+    private mutating func writeParameters(of op: Operation) {
+        if let scene = op.scene {
+            rawKey("scene")
+            write(scene)
+        }
+        switch op {
+        case let .hello(version, client):
+            rawKey("protocol")
+            write(version)
+            if let client {
+                rawKey("client")
+                write(client)
+            }
+        case let .sceneCreate(_, device, size, config):
+            rawKey("device")
+            write(device)
+            writeOptional("size", size)
+            if let config {
+                rawKey("config")
+                write(config)
+            }
+        case let .sceneAttach(_, role, size):
+            rawKey("role")
+            write(role.rawValue)
+            writeOptional("size", size)
+        case let .resize(_, size, baseRevision):
+            rawKey("width")
+            write(size.width)
+            rawKey("height")
+            write(size.height)
+            writeOptional("baseRevision", baseRevision)
+        case let .intent(_, intent, baseRevision):
+            rawKey("intent")
+            write(intent)
+            writeOptional("baseRevision", baseRevision)
+        case let .snapshot(_, .sizes(sizes)):
+            rawKey("sizes")
+            beginArray()
+            for size in sizes { write(size) }
+            endArray()
+        case let .snapshot(_, .preset(preset)):
+            rawKey("preset")
+            write(preset)
+        case let .snapshotGet(session):
+            rawKey("session")
+            write(session)
+        case .sceneGet, .sceneList, .sceneDelete, .sceneDetach, .snapshotList, .stats, .ping, .devices:
+            break
+        }
+    }
+
+    private mutating func writeOptional(_ name: StaticString, _ size: Size?) {
+        guard let size else { return }
+        rawKey(name)
+        write(size)
+    }
+
+    private mutating func writeOptional(_ name: StaticString, _ number: Int?) {
+        guard let number else { return }
+        rawKey(name)
+        write(number)
+    }
+
+    /// The WIRE.md `intent` object `{"kind": ..., fields}`.
+    public mutating func write(_ intent: Intent) {
+        beginObject()
+        rawKey("kind")
+        write(intent.kind)
+        switch intent {
+        case let .push(column, vc), let .show(vc, column):
+            rawKey("column")
+            write(column.rawValue)
+            rawKey("vc")
+            write(vc)
+        case let .pop(column), let .popToRoot(column), let .showColumn(column), let .hideColumn(column):
+            rawKey("column")
+            write(column.rawValue)
+        case let .showDetail(vc):
+            rawKey("vc")
+            write(vc)
+        case let .selectTab(index):
+            rawKey("index")
+            write(index)
+        case let .present(vc, style):
+            rawKey("vc")
+            write(vc)
+            rawKey("style")
+            write(style.rawValue)
+        case let .setPreferredDisplayMode(mode):
+            rawKey("mode")
+            write(mode.rawValue)
+        case let .setConfig(patch):
+            rawKey("config")
+            write(patch)
+        case .back, .dismiss, .displayModeButton, .gesture, .tapDimmed:
+            break
+        }
+        endObject()
+    }
+}
