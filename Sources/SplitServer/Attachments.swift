@@ -1,7 +1,72 @@
 import SplitCore
+import SplitWire
 
-// Which connections are attached to which scenes (tmux's client <-> session links).
+// scene.attach / scene.detach and disconnects: which clients see which scenes, and how
+// their windows size the scene (tmux's client <-> session links and resize.c).
 extension Server {
+    func attachScene(id: RequestID, scene: String, role: AttachRole, size: Size?,
+                     line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
+        let live = try liveScene(scene)
+        let reportedAt = size == nil ? 0 : nextSizeReport()
+        let previous = attachments[scene]?[session.id]
+        let keptSize = size == nil ? previous?.size : size
+        attachments[scene, default: [:]][session.id] = Attachment(role: role, size: keptSize,
+                                                                  reportedAt: size == nil ? previous?.reportedAt ?? 0 : reportedAt)
+        session.attachments[scene] = role
+
+        var target: Size?
+        let policy = live.state.config.sizePolicy
+        if role == .window {
+            switch policy {
+            case .latest:
+                if let size {
+                    target = size
+                    latestSizeSource[scene] = session.id
+                }
+            case .largest, .smallest:
+                target = SceneSizing.aggregate(policy, windows: windows(of: scene))
+            case .manual:
+                break
+            }
+        }
+        var fields: ChangeFields?
+        if let target, target != live.state.size {
+            do {
+                let outcome = try apply(.resize(target), to: scene, journal: Array(line))
+                if outcome.changed { fields = outcome.fields }
+            } catch {
+                restoreAttachment(previous, of: session, to: scene)
+                throw error
+            }
+        }
+        let current = scenes[scene]!
+        respond(.scene(scene: scene, revision: current.state.revision, layout: current.layout),
+                id: id, to: session, as: .attach(scene))
+        // The attaching client got this revision in its response: pushes start after it.
+        if let fields { broadcast(scene: scene, fields: fields, excluding: session.id) }
+    }
+
+    func detachScene(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {
+        _ = try liveScene(scene)
+        let wasLatest = latestSizeSource[scene] == session.id
+        guard let removed = removeAttachment(of: session, from: scene) else {
+            respond(.empty, id: id, to: session, as: .fixed)
+            return
+        }
+        session.heldPushes.removeValue(forKey: scene)
+        let changed = removed.role == .window && windowLeft(scene: scene, wasLatestSource: wasLatest)
+        respond(.empty, id: id, to: session, as: changed ? .change(scene) : .fixed)
+    }
+
+    private func restoreAttachment(_ previous: Attachment?, of session: ClientSession, to scene: String) {
+        if let previous {
+            attachments[scene, default: [:]][session.id] = previous
+            session.attachments[scene] = previous.role
+        } else {
+            removeAttachment(of: session, from: scene)
+        }
+    }
+
     /// Forgets `session`'s attachment to `scene` (no size recomputation).
     @discardableResult
     func removeAttachment(of session: ClientSession, from scene: String) -> Attachment? {
@@ -24,6 +89,41 @@ extension Server {
         }
     }
 
-    /// Recomputes a scene's size after a window left (filled in with the size policies).
-    func windowLeft(scene: String, wasLatestSource: Bool) {}
+    /// Recomputes a scene's size after one of its windows left; true if the size changed
+    /// (a new revision, stored and pushed like any change).
+    @discardableResult
+    func windowLeft(scene: String, wasLatestSource: Bool) -> Bool {
+        guard let live = scenes[scene] else { return false }
+        let remaining = windows(of: scene)
+        guard let target = SceneSizing.afterWindowLeft(live.state.config.sizePolicy, remaining: remaining,
+                                                       leaverWasLatest: wasLatestSource),
+              target != live.state.size else { return false }
+        if live.state.config.sizePolicy == .latest,
+           let newest = (attachments[scene] ?? [:]).filter({ $0.value.role == .window && $0.value.size == target })
+               .max(by: { $0.value.reportedAt < $1.value.reportedAt }) {
+            latestSizeSource[scene] = newest.key
+        }
+        let journal = Self.windowLeftJournal(scene: scene, size: target)
+        guard let outcome = try? apply(.resize(target), to: scene, journal: journal), outcome.changed else { return false }
+        broadcast(scene: scene, fields: outcome.fields)
+        return true
+    }
+
+    /// The journal entry of a resize the daemon made itself when a window left.
+    static func windowLeftJournal(scene: String, size: Size) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.rawKey("op")
+        writer.writeRaw("resize")
+        writer.rawKey("scene")
+        writer.write(scene)
+        writer.rawKey("width")
+        writer.write(size.width)
+        writer.rawKey("height")
+        writer.write(size.height)
+        writer.rawKey("cause")
+        writer.writeRaw("windowLeft")
+        writer.endObject()
+        return writer.bytes
+    }
 }

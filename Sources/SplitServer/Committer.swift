@@ -106,15 +106,15 @@ extension Server {
         write(output, to: session)
     }
 
-    private func storageFailure(id: JSONValue) -> [UInt8] {
+    private func storageFailure(id: RequestID) -> [UInt8] {
         stats.count(error: .storage)
-        return Replies.error(id: id, code: .storage,
+        return Notices.error(id: id, code: .storage,
                              message: "the database refused the change (\(lastStorageError ?? "unknown error")); it was not applied")
     }
 
-    private func unansweredRead(id: JSONValue, scene: String) -> [UInt8] {
+    private func unansweredRead(id: RequestID, scene: String) -> [UInt8] {
         stats.count(error: .storage)
-        return Replies.error(id: id, code: .storage,
+        return Notices.error(id: id, code: .storage,
                              message: "scene '\(scene)' changed in the same turn and that change could not be stored; retry")
     }
 

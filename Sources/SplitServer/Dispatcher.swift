@@ -1,49 +1,115 @@
 import SplitCore
 import SplitWire
 
-// Request line -> handler. Every request gets exactly one reply, staged in the turn.
+// Request line -> op handler. Every request gets exactly one reply, staged in the turn in
+// request order; replies that depend on the turn's commit wait for it (see `Turn.Reply`).
 extension Server {
     func handle(line: UnsafeRawBufferPointer, from session: ClientSession) {
-        let value: JSONValue
+        let request: Request
         do {
-            value = try JSONParser.parse(line)
+            request = try RequestDecoder.decode(line)
         } catch {
-            reply(error: RequestError(.badJSON, "not JSON: \(error)"), id: .null, to: session)
+            reply(error: error.error, id: error.id, to: session)
             return
         }
-        guard case .object(let object) = value else {
-            reply(error: RequestError(.badJSON, "a request must be a JSON object"), id: .null, to: session)
-            return
-        }
-        let id = object["id"] ?? .null
-        guard let op = object["op"]?.string else {
-            reply(error: RequestError(.badRequest, "missing field 'op'"), id: id, to: session)
-            return
-        }
-        switch op {
-        case "ping":
-            stage(.fixed(Replies.ok(id: id) { $0.rawKey("pong"); $0.write(true) }), for: session)
-        case "hello":
-            guard let version = object["protocol"]?.int else {
-                reply(error: RequestError(.badRequest, "missing field 'protocol'"), id: id, to: session)
-                return
-            }
-            guard version == 1 else {
-                reply(error: RequestError(.versionMismatch, "protocol \(version) is not supported; this server speaks protocol 1"), id: id, to: session)
-                return
-            }
-            stage(.fixed(Replies.ok(id: id) {
-                $0.rawKey("protocol"); $0.write(1)
-                $0.rawKey("server"); $0.write("splitd \(SplitdVersion.current)")
-            }), for: session)
-        default:
-            reply(error: RequestError(.unknownOp, "unknown op '\(op)'"), id: id, to: session)
+        do {
+            try perform(request, line: line, from: session)
+        } catch {
+            reply(error: error, id: request.id, to: session)
         }
     }
 
-    func reply(error: RequestError, id: JSONValue, to session: ClientSession) {
+    private func perform(_ request: Request, line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
+        let id = request.id
+        switch request.op {
+        case let .hello(version, client):
+            try hello(id: id, version: version, client: client, from: session)
+        case .ping:
+            respond(.fields(["pong": true]), id: id, to: session, as: .fixed)
+        case let .sceneCreate(scene, device, size, config):
+            try createScene(id: id, scene: scene, device: device, size: size, config: config, line: line, from: session)
+        case let .sceneGet(scene):
+            try getScene(id: id, scene: scene, from: session)
+        case .sceneList:
+            listScenes(id: id, from: session)
+        case let .sceneDelete(scene):
+            try deleteScene(id: id, scene: scene, line: line, from: session)
+        case let .sceneAttach(scene, role, size):
+            try attachScene(id: id, scene: scene, role: AttachRole(role), size: size, line: line, from: session)
+        case let .sceneDetach(scene):
+            try detachScene(id: id, scene: scene, from: session)
+        case let .resize(scene, size, baseRevision):
+            try resize(id: id, scene: scene, size: size, baseRevision: baseRevision, line: line, from: session)
+        case let .intent(scene, intent, baseRevision):
+            try applyIntent(id: id, scene: scene, intent: intent, baseRevision: baseRevision, line: line, from: session)
+        case let .snapshot(scene, target):
+            try snapshot(id: id, scene: scene, target: target, from: session)
+        case let .snapshotList(scene):
+            try listSnapshots(id: id, scene: scene, from: session)
+        case let .snapshotGet(sessionID):
+            try getSnapshot(id: id, session: sessionID, from: session)
+        case .stats:
+            respond(.fields(statsObject()), id: id, to: session, as: .fixed)
+        case .devices:
+            let listings = engine.catalog.deviceNames.map { DeviceListing(device: $0, catalog: engine.catalog) }
+            respond(.devices(listings), id: id, to: session, as: .fixed)
+        }
+    }
+
+    private func hello(id: RequestID, version: Int, client: String?, from session: ClientSession) throws(WireError) {
+        guard version == 1 else {
+            throw WireError(.versionMismatch, "protocol \(version) is not supported; this server speaks protocol 1")
+        }
+        session.announcedProtocol = version
+        session.clientName = client
+        respond(.hello(protocol: 1, server: "splitd \(SplitdVersion.current)"), id: id, to: session, as: .fixed)
+    }
+
+    /// How a reply depends on the turn's commit.
+    enum ReplyKind {
+        /// Stands whatever happens (no scene read, or an error).
+        case fixed
+        /// Reads this scene: refused if a change to it this turn is rolled back.
+        case read(String)
+        /// Reports a change: refused if the commit fails.
+        case change(String?)
+        /// Attaches to this scene: like `read`, and undone on failure.
+        case attach(String)
+    }
+
+    func respond(_ reply: Reply, id: RequestID, to session: ClientSession, as kind: ReplyKind) {
+        var bytes: [UInt8] = []
+        WireEncoder.appendResponse(id: id, reply: reply, to: &bytes)
+        stage(bytes, id: id, to: session, as: kind)
+    }
+
+    func stage(_ bytes: [UInt8], id: RequestID, to session: ClientSession, as kind: ReplyKind) {
+        switch kind {
+        case .fixed: stage(.fixed(bytes), for: session)
+        case .read(let scene): stage(.read(bytes, id: id, scene: scene), for: session)
+        case .change(let scene): stage(.change(bytes, id: id, scene: scene), for: session)
+        case .attach(let scene): stage(.attach(bytes, id: id, scene: scene), for: session)
+        }
+    }
+
+    func reply(error: WireError, id: RequestID?, to session: ClientSession) {
         stats.count(error: error.code)
-        stage(.fixed(Replies.error(id: id, code: error.code, message: error.message)), for: session)
+        stage(.fixed(Notices.error(id: id, code: error.code, message: error.message)), for: session)
+    }
+
+    /// The live scene `id`, or `unknown_scene`.
+    func liveScene(_ id: String) throws(WireError) -> LiveScene {
+        guard let live = scenes[id] else { throw WireError(.unknownScene, "no scene '\(id)'") }
+        return live
+    }
+}
+
+extension AttachRole {
+    init(_ role: ClientRole) {
+        switch role {
+        case .window: self = .window
+        case .viewer: self = .viewer
+        }
     }
 }
 

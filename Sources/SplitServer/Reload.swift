@@ -37,7 +37,7 @@ extension Server {
     }
 
     func logSummary() {
-        let errors = stats.errors.map { "\($0.key.rawValue)=\($0.value)" }.sorted().joined(separator: " ")
+        let errors = stats.errors.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
         logger.info("served \(stats.requests) requests, \(stats.changes) changes in \(stats.commits) commits, \(stats.pushes) pushes; errors: \(errors.isEmpty ? "none" : errors)")
     }
 }

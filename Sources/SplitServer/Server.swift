@@ -31,6 +31,8 @@ final class Server: @unchecked Sendable {
     var phase = Phase.running
     /// The last commit failure, quoted in `storage` errors and `stats`.
     var lastStorageError: String?
+    /// uv_hrtime() at start, for `uptimeSeconds`.
+    let startedAt = uv_hrtime()
     /// Called once the loop has nothing left to do after a graceful stop.
     var onStopped: (() -> Void)?
 
@@ -130,11 +132,11 @@ final class Server: @unchecked Sendable {
     }
 
     /// Queues a final error (`id` null) and closes the connection after it is written.
-    func refuse(_ session: ClientSession, code: ErrorCode, message: String) {
+    func refuse(_ session: ClientSession, code: WireErrorCode, message: String) {
         session.isClosing = true
         session.connection.stopReading()
         stats.count(error: code)
-        turn.stage(.fixed(Replies.error(id: .null, code: code, message: message)), for: session.id)
+        turn.stage(.fixed(Notices.error(id: nil, code: code, message: message)), for: session.id)
         turn.stage(.close(reason: message), for: session.id)
         scheduleTurn()
     }

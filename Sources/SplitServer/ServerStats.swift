@@ -1,3 +1,5 @@
+import SplitWire
+
 /// Counters reported by `stats` (and logged at stop).
 struct ServerStats {
     var requests = 0
@@ -14,9 +16,9 @@ struct ServerStats {
     var refusedPeers = 0
     var bytesIn = 0
     var bytesOut = 0
-    var errors: [ErrorCode: Int] = [:]
+    var errors: [WireErrorCode: Int] = [:]
 
-    mutating func count(error code: ErrorCode) {
+    mutating func count(error code: WireErrorCode) {
         errors[code, default: 0] += 1
     }
 }

@@ -12,11 +12,11 @@ struct Turn {
         /// A reply that stands whatever the commit does (errors, ping, stats...).
         case fixed([UInt8])
         /// A reply reading `scene`: answered only if the scene was not rolled back.
-        case read([UInt8], id: JSONValue, scene: String)
+        case read([UInt8], id: RequestID, scene: String)
         /// A reply reporting a change: answered only if the commit succeeds.
-        case change([UInt8], id: JSONValue, scene: String?)
+        case change([UInt8], id: RequestID, scene: String?)
         /// A `scene.attach` reply: like `read`, and the attachment is undone on failure.
-        case attach([UInt8], id: JSONValue, scene: String)
+        case attach([UInt8], id: RequestID, scene: String)
         /// A layout push; dropped if the commit fails.
         case push(scene: String, revision: Int, bytes: [UInt8])
         /// An unsolicited notice about a change (a deleted scene); dropped if the commit fails.
@@ -33,6 +33,8 @@ struct Turn {
     private(set) var previousScenes: [String: LiveScene?] = [:]
     /// Attachments removed by a `scene.delete` this turn, restored if the commit fails.
     var removedAttachments: [String: [Connection.ID: Attachment]] = [:]
+    /// Snapshot sessions recorded this turn, visible to `snapshot.list`/`get` of the same turn.
+    var pendingSessions: [SnapshotSessionInsert] = []
 
     var isEmpty: Bool { batch.isEmpty && replies.isEmpty && previousScenes.isEmpty }
 
@@ -57,6 +59,7 @@ struct Turn {
         connectionOrder.removeAll(keepingCapacity: true)
         previousScenes.removeAll(keepingCapacity: true)
         removedAttachments.removeAll()
+        pendingSessions.removeAll()
     }
 }
 

@@ -1,0 +1,84 @@
+import SplitCore
+import SplitWire
+
+// resize / intent, and the path every accepted change takes: engine -> memory -> turn ->
+// response -> pushes.
+extension Server {
+    func resize(id: RequestID, scene: String, size: Size, baseRevision: Int?,
+                line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
+        let live = try liveScene(scene)
+        try check(baseRevision, against: live, scene: scene)
+        let policy = live.state.config.sizePolicy
+        let attachment = attachments[scene]?[session.id]
+        guard SceneSizing.acceptsResize(policy, from: attachment?.role) else {
+            throw WireError(.badRequest, "scene '\(scene)' follows sizePolicy \(policy.rawValue): only a client attached as a window may resize it")
+        }
+        var target = size
+        if attachment?.role == .window {
+            attachments[scene]?[session.id]?.size = size
+            attachments[scene]?[session.id]?.reportedAt = nextSizeReport()
+            if let aggregate = SceneSizing.aggregate(policy, windows: windows(of: scene)) { target = aggregate }
+        }
+        if policy == .latest { latestSizeSource[scene] = session.id }
+        try change(scene, by: .resize(target), id: id, journal: Array(line), from: session)
+    }
+
+    func applyIntent(id: RequestID, scene: String, intent: Intent, baseRevision: Int?,
+                     line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
+        let live = try liveScene(scene)
+        try check(baseRevision, against: live, scene: scene)
+        try change(scene, by: .intent(intent), id: id, journal: Array(line), from: session)
+    }
+
+    private func check(_ baseRevision: Int?, against live: LiveScene, scene: String) throws(WireError) {
+        guard let baseRevision, baseRevision != live.state.revision else { return }
+        throw WireError(.conflict, "baseRevision \(baseRevision) is stale: scene '\(scene)' is at revision \(live.state.revision)")
+    }
+
+    /// Applies `change` and answers `revision`, `layout`, `events`; a no-op answers the
+    /// current revision with no events and stores nothing.
+    private func change(_ scene: String, by change: SceneChange, id: RequestID, journal: [UInt8],
+                        from session: ClientSession) throws(WireError) {
+        let outcome = try apply(change, to: scene, journal: journal)
+        var bytes: [UInt8] = []
+        WireEncoder.appendResponse(id: id, change: outcome.fields, to: &bytes)
+        stage(bytes, id: id, to: session, as: outcome.changed ? .change(scene) : .read(scene))
+        if outcome.changed { broadcast(scene: scene, fields: outcome.fields) }
+    }
+
+    /// Runs the engine on the live scene; an accepted change is recorded in the turn.
+    func apply(_ change: SceneChange, to scene: String, journal: [UInt8]) throws(WireError) -> (fields: ChangeFields, changed: Bool) {
+        let live = try liveScene(scene)
+        let transition: Transition
+        do {
+            transition = try engine.apply(change, to: live.state)
+        } catch {
+            throw WireError(error)
+        }
+        guard transition.changed else {
+            return (ChangeFields(revision: live.state.revision, layout: live.layout, events: []), false)
+        }
+        record(LiveScene(state: transition.state, layout: transition.layout), journal: journal)
+        return (ChangeFields(revision: transition.state.revision, layout: transition.layout, events: transition.events), true)
+    }
+
+    /// Stages the layout push of a new revision for every client attached to `scene`.
+    func broadcast(scene: String, fields: ChangeFields, excluding excluded: Connection.ID? = nil) {
+        guard let attached = attachments[scene], !attached.isEmpty else { return }
+        var push: [UInt8] = []
+        WireEncoder.appendLayoutPush(scene: scene, change: fields, to: &push)
+        let revision = scenes[scene]?.state.revision ?? 0
+        for connection in attached.keys where connection != excluded {
+            guard let client = sessions[connection], !client.isClosing else { continue }
+            stage(.push(scene: scene, revision: revision, bytes: push), for: client)
+        }
+    }
+
+    /// The attached windows of `scene` that reported a size.
+    func windows(of scene: String) -> [SceneSizing.Window] {
+        (attachments[scene] ?? [:]).values.compactMap { attachment in
+            guard attachment.role == .window, let size = attachment.size else { return nil }
+            return SceneSizing.Window(size: size, reportedAt: attachment.reportedAt)
+        }
+    }
+}

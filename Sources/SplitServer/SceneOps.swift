@@ -1,0 +1,73 @@
+import SplitCore
+import SplitWire
+
+// scene.create / scene.get / scene.list / scene.delete.
+extension Server {
+    func createScene(id: RequestID, scene: String, device: String, size: Size?, config: SplitConfigPatch?,
+                     line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
+        guard scene.utf8.count <= settings.coreLimits.maxIdLength else {
+            throw WireError(.limitExceeded, "scene id longer than \(settings.coreLimits.maxIdLength) characters")
+        }
+        guard scenes[scene] == nil else { throw WireError(.sceneExists, "scene '\(scene)' already exists") }
+        guard scenes.count < settings.maxScenes else {
+            throw WireError(.limitExceeded, "too many scenes (limit \(settings.maxScenes))")
+        }
+        let state: SceneState
+        do {
+            state = try engine.createScene(id: scene, device: device, size: size, config: config)
+        } catch {
+            throw WireError(error)
+        }
+        let layout = engine.layout(of: state)
+        record(LiveScene(state: state, layout: layout), journal: Array(line))
+        respond(.scene(scene: scene, revision: state.revision, layout: layout), id: id, to: session, as: .change(scene))
+    }
+
+    func getScene(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {
+        let live = try liveScene(scene)
+        let state = try JSONValue(encoding: live.state)
+        respond(.sceneDetail(scene: scene, revision: live.state.revision, layout: live.layout, state: state),
+                id: id, to: session, as: .read(scene))
+    }
+
+    func listScenes(id: RequestID, from session: ClientSession) {
+        let listings = scenes.keys.sorted().map { key in
+            let state = scenes[key]!.state
+            return SceneListing(scene: key, revision: state.revision, device: state.device)
+        }
+        // Depends on every scene changed this turn; `.change` waits for the commit.
+        respond(.sceneList(listings), id: id, to: session, as: turn.previousScenes.isEmpty ? .fixed : .change(nil))
+    }
+
+    func deleteScene(id: RequestID, scene: String, line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
+        let live = try liveScene(scene)
+        turn.remember(scene: scene, before: live)
+        scenes.removeValue(forKey: scene)
+        turn.batch.deleteScene(id: scene)
+        stats.changes += 1
+        respond(.empty, id: id, to: session, as: .change(scene))
+        // Attached clients learn it after the deleter's response, and are detached.
+        let notice = Notices.deleted(scene: scene, revision: live.state.revision)
+        let attached = attachments.removeValue(forKey: scene) ?? [:]
+        latestSizeSource.removeValue(forKey: scene)
+        if !attached.isEmpty { turn.removedAttachments[scene] = attached }
+        for connection in attached.keys.sorted() {
+            guard let client = sessions[connection] else { continue }
+            client.attachments.removeValue(forKey: scene)
+            client.heldPushes.removeValue(forKey: scene)
+            stage(.notice(notice), for: client)
+        }
+    }
+
+    /// Makes `live` the scene's state in memory and stages its row and journal entry.
+    func record(_ live: LiveScene, journal: [UInt8]) {
+        let id = live.state.id
+        turn.remember(scene: id, before: scenes[id])
+        scenes[id] = live
+        turn.batch.upsertScene(id: id, device: live.state.device, revision: Int64(live.state.revision),
+                               state: SceneBlob.encode(live.state))
+        turn.batch.appendJournal(scene: id, revision: Int64(live.state.revision), change: journal)
+        stats.changes += 1
+        scheduleTurn()
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import SplitCore
+import SplitStore
+import SplitWire
+
+// snapshot / snapshot.list / snapshot.get (SEMANTICS 8): sessions are computed by the core
+// on the live state without touching it, recorded in the turn's batch, and read back.
+extension Server {
+    func snapshot(id: RequestID, scene: String, target: SnapshotTarget, from session: ClientSession) throws(WireError) {
+        let live = try liveScene(scene)
+        let result: SnapshotResult
+        do {
+            switch target {
+            case .sizes(let sizes): result = try engine.snapshot(live.state, sizes: sizes)
+            case .preset(let name): result = try engine.snapshot(live.state, preset: name)
+            }
+        } catch {
+            throw WireError(error)
+        }
+        let number = store.nextSessionNumber()
+        let sessionID = "s\(number)"
+        let hash = SessionHash.hex(SnapshotCodec.canonicalContent(of: result))
+        let insert = SnapshotSessionInsert(session: sessionID, number: number, scene: scene,
+                                           baseRevision: Int64(result.baseRevision),
+                                           sizes: SnapshotCodec.encodeSizes(result.snapshots.map(\.size)),
+                                           hash: hash, body: SnapshotCodec.encodeBody(result))
+        turn.batch.insertSnapshotSession(insert)
+        turn.pendingSessions.append(insert)
+        scheduleTurn()
+        let record = SnapshotRecord(session: sessionID, scene: scene, hash: hash, result: result)
+        respond(.snapshot(record), id: id, to: session, as: .change(nil))
+    }
+
+    func listSnapshots(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {
+        _ = try liveScene(scene)
+        var summaries: [SnapshotSessionSummary]
+        do {
+            summaries = try store.snapshotSessions(scene: scene)
+        } catch {
+            throw WireError(.storage, "cannot read snapshot sessions: \(error)")
+        }
+        let pending = turn.pendingSessions.filter { $0.scene == scene }
+        summaries += pending.map(\.summary)
+        let listings = summaries.map { summary in
+            SnapshotListing(session: summary.session, baseRevision: Int(summary.baseRevision),
+                            sizes: SnapshotCodec.decodeSizes(summary.sizes), hash: summary.hash)
+        }
+        respond(.snapshotSessions(listings), id: id, to: session, as: pending.isEmpty ? .read(scene) : .change(scene))
+    }
+
+    func getSnapshot(id: RequestID, session sessionID: String, from session: ClientSession) throws(WireError) {
+        let stored: SnapshotSession?
+        let pending = turn.pendingSessions.first { $0.session == sessionID }
+        if let pending {
+            stored = SnapshotSession(summary: pending.summary, body: pending.body)
+        } else {
+            do {
+                stored = try store.snapshotSession(id: sessionID)
+            } catch {
+                throw WireError(.storage, "cannot read snapshot session: \(error)")
+            }
+        }
+        guard let stored else { throw WireError(WireErrorCode(rawValue: "unknown_session"), "no snapshot session '\(sessionID)'") }
+        let result: SnapshotResult
+        do {
+            result = try JSONDecoder().decode(SnapshotResult.self, from: Data(stored.body))
+        } catch {
+            throw WireError(.internal, "snapshot session '\(sessionID)' cannot be decoded: \(error)")
+        }
+        let record = SnapshotRecord(session: sessionID, scene: stored.summary.scene, hash: stored.summary.hash, result: result)
+        respond(.snapshot(record), id: id, to: session, as: pending == nil ? .fixed : .change(nil))
+    }
+}
+
+/// How snapshot sessions are serialized for the store.
+enum SnapshotCodec {
+    /// What the session hash covers: the layouts and the round-trip report (not the base
+    /// revision, so equal results of different sessions hash alike), as JSON with sorted keys.
+    static func canonicalContent(of result: SnapshotResult) -> [UInt8] {
+        struct Content: Encodable {
+            var snapshots: [SizedLayout]
+            var roundTrip: RoundTripReport
+        }
+        return encodeSorted(Content(snapshots: result.snapshots, roundTrip: result.roundTrip))
+    }
+
+    static func encodeBody(_ result: SnapshotResult) -> [UInt8] { encodeSorted(result) }
+
+    static func encodeSizes(_ sizes: [Size]) -> [UInt8] { encodeSorted(sizes) }
+
+    static func decodeSizes(_ bytes: [UInt8]) -> [Size] {
+        (try? JSONDecoder().decode([Size].self, from: Data(bytes))) ?? []
+    }
+
+    private static func encodeSorted(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Plain data: a failure would be a bug, and must be loud.
+        return Array(try! encoder.encode(value))
+    }
+}
+
+extension SnapshotSessionInsert {
+    var summary: SnapshotSessionSummary {
+        SnapshotSessionSummary(session: session, number: number, scene: scene, baseRevision: baseRevision,
+                               sizes: sizes, hash: hash, createdAt: 0)
+    }
+}

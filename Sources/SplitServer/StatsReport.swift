@@ -1,0 +1,38 @@
+import CLibUV
+import SplitWire
+
+// `stats`: the loop's counters, the store's, and errors by code.
+extension Server {
+    func statsObject() -> JSONObject {
+        var members: [JSONMember] = []
+        func add(_ key: String, _ value: Int) { members.append(JSONMember(key: key, value: .int(Int64(value)))) }
+        add("scenes", scenes.count)
+        add("clients", sessions.count)
+        add("attachments", attachments.values.reduce(0) { $0 + $1.count })
+        add("requests", stats.requests)
+        add("changes", stats.changes)
+        add("commits", stats.commits)
+        add("failedCommits", stats.failedCommits)
+        add("commitOperations", stats.committedOperations)
+        add("largestBatch", stats.largestBatch)
+        add("pushes", stats.pushes)
+        add("coalescedPushes", stats.coalescedPushes)
+        add("slowClientsDisconnected", stats.slowClientsDisconnected)
+        add("connectionsAccepted", stats.connectionsAccepted)
+        add("refusedPeers", stats.refusedPeers)
+        add("bytesIn", stats.bytesIn)
+        add("bytesOut", stats.bytesOut)
+        add("uptimeSeconds", Int((uv_hrtime() - startedAt) / 1_000_000_000))
+        let storeStats = store.statistics
+        add("storeCommits", Int(storeStats.commits))
+        add("storeFailedCommits", Int(storeStats.failedCommits))
+        add("lastCommitMicroseconds", Int(storeStats.lastCommitNanoseconds / 1000))
+        let errors = JSONObject(stats.errors.keys.sorted { $0.rawValue < $1.rawValue }.map {
+            JSONMember(key: $0.rawValue, value: .int(Int64(stats.errors[$0]!)))
+        })
+        members.append(JSONMember(key: "errors", value: .object(errors)))
+        members.append(JSONMember(key: "durability", value: .string(settings.durability.rawValue)))
+        members.append(JSONMember(key: "server", value: .string("splitd \(SplitdVersion.current)")))
+        return JSONObject(members)
+    }
+}
