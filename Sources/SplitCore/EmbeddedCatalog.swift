@@ -122,7 +122,7 @@ enum EmbeddedCatalog {
       "idiom": "pad",
       "screen": {"width": 744, "height": 1133},
       "landscapeHorizontalClass": "regular",
-      "note": "Not published: derived by the rule every published row follows (10-pt divider; 1/3 = 375 on screens >= 1180 pt wide, else 320; 2/3 = screen - 10 - 1/3; 1/2 = floor((screen - 10) / 2)).",
+      "note": "Not published: derived by the rule every published row follows (10-pt divider; 2/3 = screen - 10 - 1/3; 1/2 = floor((screen - 10) / 2)); 1/3 = 320 as on every screen narrower than 1180 pt in landscape.",
       "presets": [
         {"name": "full", "orientation": "landscape", "size": {"width": 1133, "height": 744}},
         {"name": "2/3", "orientation": "landscape", "size": {"width": 803, "height": 744}},
