@@ -1,0 +1,94 @@
+import Testing
+@testable import SplitCore
+
+/// SEMANTICS 6, compact -> regular, after navigation while collapsed (without navigation
+/// the round trip is exact: RoundTripTests).
+@Suite struct ExpandTests {
+    func collapsed(_ build: (inout SplitConfigPatch) -> Void) throws -> SceneState {
+        let s = try run([.push(column: .secondary, vc: "d1")], on: makeScene {
+            $0.roots = ColumnRoots(primary: "list")
+            $0.placeholder = "ph"
+            build(&$0)
+        })
+        return try resized(s, padThird).state
+    }
+
+    @Test func uikitSendsSecondaryEntriesAndWhatWasPushedAboveThemBack() throws {
+        let s = try run([.push(column: .secondary, vc: "d2")], on: collapsed { _ in })
+        #expect(s.collapsedStack == ["list", "ph", "d1", "d2"])
+        let t = try resized(s, padLandscape)
+        #expect(t.state.visibleStack(.primary) == ["list"])
+        #expect(t.state.visibleStack(.secondary) == ["ph", "d1", "d2"])
+        #expect(t.events.contains(.didExpand(moved: ["ph", "d1", "d2"])))
+    }
+
+    @Test func uikitKeepsPrimaryPushesInThePrimary() throws {
+        let s = try collapsed { $0.collapsePolicy = .keepPrimary }
+        let pushed = try run([.push(column: .primary, vc: "item")], on: s)
+        let t = try resized(pushed, padLandscape)
+        #expect(t.state.visibleStack(.primary) == ["list", "item"])
+        #expect(t.state.visibleStack(.secondary) == ["ph", "d1"])
+        #expect(t.events.contains(.didExpand(moved: [])))
+    }
+
+    @Test func uikitPutsTheRootBackUnderWhatMoveDetailExceptRootMoved() throws {
+        let s = try run([.push(column: .primary, vc: "d2")], on: collapsed { $0.collapsePolicy = .moveDetailExceptRoot })
+        #expect(s.collapsedStack == ["list", "d1", "d2"])
+        let t = try resized(s, padLandscape)
+        #expect(t.state.visibleStack(.secondary) == ["ph", "d1", "d2"])
+        #expect(t.state.visibleStack(.primary) == ["list"])
+    }
+
+    @Test func uikitFallsBackToThePlaceholderWhenTheSecondaryWasPoppedAway() throws {
+        let s = try run([.pop(column: .primary), .pop(column: .primary)], on: collapsed { _ in })
+        #expect(s.collapsedStack == ["list"])
+        let t = try resized(s, padLandscape).state
+        #expect(t.visibleStack(.secondary) == ["ph"])
+    }
+
+    @Test func detailContentFollowsTheDetailRouting() throws {
+        let replace = try run([.showDetail(vc: "x")], on: collapsed { $0.collapsePolicy = .keepPrimary })
+        #expect(try resized(replace, padLandscape).state.visibleStack(.secondary) == ["x"])
+        let reset = try run([.showDetail(vc: "x"), .push(column: .primary, vc: "y")],
+                            on: collapsed { $0.collapsePolicy = .keepPrimary; $0.detailRouting = .resetAndPush })
+        let t = try resized(reset, padLandscape)
+        #expect(t.state.visibleStack(.secondary) == ["ph", "x", "y"])
+        #expect(t.state.visibleStack(.primary) == ["list"])
+        #expect(t.events.contains(.didExpand(moved: ["x", "y"])))
+    }
+
+    @Test func moveAllButRootMovesEverythingAboveThePrimaryRoot() throws {
+        let s = try run([.push(column: .primary, vc: "a")],
+                        on: collapsed { $0.collapsePolicy = .moveDetailExceptRoot; $0.expandPolicy = .moveAllButRoot })
+        #expect(s.collapsedStack == ["list", "d1", "a"])
+        let t = try resized(s, padLandscape)
+        #expect(t.state.visibleStack(.primary) == ["list"])
+        #expect(t.state.visibleStack(.secondary) == ["ph", "d1", "a"])
+        #expect(t.events.contains(.didExpand(moved: ["d1", "a"])))
+    }
+
+    @Test func columnStylesGiveEachColumnItsEntriesBack() throws {
+        let s = try run([.push(column: .supplementary, vc: "m1")], on: makeScene {
+            $0.style = .tripleColumn
+            $0.roots = ColumnRoots(primary: "p", supplementary: "m", secondary: "d")
+        })
+        let c = try run([.push(column: .secondary, vc: "d1")], on: resized(s, padThird).state)
+        #expect(c.collapsedStack == ["p", "m", "m1", "d", "d1"])
+        let e = try resized(c, padLandscape).state
+        #expect(e.visibleStack(.primary) == ["p"])
+        #expect(e.visibleStack(.supplementary) == ["m", "m1"])
+        #expect(e.visibleStack(.secondary) == ["d", "d1"])
+    }
+
+    @Test func aCompactCollapsedSceneCreatedSoExpandsToItsColumns() throws {
+        let s = try makeScene("iphone-14-plus", size: Size(width: 428, height: 926)) {
+            $0.roots = ColumnRoots(primary: "list")
+            $0.placeholder = "ph"
+        }
+        #expect(s.collapsedStack == ["list", "ph"])
+        let pushed = try run([.push(column: .primary, vc: "d")], on: s)
+        // A Plus phone is regular in landscape (SEMANTICS 2).
+        let e = try resized(pushed, Size(width: 926, height: 428)).state
+        #expect(e.visibleStack(.primary) == ["list"] && e.visibleStack(.secondary) == ["ph", "d"])
+    }
+}
