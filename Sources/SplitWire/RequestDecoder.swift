@@ -101,9 +101,11 @@ extension FieldReader {
         case "hello":
             return .hello(protocol: try int("protocol"), client: try optionalString("client"))
         case "scene.create":
+            let scene = try sceneIdentifier("scene")
+            let device = try identifier("device")
+            let size = try optionalWindowSize("size")
             let config = optional("config") == nil ? nil : try nested("config").configPatch()
-            return .sceneCreate(scene: try sceneIdentifier("scene"), device: try identifier("device"),
-                                size: try optionalWindowSize("size"), config: config)
+            return .sceneCreate(scene: scene, device: device, size: size, config: config)
         case "scene.get": return .sceneGet(scene: try identifier("scene"))
         case "scene.list": return .sceneList
         case "scene.delete": return .sceneDelete(scene: try identifier("scene"))
