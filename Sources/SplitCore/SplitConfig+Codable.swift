@@ -28,6 +28,16 @@ extension KeyedDecodingContainer where Key == SplitConfigKey {
         return .some(try decode(Double.self, forKey: key))
     }
 
+    /// A key that may be absent (nil) but not `null`.
+    func decodeValue<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+        guard contains(key) else { return nil }
+        guard try !decodeNil(forKey: key) else {
+            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [key],
+                debugDescription: "'\(key.stringValue)' cannot be null"))
+        }
+        return try decode(type, forKey: key)
+    }
+
     /// A key that may hold a string or `null`: absent -> nil, null -> .some(nil).
     func decodeNullable(_ key: Key) throws -> String?? {
         guard contains(key) else { return nil }

@@ -2,34 +2,35 @@
 
 extension SplitConfigPatch: Codable {
     /// Every key optional. For preferred widths and fractions, `null` or `"automatic"` means
-    /// "reset to automatic" (`.some(nil)`); for `placeholder`, `null` means none.
+    /// "reset to automatic" (`.some(nil)`); for `placeholder`, `null` means none; other keys
+    /// refuse `null` (it would be ambiguous between "keep" and "reset").
     public init(from decoder: any Decoder) throws {
         self.init()
         let c = try decoder.container(keyedBy: SplitConfigKey.self)
-        style = try c.decodeIfPresent(SplitStyle.self, forKey: .style)
-        preferredDisplayMode = try c.decodeIfPresent(DisplayMode.self, forKey: .preferredDisplayMode)
-        preferredSplitBehavior = try c.decodeIfPresent(SplitBehavior.self, forKey: .preferredSplitBehavior)
+        style = try c.decodeValue(SplitStyle.self, .style)
+        preferredDisplayMode = try c.decodeValue(DisplayMode.self, .preferredDisplayMode)
+        preferredSplitBehavior = try c.decodeValue(SplitBehavior.self, .preferredSplitBehavior)
         preferredPrimaryColumnWidth = try c.decodeAutomatic(.preferredPrimaryColumnWidth)
         preferredPrimaryColumnWidthFraction = try c.decodeAutomatic(.preferredPrimaryColumnWidthFraction)
-        minimumPrimaryColumnWidth = try c.decodeIfPresent(Double.self, forKey: .minimumPrimaryColumnWidth)
-        maximumPrimaryColumnWidth = try c.decodeIfPresent(Double.self, forKey: .maximumPrimaryColumnWidth)
+        minimumPrimaryColumnWidth = try c.decodeValue(Double.self, .minimumPrimaryColumnWidth)
+        maximumPrimaryColumnWidth = try c.decodeValue(Double.self, .maximumPrimaryColumnWidth)
         preferredSupplementaryColumnWidth = try c.decodeAutomatic(.preferredSupplementaryColumnWidth)
         preferredSupplementaryColumnWidthFraction = try c.decodeAutomatic(.preferredSupplementaryColumnWidthFraction)
-        minimumSupplementaryColumnWidth = try c.decodeIfPresent(Double.self, forKey: .minimumSupplementaryColumnWidth)
-        maximumSupplementaryColumnWidth = try c.decodeIfPresent(Double.self, forKey: .maximumSupplementaryColumnWidth)
-        primaryEdge = try c.decodeIfPresent(PrimaryEdge.self, forKey: .primaryEdge)
-        layoutDirection = try c.decodeIfPresent(LayoutDirection.self, forKey: .layoutDirection)
-        presentsWithGesture = try c.decodeIfPresent(Bool.self, forKey: .presentsWithGesture)
-        showsSecondaryOnlyButton = try c.decodeIfPresent(Bool.self, forKey: .showsSecondaryOnlyButton)
-        roots = try c.decodeIfPresent(ColumnRoots.self, forKey: .roots)
+        minimumSupplementaryColumnWidth = try c.decodeValue(Double.self, .minimumSupplementaryColumnWidth)
+        maximumSupplementaryColumnWidth = try c.decodeValue(Double.self, .maximumSupplementaryColumnWidth)
+        primaryEdge = try c.decodeValue(PrimaryEdge.self, .primaryEdge)
+        layoutDirection = try c.decodeValue(LayoutDirection.self, .layoutDirection)
+        presentsWithGesture = try c.decodeValue(Bool.self, .presentsWithGesture)
+        showsSecondaryOnlyButton = try c.decodeValue(Bool.self, .showsSecondaryOnlyButton)
+        roots = try c.decodeValue(ColumnRoots.self, .roots)
         placeholder = try c.decodeNullable(.placeholder)
-        tabs = try c.decodeIfPresent([TabConfig].self, forKey: .tabs)
-        collapsePolicy = try c.decodeIfPresent(CollapsePolicy.self, forKey: .collapsePolicy)
-        expandPolicy = try c.decodeIfPresent(ExpandPolicy.self, forKey: .expandPolicy)
-        topColumnForCollapsing = try c.decodeIfPresent(TopColumnForCollapsing.self, forKey: .topColumnForCollapsing)
-        detailRouting = try c.decodeIfPresent(DetailRouting.self, forKey: .detailRouting)
-        backBehavior = try c.decodeIfPresent(BackBehavior.self, forKey: .backBehavior)
-        sizePolicy = try c.decodeIfPresent(SizePolicy.self, forKey: .sizePolicy)
+        tabs = try c.decodeValue([TabConfig].self, .tabs)
+        collapsePolicy = try c.decodeValue(CollapsePolicy.self, .collapsePolicy)
+        expandPolicy = try c.decodeValue(ExpandPolicy.self, .expandPolicy)
+        topColumnForCollapsing = try c.decodeValue(TopColumnForCollapsing.self, .topColumnForCollapsing)
+        detailRouting = try c.decodeValue(DetailRouting.self, .detailRouting)
+        backBehavior = try c.decodeValue(BackBehavior.self, .backBehavior)
+        sizePolicy = try c.decodeValue(SizePolicy.self, .sizePolicy)
     }
 
     /// Only the keys the patch sets; `.some(nil)` as `null`.
