@@ -13,7 +13,8 @@ public enum Daemon {
 
     public static func run(settings: ServerSettings, logger: Logger,
                            environment: [String: String] = ProcessInfo.processInfo.environment,
-                           configReloader: ConfigReloader? = nil) -> Int32 {
+                           configReloader: ConfigReloader? = nil,
+                           demo: DemoScript? = nil) -> Int32 {
         let store: any SceneStore
         do {
             store = try openStore(settings, logger: logger)
@@ -78,6 +79,9 @@ public enum Daemon {
             timer.unref()
             extras.watchdog = timer
             logger.info("systemd watchdog: pinging every \(half) ms")
+        }
+        if let demo {
+            extras.demo = demo.start(on: server)
         }
         server.onStopped = {
             extras.close()
@@ -156,11 +160,13 @@ public enum Daemon {
         var signals: SignalWatcher?
         var watchdog: LoopTimer?
         var mailbox: LoopMailbox?
+        var demo: DemoRunner?
 
         func close() {
             signals?.close()
             watchdog?.close()
             mailbox?.close()
+            demo?.stop()
         }
     }
 }

@@ -2,31 +2,93 @@ import ArgumentParser
 import Foundation
 import Logging
 import SplitServer
-import SplitStore
 
+/// The splitd daemon: parses flags (the highest configuration layer), loads the layered
+/// configuration, and runs the loop in the foreground until SIGTERM/SIGINT.
 @main
-struct Splitd: ParsableCommand {
+struct Splitd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "splitd",
-        abstract: "The split-view state daemon (protocol 1 over a Unix socket).",
+        abstract: "The split-view state daemon: scenes, layouts and pushes over a Unix socket (protocol 1).",
+        discussion: """
+            Runs in the foreground and logs to stderr. Ready when the socket accepts connections \
+            (or after READY=1 under systemd Type=notify). SIGTERM/SIGINT: answer what was read, \
+            commit, close, exit 0. SIGHUP: reload the log level, limits and allow-list.
+
+            Configuration precedence: flags > SPLITD_* environment > config file > built-in defaults. \
+            Every key: `splitd --print-default-config` and docs/CONFIGURATION.md.
+            Zero-configuration paths: socket $XDG_RUNTIME_DIR/splitd/splitd.sock (else /run/splitd/splitd.sock), \
+            database $STATE_DIRECTORY/splitd.db, else $XDG_STATE_HOME/splitd/splitd.db, else ~/.local/state/splitd/splitd.db.
+            """,
         version: SplitdVersion.current)
 
-    @Option(help: "Unix socket to listen on.")
-    var socket: String
+    @Option(help: ArgumentHelp("Unix socket to listen on (when not socket-activated).", valueName: "path"))
+    var socket: String?
 
-    @Option(help: "SQLite database file.")
+    @Option(help: ArgumentHelp("SQLite database file (\":memory:\" keeps nothing).", valueName: "path"))
     var database: String?
 
-    @Option(help: "full or normal.")
-    var durability: String = "full"
+    @Option(help: ArgumentHelp("JSON configuration file (default: $SPLITD_CONFIG, else $CONFIGURATION_DIRECTORY/splitd.json if present).", valueName: "file"))
+    var config: String?
 
-    func run() throws {
+    @Option(help: ArgumentHelp("full (synchronous=FULL, the default) or normal (synchronous=NORMAL).", valueName: "full|normal"))
+    var durability: String?
+
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel: String?
+
+    @Option(help: ArgumentHelp("Group allowed to share the socket (directory 0750, socket 0660).", valueName: "group"))
+    var socketGroup: String?
+
+    @Option(help: ArgumentHelp("Peer uid allowed to connect (repeatable; replaces the default: own uid and root).", valueName: "uid"))
+    var allowUid: [Int] = []
+
+    @Flag(help: "Start with a demo scene resized through the app-switcher sizes, printed to stderr (in-memory unless --database is given).")
+    var demo = false
+
+    @Flag(help: "Validate the configuration, print the resolved settings and exit.")
+    var checkConfig = false
+
+    @Flag(help: "Print the built-in default configuration (a documented JSON file) and exit.")
+    var printDefaultConfig = false
+
+    func run() async throws {
+        if printDefaultConfig {
+            print(ConfigKeys.documentedDefaultJSON(), terminator: "")
+            return
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let sources = ConfigSources(flags: flagValues(), configFile: config ?? DefaultPaths.configFile(environment: environment),
+                                    environment: environment)
+        let settings: ServerSettings
+        do {
+            settings = try await ConfigLoader.load(sources)
+        } catch {
+            FileHandle.standardError.write(Data("splitd: \(error)\n".utf8))
+            throw ExitCode(Daemon.startFailure)
+        }
+        if checkConfig {
+            print(SettingsReport.describe(settings, configFile: sources.configFile))
+            return
+        }
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "splitd")
-        logger.logLevel = .debug
-        var settings = ServerSettings(socketPath: socket, databasePath: database)
-        settings.durability = Durability(rawValue: durability) ?? .full
-        let status = Daemon.run(settings: settings, logger: logger)
-        throw ExitCode(status)
+        logger.logLevel = settings.logLevel
+        let reloader = ConfigReloader { try await ConfigLoader.load(sources) }
+        let status = Daemon.run(settings: settings, logger: logger, environment: environment,
+                                configReloader: reloader, demo: demo ? DemoScript() : nil)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The flags given, as configuration keys (the highest layer).
+    private func flagValues() -> [String: String] {
+        var flags: [String: String] = [:]
+        flags["socket.path"] = socket
+        flags["database.path"] = database ?? (demo ? ":memory:" : nil)
+        flags["database.durability"] = durability
+        flags["log.level"] = logLevel
+        flags["socket.group"] = socketGroup
+        if !allowUid.isEmpty { flags["access.allowUids"] = allowUid.map(String.init).joined(separator: ",") }
+        return flags
     }
 }

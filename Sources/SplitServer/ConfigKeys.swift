@@ -1,0 +1,131 @@
+/// Every configuration key splitd reads: the single source for the embedded default
+/// configuration, the example file, unknown-key checks and `docs/CONFIGURATION.md`.
+public struct ConfigKeySpec: Sendable {
+    /// How the value is written in JSON.
+    public enum Kind: Sendable {
+        case string, int, intArray
+        case choice([String])
+    }
+
+    /// Dotted key as in the JSON file (`limits.maxClients`); env `SPLITD_LIMITS_MAX_CLIENTS`.
+    public var key: String
+    public var kind: Kind
+    /// The default as JSON text, or nil when it is computed at start (paths).
+    public var defaultJSON: String?
+    public var help: String
+
+    /// The environment variable that sets it (besides the short aliases).
+    public var environmentName: String {
+        "SPLITD_" + key.split(separator: ".").map { component in
+            var out = ""
+            var previousLower = false
+            for character in component {
+                if character.isUppercase, previousLower { out.append("_") }
+                previousLower = character.isLowercase || character.isNumber
+                out.append(character.isLetter || character.isNumber ? Character(character.uppercased()) : "_")
+            }
+            return out
+        }.joined(separator: "_")
+    }
+}
+
+public enum ConfigKeys {
+    /// Short environment names kept for convenience (WIRE.md's and the README's).
+    public static let environmentAliases: [String: String] = [
+        "SPLITD_SOCKET": "socket.path",
+        "SPLITD_DATABASE": "database.path",
+        "SPLITD_DURABILITY": "database.durability",
+        "SPLITD_LOG_LEVEL": "log.level",
+    ]
+
+    public static let all: [ConfigKeySpec] = [
+        .init(key: "socket.path", kind: .string, defaultJSON: nil,
+              help: "Unix socket to listen on when not socket-activated. Default: $XDG_RUNTIME_DIR/splitd/splitd.sock, else /run/splitd/splitd.sock."),
+        .init(key: "socket.group", kind: .string, defaultJSON: "\"\"",
+              help: "Group (name or number) that may use the socket: directory 0750 and socket 0660 instead of 0700/0600. Empty: owner only."),
+        .init(key: "socket.activationName", kind: .string, defaultJSON: "\"splitd\"",
+              help: "FileDescriptorName= of the systemd socket to use; all passed sockets if none has it."),
+        .init(key: "socket.backlog", kind: .int, defaultJSON: "128",
+              help: "listen(2) backlog."),
+        .init(key: "database.path", kind: .string, defaultJSON: nil,
+              help: "SQLite database. Default: $STATE_DIRECTORY/splitd.db (systemd), else $XDG_STATE_HOME/splitd/splitd.db, else ~/.local/state/splitd/splitd.db. \":memory:\" keeps nothing."),
+        .init(key: "database.durability", kind: .choice(["full", "normal"]), defaultJSON: "\"full\"",
+              help: "full: synchronous=FULL, an acknowledged change survives power loss. normal: synchronous=NORMAL, it survives a crash of splitd."),
+        .init(key: "database.integrityCheck", kind: .choice(["none", "quick", "full"]), defaultJSON: "\"quick\"",
+              help: "Check run when opening the database; a database that fails it is refused."),
+        .init(key: "database.busyTimeoutMilliseconds", kind: .int, defaultJSON: "100",
+              help: "How long a commit waits for another process's lock before failing (the loop waits that long at most)."),
+        .init(key: "database.journalRetention", kind: .int, defaultJSON: "1000",
+              help: "Journal entries (accepted changes) kept per scene; 0 keeps all."),
+        .init(key: "log.level", kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), defaultJSON: "\"info\"",
+              help: "Least severe message logged to stderr. Reloaded on SIGHUP."),
+        .init(key: "limits.maxLineLength", kind: .int, defaultJSON: "65536",
+              help: "Longest request line in bytes; longer lines get frame_too_large and the connection is closed. Reloaded on SIGHUP (new connections)."),
+        .init(key: "limits.maxClients", kind: .int, defaultJSON: "1024",
+              help: "Connected clients at once; the next gets limit_exceeded and is closed. Reloaded on SIGHUP."),
+        .init(key: "limits.maxScenes", kind: .int, defaultJSON: "10000",
+              help: "Scenes at once; scene.create beyond it gets limit_exceeded. Reloaded on SIGHUP."),
+        .init(key: "limits.maxStackDepth", kind: .int, defaultJSON: "64",
+              help: "View controllers per navigation stack (limit_exceeded). Reloaded on SIGHUP."),
+        .init(key: "limits.maxIdLength", kind: .int, defaultJSON: "128",
+              help: "Longest scene or view-controller id, at most 128 (limit_exceeded). Reloaded on SIGHUP."),
+        .init(key: "limits.maxPresentations", kind: .int, defaultJSON: "16",
+              help: "Modal presentations stacked at once. Reloaded on SIGHUP."),
+        .init(key: "limits.maxTabs", kind: .int, defaultJSON: "32",
+              help: "Tabs of a tab bar. Reloaded on SIGHUP."),
+        .init(key: "limits.maxSnapshotSizes", kind: .int, defaultJSON: "64",
+              help: "Sizes of one snapshot session. Reloaded on SIGHUP."),
+        .init(key: "output.softLimitBytes", kind: .int, defaultJSON: "1048576",
+              help: "Unwritten output of a client past which its pushes are coalesced to the newest layout per scene. Reloaded on SIGHUP."),
+        .init(key: "output.hardLimitBytes", kind: .int, defaultJSON: "16777216",
+              help: "Unwritten output past which a client is disconnected. Reloaded on SIGHUP."),
+        .init(key: "access.allowUids", kind: .intArray, defaultJSON: nil,
+              help: "Peer uids allowed to connect (SO_PEERCRED). Default: the daemon's own uid and 0 (root). Reloaded on SIGHUP."),
+        .init(key: "access.allowGids", kind: .intArray, defaultJSON: "[]",
+              help: "Peer primary gids allowed to connect, in addition to allowUids. Reloaded on SIGHUP."),
+        .init(key: "shutdown.timeoutMilliseconds", kind: .int, defaultJSON: "5000",
+              help: "On SIGTERM, how long to wait for clients to read their last replies before closing them."),
+    ]
+
+    public static func spec(_ key: String) -> ConfigKeySpec? { all.first { $0.key == key } }
+
+    /// The embedded default configuration as a documented JSON file: each key preceded by a
+    /// `"#key"` member holding its documentation (members starting with `#` are comments).
+    public static func documentedDefaultJSON() -> String {
+        var sections: [(String, [ConfigKeySpec])] = []
+        for spec in all {
+            let section = String(spec.key.split(separator: ".")[0])
+            if let index = sections.firstIndex(where: { $0.0 == section }) {
+                sections[index].1.append(spec)
+            } else {
+                sections.append((section, [spec]))
+            }
+        }
+        var out = "{\n  \"#\": \"splitd configuration. Precedence: command-line flags > SPLITD_* environment > this file > built-in defaults. Members whose name starts with # are comments.\",\n"
+        for (sectionIndex, (section, specs)) in sections.enumerated() {
+            out += "  \"\(section)\": {\n"
+            for (index, spec) in specs.enumerated() {
+                let name = String(spec.key.split(separator: ".")[1])
+                out += "    \"#\(name)\": \(jsonString(spec.help + " Env: \(spec.environmentName)."))"
+                if let value = spec.defaultJSON {
+                    out += ",\n    \"\(name)\": \(value)"
+                }
+                out += index == specs.count - 1 ? "\n" : ",\n"
+            }
+            out += sectionIndex == sections.count - 1 ? "  }\n" : "  },\n"
+        }
+        return out + "}\n"
+    }
+
+    private static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,227 @@
+import Configuration
+import Foundation
+import Glibc
+import Logging
+import SplitCore
+import SplitStore
+import SplitWire
+import SystemPackage
+
+/// Where configuration comes from, highest precedence first: command-line flags, `SPLITD_*`
+/// environment variables, the config file, the built-in defaults (`ConfigKeys`).
+public struct ConfigSources: Sendable {
+    /// Values given on the command line, by dotted key (`socket.path`).
+    public var flags: [String: String] = [:]
+    /// The JSON config file, if any.
+    public var configFile: String?
+    public var environment: [String: String]
+
+    public init(flags: [String: String] = [:], configFile: String? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.flags = flags
+        self.configFile = configFile
+        self.environment = environment
+    }
+}
+
+/// A configuration that cannot be used, with every problem found.
+public struct ConfigError: Error, CustomStringConvertible, Sendable {
+    public var problems: [String]
+    public var description: String { "invalid configuration: " + problems.joined(separator: "; ") }
+}
+
+/// Layers the sources with swift-configuration and resolves them into `ServerSettings`.
+public enum ConfigLoader {
+    public static func load(_ sources: ConfigSources) async throws -> ServerSettings {
+        var problems: [String] = []
+        var providers: [any ConfigProvider] = [
+            InMemoryProvider(name: "command line", values: inMemoryValues(sources.flags)),
+            EnvironmentVariablesProvider(environmentVariables: environmentValues(sources.environment)),
+        ]
+        if let file = sources.configFile {
+            problems += try unknownKeys(inFile: file)
+            providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(file)))
+        }
+        let collector = ErrorCollector()
+        let reader = ConfigReader(providers: providers, accessReporter: collector)
+        let settings = resolve(reader, environment: sources.environment, problems: &problems)
+        problems += collector.problems
+        guard problems.isEmpty else { throw ConfigError(problems: problems) }
+        return settings
+    }
+
+    private static func resolve(_ reader: ConfigReader, environment: [String: String], problems: inout [String]) -> ServerSettings {
+        func string(_ key: String) -> String? {
+            guard let value = reader.string(forKey: ConfigKey(key)), !value.isEmpty else { return nil }
+            return value
+        }
+        func int(_ key: String, range: ClosedRange<Int> = 1...Int.max) -> Int {
+            let fallback = defaultInt(key)
+            let value = reader.int(forKey: ConfigKey(key), default: fallback)
+            guard range.contains(value) else {
+                problems.append("\(key) must be in \(range.lowerBound)...\(range.upperBound == Int.max ? "" : String(range.upperBound)), got \(value)")
+                return fallback
+            }
+            return value
+        }
+        func choice(_ key: String) -> String {
+            let value = string(key) ?? defaultString(key)
+            if case .choice(let allowed)? = ConfigKeys.spec(key)?.kind, !allowed.contains(value) {
+                problems.append("\(key) must be one of \(allowed.joined(separator: ", ")), got '\(value)'")
+                return defaultString(key)
+            }
+            return value
+        }
+
+        let databaseSetting = string("database.path") ?? DefaultPaths.database(environment: environment)
+        var settings = ServerSettings(socketPath: absolute(string("socket.path") ?? DefaultPaths.socket(environment: environment)),
+                                      databasePath: databaseSetting == ":memory:" ? nil : absolute(databaseSetting))
+        if let group = string("socket.group") {
+            if let gid = groupID(group) { settings.socketGroup = gid } else { problems.append("socket.group: no group '\(group)'") }
+        }
+        settings.activationName = string("socket.activationName") ?? defaultString("socket.activationName")
+        settings.backlog = Int32(clamping: int("socket.backlog", range: 1...65535))
+        settings.durability = Durability(rawValue: choice("database.durability")) ?? .full
+        settings.integrityCheck = IntegrityCheck(rawValue: choice("database.integrityCheck")) ?? .quick
+        settings.busyTimeoutMilliseconds = Int32(clamping: int("database.busyTimeoutMilliseconds", range: 0...60_000))
+        settings.journalRetention = Int64(int("database.journalRetention", range: 0...Int.max))
+        settings.logLevel = Logger.Level(rawValue: choice("log.level")) ?? .info
+        settings.maxLineLength = int("limits.maxLineLength", range: 64...(64 << 20))
+        settings.maxClients = int("limits.maxClients")
+        settings.maxScenes = int("limits.maxScenes")
+        var limits = CoreLimits()
+        limits.maxStackDepth = int("limits.maxStackDepth")
+        limits.maxIdLength = int("limits.maxIdLength", range: 1...128)
+        limits.maxPresentations = int("limits.maxPresentations")
+        limits.maxTabs = int("limits.maxTabs")
+        limits.maxSnapshotSizes = int("limits.maxSnapshotSizes")
+        settings.coreLimits = limits
+        settings.outputSoftLimit = int("output.softLimitBytes", range: 4096...Int.max)
+        settings.outputHardLimit = int("output.hardLimitBytes", range: 4096...Int.max)
+        if settings.outputHardLimit <= settings.outputSoftLimit {
+            problems.append("output.hardLimitBytes (\(settings.outputHardLimit)) must be larger than output.softLimitBytes (\(settings.outputSoftLimit))")
+        }
+        var allow = PeerAllowList.ownerAndRoot()
+        if let uids = reader.intArray(forKey: "access.allowUids") {
+            allow.uids = Set(uids.compactMap { UInt32(exactly: $0) })
+        }
+        allow.gids = Set((reader.intArray(forKey: "access.allowGids") ?? []).compactMap { UInt32(exactly: $0) })
+        settings.allowList = allow
+        settings.shutdownTimeoutMilliseconds = UInt64(int("shutdown.timeoutMilliseconds", range: 0...600_000))
+        return settings
+    }
+
+    // MARK: Layers
+
+    private static func inMemoryValues(_ flags: [String: String]) -> [AbsoluteConfigKey: ConfigValue] {
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        for (key, text) in flags {
+            let content: ConfigContent
+            switch ConfigKeys.spec(key)?.kind {
+            case .int?:
+                guard let number = Int(text) else { content = .string(text); break }
+                content = .int(number)
+            case .intArray?:
+                content = .intArray(text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+            default:
+                content = .string(text)
+            }
+            values[AbsoluteConfigKey(ConfigKey(key))] = ConfigValue(content, isSecret: false)
+        }
+        return values
+    }
+
+    /// `SPLITD_LIMITS_MAX_CLIENTS` -> the provider's `LIMITS_MAX_CLIENTS`, plus the short
+    /// aliases (`SPLITD_SOCKET`...); the full names win over aliases. Other variables are ignored.
+    static func environmentValues(_ environment: [String: String]) -> [String: String] {
+        var values: [String: String] = [:]
+        for (alias, key) in ConfigKeys.environmentAliases {
+            guard let value = environment[alias], let spec = ConfigKeys.spec(key) else { continue }
+            values[String(spec.environmentName.dropFirst("SPLITD_".count))] = value
+        }
+        for spec in ConfigKeys.all {
+            guard let value = environment[spec.environmentName] else { continue }
+            values[String(spec.environmentName.dropFirst("SPLITD_".count))] = value
+        }
+        return values
+    }
+
+    /// Keys of the file that splitd does not know (typos would otherwise be silently ignored).
+    static func unknownKeys(inFile path: String) throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(problems: ["cannot read config file \(path)"])
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(Array(data))
+        } catch {
+            throw ConfigError(problems: ["config file \(path) is not valid JSON: \(error)"])
+        }
+        guard case .object(let root) = value else { throw ConfigError(problems: ["config file \(path) must hold a JSON object"]) }
+        var problems: [String] = []
+        for member in root where !member.key.hasPrefix("#") {
+            guard case .object(let section) = member.value else {
+                problems.append("\(path): '\(member.key)' must be an object of settings")
+                continue
+            }
+            for setting in section where !setting.key.hasPrefix("#") {
+                let key = member.key + "." + setting.key
+                if ConfigKeys.spec(key) == nil { problems.append("\(path): unknown setting '\(key)'") }
+            }
+        }
+        return problems
+    }
+
+    // MARK: Helpers
+
+    private static func defaultInt(_ key: String) -> Int {
+        ConfigKeys.spec(key)?.defaultJSON.flatMap { Int($0) } ?? 0
+    }
+
+    private static func defaultString(_ key: String) -> String {
+        guard let json = ConfigKeys.spec(key)?.defaultJSON else { return "" }
+        return (try? JSONParser.parse(json))?.string ?? ""
+    }
+
+    private static func groupID(_ name: String) -> UInt32? {
+        if let number = UInt32(name) { return number }
+        guard let entry = getgrnam(name) else { return nil }
+        return entry.pointee.gr_gid
+    }
+
+    private static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        return FileManager.default.currentDirectoryPath + "/" + path
+    }
+}
+
+/// Collects values that exist but cannot be read as the expected type (swift-configuration's
+/// plain getters would otherwise fall back to the default silently).
+private final class ErrorCollector: AccessReporter, @unchecked Sendable {
+    // @unchecked: `found` is guarded by `lock`.
+    private let lock = NSLock()
+    private var found: [String] = []
+
+    var problems: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return found
+    }
+
+    func report(_ event: AccessEvent) {
+        let key = event.metadata.key.components.joined(separator: ".")
+        var problem: String?
+        if let error = event.conversionError {
+            problem = "\(key): \(error)"
+        } else if case .failure(let error) = event.result {
+            problem = "\(key): \(error)"
+        } else if let failed = event.providerResults.first(where: { if case .failure = $0.result { true } else { false } }),
+                  case .failure(let error) = failed.result {
+            problem = "\(key) (\(failed.providerName)): \(error)"
+        }
+        guard let problem else { return }
+        lock.lock()
+        found.append(problem)
+        lock.unlock()
+    }
+}
