@@ -3,6 +3,8 @@ extension SQLiteSceneStore {
         let statement = try statements().loadScenes
         defer { statement.reset() }
         var scenes: [StoredScene] = []
+        // Counting walks the small id index only; it saves re-growing a 100k-element array.
+        scenes.reserveCapacity(Int(try database.integer("SELECT count(*) FROM scenes") ?? 0))
         while try statement.step() {
             scenes.append(StoredScene(id: statement.text(at: 0), device: statement.text(at: 1),
                                       revision: statement.int64(at: 2), state: statement.blob(at: 3),

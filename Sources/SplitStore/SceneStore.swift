@@ -10,7 +10,7 @@ public protocol SceneStore: AnyObject {
     /// Returns when the batch is durable as `Durability` defines. An empty batch is a no-op.
     func commit(_ batch: StoreBatch) throws(StoreError)
 
-    /// Every scene with its last committed revision and state, ordered by id.
+    /// Every scene with its last committed revision and state, in no particular order.
     func loadScenes() throws(StoreError) -> [StoredScene]
 
     /// The scene's journal entries with revision >= `revision`, oldest first, at most

@@ -28,7 +28,6 @@ struct LoadTests {
         let scenes = try store.loadScenes()
         #expect(scenes.count == total)
         #expect(Set(scenes.map(\.id)).count == total)
-        #expect(scenes.map(\.id) == scenes.map(\.id).sorted(), "ordered by id")
         var mismatches = 0
         for scene in scenes {
             let index = try #require(Int(scene.id.dropFirst("scene-".count)))
