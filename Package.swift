@@ -22,7 +22,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Pure semantics: no I/O, no libuv, no SQLite.
-        .target(name: "SplitCore"),
+        .target(name: "SplitCore", exclude: ["CONTRACT.md"]),
         // Protocol 1: JSON values, fast codec of requests/layouts, message shapes.
         .target(name: "SplitWire", dependencies: ["SplitCore"]),
         // Storage behind a narrow interface (SQLite today).
@@ -42,7 +42,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "splitctl", dependencies: [
-            "SplitClient", "SplitCore", "SplitWire",
+            "SplitClient", "SplitCore", "SplitWire", "SplitServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
