@@ -1,0 +1,74 @@
+import Testing
+@testable import SplitCore
+
+/// SEMANTICS 6 round-trip guarantee: collapse then expand with no navigation in between
+/// restores every stack, the selected tab, the saved tab stacks and the config exactly.
+@Suite struct RoundTripTests {
+    static let collapsePolicies = CollapsePolicy.allCases
+    static let expandPolicies = ExpandPolicy.allCases
+
+    /// A scene with something in every column and in a saved tab.
+    func busyScene(style: SplitStyle, collapse: CollapsePolicy, expand: ExpandPolicy,
+                   top: TopColumnForCollapsing, tabs: Bool) throws -> SceneState {
+        let s = try makeScene {
+            $0.style = style
+            $0.roots = ColumnRoots(primary: "p", supplementary: "m", secondary: tabs ? nil : "d")
+            $0.placeholder = "ph"
+            if tabs { $0.tabs = [TabConfig(root: "t0"), TabConfig(root: "t1")] }
+            $0.collapsePolicy = collapse
+            $0.expandPolicy = expand
+            $0.topColumnForCollapsing = top
+        }
+        var intents: [Intent] = [.push(column: .primary, vc: "p1"), .push(column: .secondary, vc: "d1")]
+        if tabs { intents += [.selectTab(index: 1), .push(column: .primary, vc: "q1"), .showDetail(vc: "e1"), .selectTab(index: 0)] }
+        if style == .tripleColumn { intents.append(.push(column: .supplementary, vc: "m1")) }
+        intents.append(.push(column: .secondary, vc: "d2"))
+        return try run(intents, on: s)
+    }
+
+    @Test(arguments: collapsePolicies, expandPolicies)
+    func collapseThenExpandRestoresEverything(_ collapse: CollapsePolicy, _ expand: ExpandPolicy) throws {
+        for style in SplitStyle.allCases {
+            for top in TopColumnForCollapsing.allCases {
+                for tabs in [false, true] {
+                    let s = try busyScene(style: style, collapse: collapse, expand: expand, top: top, tabs: tabs)
+                    let c = try resized(s, padThird).state
+                    #expect(c.collapsed)
+                    let e = try resized(c, s.size).state
+                    #expect(e.navigation == s.navigation, "\(style) \(top) tabs:\(tabs)")
+                    #expect(e.config == s.config)
+                    #expect(e.layout.selectedTab == s.layout.selectedTab)
+                    #expect(e.layout.columns.map(\.stack) == s.layout.columns.map(\.stack))
+                }
+            }
+        }
+    }
+
+    @Test(arguments: collapsePolicies, expandPolicies)
+    func expandThenCollapseRestoresACollapsedScene(_ collapse: CollapsePolicy, _ expand: ExpandPolicy) throws {
+        let regular = try busyScene(style: .classic, collapse: collapse, expand: expand, top: .secondary, tabs: true)
+        let c = try resized(regular, padThird).state
+        let again = try resized(resized(c, padLandscape).state, padThird).state
+        #expect(again.navigation == c.navigation)
+        #expect(again.collapsedStack == c.collapsedStack)
+    }
+
+    @Test func aUserDisplayModeExpiresAcrossTheTrip() throws {
+        let s = try makeScene { $0.roots = ColumnRoots(primary: "p", secondary: "d") }
+        let hidden = try run([.displayModeButton], on: s)
+        #expect(hidden.layout.displayMode != s.layout.displayMode)
+        let back = try resized(resized(hidden, padThird).state, padLandscape).state
+        #expect(back.navigation == hidden.navigation)
+        #expect(back.layout.displayMode == s.layout.displayMode)
+    }
+
+    @Test func manySizeChangesInARowStayExact() throws {
+        let s = try busyScene(style: .tripleColumn, collapse: .moveDetailExceptRoot, expand: .moveAllButRoot,
+                              top: .lastNavigated, tabs: true)
+        var t = s
+        for size in [padThird, padHalf, padPortrait, Size(width: 320, height: 1024), padThird, padLandscape] {
+            t = try resized(t, size).state
+        }
+        #expect(t.navigation == s.navigation && t.config == s.config && t.size == s.size)
+    }
+}
