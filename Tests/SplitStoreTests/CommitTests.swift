@@ -52,6 +52,25 @@ struct CommitTests {
                                                  databaseBytes: try store.counts().databaseBytes))
     }
 
+    @Test("a commit is durable without a clean close: the files copied while the store is open hold it")
+    func survivesCrash() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory.database)
+        try store.commit(creation("a"))
+        var second = StoreBatch()
+        second.upsertScene(id: "a", device: "ipad", revision: 2, state: stateBytes("a", 2))
+        second.appendJournal(scene: "a", revision: 2, change: [2])
+        try store.commit(second)
+        // What a crash leaves: the main file and the WAL, never checkpointed, no close.
+        let crashed = directory.file("crashed.db")
+        for suffix in ["", "-wal"] {
+            try write(try #require(contents(of: directory.database + suffix)), to: crashed + suffix)
+        }
+        let recovered = try openStore(crashed)
+        #expect(try recovered.loadScenes().map { [$0.id, "\($0.revision)"] } == [["a", "2"]])
+        #expect(try recovered.journal(scene: "a", from: 0).map(\.revision) == [1, 2])
+    }
+
     @Test("an upsert replaces state and revision but keeps the creation time")
     func upsertKeepsCreation() throws {
         let directory = TemporaryDirectory()
