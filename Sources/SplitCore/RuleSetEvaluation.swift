@@ -1,19 +1,9 @@
 // OWNER: core-layout. Size classes from a rule set, with hysteresis.
 
 /// Kleene three-valued truth: a condition over a band of sizes may hold everywhere, nowhere,
-/// or only somewhere.
+/// or only somewhere (`all` / `any` combine them as Kleene's and / or).
 enum Truth: Equatable {
     case yes, no, maybe
-
-    static func all(_ values: [Truth]) -> Truth {
-        if values.contains(.no) { return .no }
-        return values.contains(.maybe) ? .maybe : .yes
-    }
-
-    static func any(_ values: [Truth]) -> Truth {
-        if values.contains(.yes) { return .yes }
-        return values.contains(.maybe) ? .maybe : .no
-    }
 }
 
 /// The sizes within `margin` points of a window size, per measure.
@@ -49,8 +39,48 @@ extension RuleCondition {
             case .minimum: return range.lowerBound >= bound.value ? .yes : range.upperBound < bound.value ? .no : .maybe
             case .maximum: return range.upperBound <= bound.value ? .yes : range.lowerBound > bound.value ? .no : .maybe
             }
-        case .all(let parts): return .all(parts.map { $0.truth(over: band) })
-        case .any(let parts): return .any(parts.map { $0.truth(over: band) })
+        case .all(let parts):
+            var result = Truth.yes
+            for part in parts {
+                switch part.truth(over: band) {
+                case .no: return .no
+                case .maybe: result = .maybe
+                case .yes: break
+                }
+            }
+            return result
+        case .any(let parts):
+            var result = Truth.no
+            for part in parts {
+                switch part.truth(over: band) {
+                case .yes: return .yes
+                case .maybe: result = .maybe
+                case .no: break
+                }
+            }
+            return result
+        }
+    }
+}
+
+/// The values a size class may take over a band, as a two-bit set (no allocation: this runs
+/// on every resize of every rule-set scene).
+struct PossibleClasses: Equatable {
+    private var bits: UInt8
+
+    init(_ value: SizeClass) { bits = Self.bit(value) }
+
+    private static func bit(_ value: SizeClass) -> UInt8 { value == .compact ? 1 : 2 }
+
+    mutating func replace(with value: SizeClass) { bits = Self.bit(value) }
+    mutating func add(_ value: SizeClass) { bits |= Self.bit(value) }
+
+    /// The single possible value, nil when both are.
+    var only: SizeClass? {
+        switch bits {
+        case 1: .compact
+        case 2: .regular
+        default: nil
         }
     }
 }
@@ -61,29 +91,33 @@ extension RuleSet {
     /// gives the new value; otherwise it keeps the previous one.
     public func traits(for size: Size, previous: Traits?) -> Traits {
         let exact = possibleClasses(over: SizeBand(size, margin: 0))
-        var traits = Traits(horizontalSizeClass: exact.horizontal.first ?? defaults.horizontalSizeClass,
-                            verticalSizeClass: exact.vertical.first ?? defaults.verticalSizeClass)
+        var traits = Traits(horizontalSizeClass: exact.horizontal.only ?? defaults.horizontalSizeClass,
+                            verticalSizeClass: exact.vertical.only ?? defaults.verticalSizeClass)
         guard let previous, hysteresis > 0, previous != traits else { return traits }
         let band = possibleClasses(over: SizeBand(size, margin: hysteresis))
-        if traits.horizontalSizeClass != previous.horizontalSizeClass, band.horizontal.count > 1 {
+        if traits.horizontalSizeClass != previous.horizontalSizeClass, band.horizontal.only == nil {
             traits.horizontalSizeClass = previous.horizontalSizeClass
         }
-        if traits.verticalSizeClass != previous.verticalSizeClass, band.vertical.count > 1 {
+        if traits.verticalSizeClass != previous.verticalSizeClass, band.vertical.only == nil {
             traits.verticalSizeClass = previous.verticalSizeClass
         }
         return traits
     }
 
     /// The values each class may take over `band` (last matching rule wins). On a band of
-    /// width 0 every condition is decided, so each set has exactly one element.
-    func possibleClasses(over band: SizeBand) -> (horizontal: Set<SizeClass>, vertical: Set<SizeClass>) {
-        var horizontal: Set<SizeClass> = [defaults.horizontalSizeClass]
-        var vertical: Set<SizeClass> = [defaults.verticalSizeClass]
+    /// width 0 every condition is decided, so each class has exactly one possible value.
+    func possibleClasses(over band: SizeBand) -> (horizontal: PossibleClasses, vertical: PossibleClasses) {
+        var horizontal = PossibleClasses(defaults.horizontalSizeClass)
+        var vertical = PossibleClasses(defaults.verticalSizeClass)
         for rule in rules {
             let truth = rule.condition.truth(over: band)
             guard truth != .no else { continue }
-            if let value = rule.horizontal { horizontal = truth == .yes ? [value] : horizontal.union([value]) }
-            if let value = rule.vertical { vertical = truth == .yes ? [value] : vertical.union([value]) }
+            if let value = rule.horizontal {
+                if truth == .yes { horizontal.replace(with: value) } else { horizontal.add(value) }
+            }
+            if let value = rule.vertical {
+                if truth == .yes { vertical.replace(with: value) } else { vertical.add(value) }
+            }
         }
         return (horizontal, vertical)
     }
