@@ -29,6 +29,12 @@ public struct JSONObject: Sendable, RandomAccessCollection {
         for member in members { self[member.key] = member.value }
     }
 
+    /// Members whose keys the caller guarantees unique (the parser checked them).
+    init(uniqueMembers: [JSONMember]) {
+        members = uniqueMembers
+        if members.count > JSONObject.indexThreshold { buildIndex() }
+    }
+
     /// Appends without checking uniqueness; the caller guarantees `key` is new.
     mutating func appendNew(key: String, value: JSONValue) {
         members.append(JSONMember(key: key, value: value))

@@ -79,6 +79,9 @@ struct JSONCursor {
     var position = 0
     /// Reused for strings with escapes.
     var scratch: [UInt8] = []
+    /// Members and elements of the containers being parsed, innermost last.
+    var memberStack: [JSONMember] = []
+    var elementStack: [JSONValue] = []
 
     init(base: UnsafePointer<UInt8>, end: Int, maxDepth: Int) {
         self.base = base
@@ -115,48 +118,75 @@ struct JSONCursor {
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= maxDepth else { throw JSONParseError(.tooDeep(limit: maxDepth), at: position) }
         position += 1
-        var object = JSONObject()
         skipWhitespace()
         if position < end, base[position] == Byte.closeBrace {
             position += 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        // Members collect on a stack shared by all nesting levels, so each object costs one
+        // exactly sized allocation instead of repeated growth.
+        let mark = memberStack.count
+        defer { memberStack.removeSubrange(mark...) }
+        var largeObjectKeys: Set<String>? = nil
         while true {
             skipWhitespace()
             guard position < end else { throw JSONParseError(.unexpectedEnd, at: position) }
             guard base[position] == Byte.quote else { throw unexpected(base[position], expected: "a string key") }
             let keyOffset = position
             let key = try parseString()
-            if object.position(of: key) != nil { throw JSONParseError(.duplicateKey(key), at: keyOffset) }
+            if isDuplicate(key, since: mark, largeObjectKeys: &largeObjectKeys) {
+                throw JSONParseError(.duplicateKey(key), at: keyOffset)
+            }
             try expectSeparator(Byte.colon, expected: "':'")
             let value = try parseValue(depth: depth)
-            object.appendNew(key: key, value: value)
+            memberStack.append(JSONMember(key: key, value: value))
             skipWhitespace()
             guard position < end else { throw JSONParseError(.unexpectedEnd, at: position) }
             switch base[position] {
             case Byte.comma: position += 1
-            case Byte.closeBrace: position += 1; return .object(object)
+            case Byte.closeBrace:
+                position += 1
+                return .object(JSONObject(uniqueMembers: Array(memberStack[mark...])))
             case let byte: throw unexpected(byte, expected: "',' or '}'")
             }
         }
     }
 
+    /// Scans the members of the current object; past `JSONObject.indexThreshold` members a
+    /// set takes over so huge objects stay linear.
+    private func isDuplicate(_ key: String, since mark: Int,
+                             largeObjectKeys: inout Set<String>?) -> Bool {
+        if largeObjectKeys != nil { return !largeObjectKeys!.insert(key).inserted }
+        if memberStack.count - mark < JSONObject.indexThreshold {
+            for index in mark..<memberStack.count where memberStack[index].key == key { return true }
+            return false
+        }
+        var keys = Set(memberStack[mark...].map(\.key))
+        let inserted = keys.insert(key).inserted
+        largeObjectKeys = keys
+        return !inserted
+    }
+
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= maxDepth else { throw JSONParseError(.tooDeep(limit: maxDepth), at: position) }
         position += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if position < end, base[position] == Byte.closeBracket {
             position += 1
-            return .array(elements)
+            return .array([])
         }
+        let mark = elementStack.count
+        defer { elementStack.removeSubrange(mark...) }
         while true {
-            elements.append(try parseValue(depth: depth))
+            let element = try parseValue(depth: depth)
+            elementStack.append(element)
             skipWhitespace()
             guard position < end else { throw JSONParseError(.unexpectedEnd, at: position) }
             switch base[position] {
             case Byte.comma: position += 1
-            case Byte.closeBracket: position += 1; return .array(elements)
+            case Byte.closeBracket:
+                position += 1
+                return .array(Array(elementStack[mark...]))
             case let byte: throw unexpected(byte, expected: "',' or ']'")
             }
         }

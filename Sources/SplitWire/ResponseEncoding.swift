@@ -93,11 +93,8 @@ public struct ChangeFields: Hashable, Sendable {
 }
 
 extension JSONWriter {
-    /// Appends pre-encoded members after the members written so far.
     mutating func appendFields(_ change: ChangeFields) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(contentsOf: change.bytes)
-        needsComma = true
+        appendMembers(change.bytes)
     }
 
     mutating func writeChange(revision: Int, layout: Layout, events: [SceneEvent]) {
