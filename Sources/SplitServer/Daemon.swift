@@ -15,9 +15,19 @@ public enum Daemon {
                            environment: [String: String] = ProcessInfo.processInfo.environment,
                            configReloader: ConfigReloader? = nil,
                            demo: DemoScript? = nil) -> Int32 {
+        run(settings: settings, logger: logger, environment: environment, configReloader: configReloader, demo: demo,
+            store: nil, control: nil, handleSignals: true)
+    }
+
+    /// The same, embedded: `store` replaces the configured database, `control` reports
+    /// readiness and stops the daemon, and signals are left alone when `handleSignals` is false.
+    public static func run(settings: ServerSettings, logger: Logger, environment: [String: String],
+                           configReloader: ConfigReloader?, demo: DemoScript?,
+                           store injected: (any SceneStore)?, control: DaemonControl?, handleSignals: Bool) -> Int32 {
+        defer { control?.finish() }
         let store: any SceneStore
         do {
-            store = try openStore(settings, logger: logger)
+            store = try injected ?? openStore(settings, logger: logger)
         } catch {
             logger.critical("refusing to start: \(error)")
             return startFailure
@@ -54,18 +64,18 @@ public enum Daemon {
         server.startListening(on: listeners)
 
         let extras = Extras()
-        do {
-            extras.signals = try SignalWatcher(loop: loop, signals: [SIGTERM, SIGINT, SIGHUP]) { [unowned server] number in
-                if number == SIGHUP {
-                    server.logger.info("SIGHUP: reloading configuration")
-                    configReloader?.reload()
-                } else {
-                    server.beginStop(reason: SignalWatcher.name(of: number))
-                }
+        if let control {
+            let mailbox = LoopMailbox(loop: loop)
+            extras.controlMailbox = mailbox
+            control.attach(mailbox: mailbox) { [server] in server.beginStop(reason: "stop requested") }
+        }
+        if handleSignals {
+            do {
+                extras.signals = try watchSignals(server: server, loop: loop, reloader: configReloader)
+            } catch {
+                logger.critical("refusing to start: \(error)")
+                return startFailure
             }
-        } catch {
-            logger.critical("refusing to start: \(error)")
-            return startFailure
         }
         if let reloader = configReloader {
             extras.mailbox = reloader.connect(loop: loop) { [unowned server] result in
@@ -104,6 +114,19 @@ public enum Daemon {
         }
         logger.info("stopped")
         return 0
+    }
+
+    /// SIGTERM/SIGINT stop gracefully; SIGHUP reloads the configuration.
+    private static func watchSignals(server: Server, loop: UnsafeMutablePointer<uv_loop_t>,
+                                     reloader: ConfigReloader?) throws(SystemError) -> SignalWatcher {
+        try SignalWatcher(loop: loop, signals: [SIGTERM, SIGINT, SIGHUP]) { [unowned server] number in
+            if number == SIGHUP {
+                server.logger.info("SIGHUP: reloading configuration")
+                reloader?.reload()
+            } else {
+                server.beginStop(reason: SignalWatcher.name(of: number))
+            }
+        }
     }
 
     /// Opens the configured store; a database that fails its check is refused, never replaced.
@@ -161,12 +184,14 @@ public enum Daemon {
         var watchdog: LoopTimer?
         var mailbox: LoopMailbox?
         var demo: DemoRunner?
+        var controlMailbox: LoopMailbox?
 
         func close() {
             signals?.close()
             watchdog?.close()
             mailbox?.close()
             demo?.stop()
+            controlMailbox?.close()
         }
     }
 }

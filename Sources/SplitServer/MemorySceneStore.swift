@@ -1,8 +1,13 @@
+import Foundation
 import SplitStore
 
 /// A `SceneStore` that keeps everything in memory: the demo's store when no database is
 /// given, and a test double that can be told to fail commits.
-public final class MemorySceneStore: SceneStore {
+public final class MemorySceneStore: SceneStore, @unchecked Sendable {
+    // @unchecked: used by the loop thread only, except `failure`, which a test may set from
+    // another thread and is guarded by `lock`.
+    private let lock = NSLock()
+    private var injectedFailure: StoreError?
     private var scenes: [String: StoredScene] = [:]
     private var journalEntries: [String: [JournalEntry]] = [:]
     private var sessions: [String: SnapshotSession] = [:]
@@ -11,7 +16,10 @@ public final class MemorySceneStore: SceneStore {
     private var isClosed = false
     public private(set) var statistics = StoreStatistics()
     /// When set, `commit` fails with this error (and changes nothing).
-    public var failure: StoreError?
+    public var failure: StoreError? {
+        get { lock.withLock { injectedFailure } }
+        set { lock.withLock { injectedFailure = newValue } }
+    }
 
     public init() {}
 

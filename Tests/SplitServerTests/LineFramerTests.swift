@@ -1,0 +1,78 @@
+import PropertyBased
+import Testing
+@testable import SplitServer
+
+@Suite("LineFramer")
+struct LineFramerTests {
+    /// Feeds `chunks` of `bytes` and collects the delivered lines.
+    private func frame(_ bytes: [UInt8], chunks: [Int], max: Int) -> (lines: [[UInt8]], outcome: LineFramer.Outcome, maxBuffered: Int) {
+        var framer = LineFramer(maxLineLength: max)
+        var lines: [[UInt8]] = []
+        var outcome = LineFramer.Outcome.consumed
+        var offset = 0
+        var index = 0
+        var maxBuffered = 0
+        while offset < bytes.count, outcome == .consumed {
+            let size = Swift.min(chunks.isEmpty ? bytes.count : Swift.max(chunks[index % chunks.count], 1), bytes.count - offset)
+            index += 1
+            outcome = bytes[offset..<(offset + size)].withUnsafeBytes { chunk in
+                framer.feed(chunk) { line in
+                    lines.append(Array(line))
+                    return true
+                }
+            }
+            maxBuffered = Swift.max(maxBuffered, framer.bufferedByteCount)
+            offset += size
+        }
+        return (lines, outcome, maxBuffered)
+    }
+
+    @Test func splitsLinesAcrossChunksAndStripsCarriageReturns() {
+        let text = Array("{\"a\":1}\r\n\n{\"b\":2}\npartial".utf8)
+        let result = frame(text, chunks: [3], max: 64)
+        #expect(result.lines.map { String(decoding: $0, as: UTF8.self) } == ["{\"a\":1}", "", "{\"b\":2}"])
+        #expect(result.outcome == .consumed)
+    }
+
+    @Test func acceptsALineOfExactlyTheMaximum() {
+        let line = [UInt8](repeating: UInt8(ascii: "x"), count: 32) + [0x0A]
+        #expect(frame(line, chunks: [5], max: 32).lines.count == 1)
+        #expect(frame(line, chunks: [5], max: 31).outcome == .tooLarge)
+    }
+
+    @Test func refusesAnOverlongLineBeforeItsNewlineArrives() {
+        // No newline at all: the framer must give up as soon as the limit is passed.
+        let endless = [UInt8](repeating: UInt8(ascii: "y"), count: 1000)
+        let result = frame(endless, chunks: [7], max: 100)
+        #expect(result.outcome == .tooLarge)
+        #expect(result.maxBuffered <= 100)
+        #expect(result.lines.isEmpty)
+    }
+
+    @Test func stopsWhenTheHandlerSaysSo() {
+        var framer = LineFramer(maxLineLength: 16)
+        var seen = 0
+        let outcome = Array("a\nb\nc\n".utf8).withUnsafeBytes { chunk in
+            framer.feed(chunk) { _ in
+                seen += 1
+                return seen < 2
+            }
+        }
+        #expect(outcome == .stopped)
+        #expect(seen == 2)
+    }
+
+    @Test func deliversExactlyTheLinesUpToTheFirstOverlongOneWhateverTheChunking() async {
+        let lines = Gen.uint8(in: 0x20...0x7E).array(of: 0...40).array(of: 0...12)
+        let chunks = Gen.int(in: 1...23).array(of: 1...8)
+        await propertyCheck(count: 300, input: lines, chunks) { lines, chunks in
+            let max = 32
+            let stream: [UInt8] = lines.flatMap { $0 + [UInt8(0x0A)] }
+            let result = frame(stream, chunks: chunks, max: max)
+            let expectedCount = lines.firstIndex { $0.count > max } ?? lines.count
+            #expect(result.lines == Array(lines.prefix(expectedCount)))
+            #expect(result.outcome == (expectedCount < lines.count ? .tooLarge : .consumed))
+            #expect(result.maxBuffered <= max)
+        }
+    }
+}
