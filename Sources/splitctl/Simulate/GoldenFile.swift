@@ -1,0 +1,112 @@
+import Foundation
+import SplitWire
+
+/// Golden files: one per scenario file, `<golden dir>/<stem>.json`, holding every run's
+/// records (`{"format": 1, "scenario": stem, "runs": [...]}`) as `PrettyJSON` writes them.
+/// The default directory is `golden/` beside the scenario file (`Config/scenarios/golden/`
+/// for the shipped scenarios).
+struct GoldenStore {
+    static let format: Int64 = 1
+    /// `--golden-dir`; nil: beside each scenario file.
+    var directory: String?
+
+    func path(for file: ScenarioFile) -> String {
+        let base = directory ?? (URL(fileURLWithPath: file.path).deletingLastPathComponent().path + "/golden")
+        return base + "/" + file.stem + ".json"
+    }
+
+    func document(for file: ScenarioFile, runs: [JSONValue]) -> JSONValue {
+        ["format": .int(Self.format), "scenario": .string(file.stem), "runs": .array(runs)]
+    }
+
+    func write(runs: [JSONValue], for file: ScenarioFile) throws(ScenarioError) {
+        let target = path(for: file)
+        do {
+            try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: target).deletingLastPathComponent().path,
+                                                    withIntermediateDirectories: true)
+            try Data(PrettyJSON.string(document(for: file, runs: runs)).utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
+        } catch {
+            throw ScenarioError(file: target, path: "", message: "cannot write the golden file: \(error.localizedDescription)")
+        }
+    }
+
+    /// The recorded runs, or nil when there is no golden file yet.
+    func read(for file: ScenarioFile) throws(ScenarioError) -> [JSONValue]? {
+        let source = path(for: file)
+        guard FileManager.default.fileExists(atPath: source) else { return nil }
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(try String(contentsOfFile: source, encoding: .utf8))
+        } catch {
+            throw ScenarioError(file: source, path: "", message: "unreadable golden file: \(error)")
+        }
+        guard document["format"]?.int64 == Self.format, let runs = document["runs"]?.array else {
+            throw ScenarioError(file: source, path: "", message: "not a format-\(Self.format) golden file (re-record it with --record)")
+        }
+        return runs
+    }
+}
+
+/// Compares recorded runs with fresh ones and says, in lines people can act on, which run,
+/// which step and which field changed, with the expected (golden) and actual values.
+enum GoldenComparison {
+    /// At most this many differing fields are listed per run.
+    static let maximumListed = 12
+
+    static func differences(golden: [JSONValue], actual: [JSONValue]) -> [String] {
+        var lines: [String] = []
+        let goldenByName = Dictionary(golden.map { (runName($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let actualNames = Set(actual.map(runName))
+        for run in actual {
+            let name = runName(run)
+            guard let recorded = goldenByName[name] else {
+                lines.append("run \(quoted(name)): not in the golden file (re-record with --record)")
+                continue
+            }
+            lines += compare(run: name, golden: recorded, actual: run)
+        }
+        for run in golden where !actualNames.contains(runName(run)) {
+            lines.append("run \(quoted(runName(run))): in the golden file but no longer run")
+        }
+        return lines
+    }
+
+    private static func compare(run name: String, golden: JSONValue, actual: JSONValue) -> [String] {
+        var found: [String] = []
+        var counted = 0
+        let goldenSteps = golden["steps"]?.array ?? []
+        let actualSteps = actual["steps"]?.array ?? []
+        if let device = actual["device"], golden["device"] != device {
+            found.append("run \(quoted(name)): device: expected \(JSONDiff.text(golden["device"])), actual \(JSONDiff.text(device))")
+        }
+        for index in 0..<max(goldenSteps.count, actualSteps.count) {
+            let expected: JSONValue? = goldenSteps.indices.contains(index) ? goldenSteps[index] : nil
+            let got: JSONValue? = actualSteps.indices.contains(index) ? actualSteps[index] : nil
+            let label = stepLabel(got ?? expected)
+            guard let expected, let got else {
+                counted += 1
+                found.append("run \(quoted(name)) \(label): " + (got == nil ? "recorded but not produced" : "produced but not recorded"))
+                continue
+            }
+            for difference in JSONDiff.differences(expected: expected, actual: got) {
+                counted += 1
+                guard counted <= maximumListed else { continue }
+                found.append("run \(quoted(name)) \(label): \(difference.path.isEmpty ? "(whole step)" : difference.path)\n"
+                             + "    expected: \(JSONDiff.text(difference.expected))\n"
+                             + "    actual:   \(JSONDiff.text(difference.actual))")
+            }
+        }
+        if counted > maximumListed { found.append("run \(quoted(name)): ... and \(counted - maximumListed) more differences") }
+        return found
+    }
+
+    private static func runName(_ run: JSONValue) -> String { run["name"]?.string ?? "?" }
+
+    private static func stepLabel(_ step: JSONValue?) -> String {
+        let number = step?["step"].map { JSONDiff.text($0) } ?? "?"
+        let action = step?["do"]?.string ?? "?"
+        return "step \(number) (\(action))"
+    }
+
+    private static func quoted(_ name: String) -> String { "\"\(name)\"" }
+}

@@ -1,0 +1,167 @@
+import ArgumentParser
+import SplitClient
+import SplitWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `splitctl simulate`: scripted scenarios (docs/SIMULATE.md) with golden files.
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run scenario files: resizes, intents, snapshot sessions and expectations; record or check golden layouts.",
+        discussion: """
+            Each FILE is a scenario (.json) or a directory of them (docs/SIMULATE.md). Every run \
+            gets a fresh scene, deleted afterwards. --record writes one golden file per scenario \
+            file (default: golden/ beside it); --check compares and prints what changed.
+            Exit codes: 0 all passed; 1 a scenario failed (golden difference, failed expectation, \
+            unexpected error response, missing golden file with --check); 64 usage; 66 a scenario \
+            or golden file is unreadable or invalid; 69 splitd unreachable; 70 the embedded daemon \
+            did not start.
+            """
+    )
+
+    /// Exit code of a failed scenario (a difference or a failed expectation), like diff(1).
+    static let scenarioFailed = ExitCode(1)
+    /// EX_NOINPUT: a scenario or golden file cannot be used.
+    static let badInput = ExitCode(66)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Scenario files or directories of them.", valueName: "file"))
+    var files: [String] = []
+
+    @Flag(help: "Compare every run with its golden file; print the differences.")
+    var check = false
+
+    @Flag(help: "Write every run's layouts as golden files.")
+    var record = false
+
+    @Flag(help: "Start splitd in this process on a temporary socket and database instead of using --socket.")
+    var embedded = false
+
+    @Option(help: ArgumentHelp("Where golden files live (default: golden/ beside each scenario file).", valueName: "dir"))
+    var goldenDir: String?
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one scenario file or directory") }
+        guard !(check && record) else { throw ValidationError("--check and --record exclude each other") }
+        guard !(embedded && global.socket != nil) else { throw ValidationError("--embedded and --socket exclude each other") }
+    }
+
+    func run() throws {
+        let started = ContinuousClock.now
+        let scenarioFiles: [ScenarioFile]
+        do {
+            scenarioFiles = try ScenarioLoading.load(files)
+        } catch {
+            printError(error.description)
+            throw Self.badInput
+        }
+        var daemon: EmbeddedDaemon?
+        if embedded {
+            do {
+                daemon = try EmbeddedDaemon()
+            } catch {
+                printError("\(error)")
+                throw ExitStatus.internalError
+            }
+        }
+        defer { daemon?.stop() }
+        let connection: SplitConnection
+        let catalog: PresetCatalog
+        do {
+            connection = try SplitConnection.connect(to: daemon?.socketPath ?? global.socketPath, timeout: global.timeoutDuration)
+            try connection.hello(client: "splitctl simulate")
+            catalog = PresetCatalog(devicesResult: try connection.devices())
+        } catch {
+            printError(error.description)
+            throw clientExitCode(error)
+        }
+        defer { connection.close() }
+        var expanded: [(file: ScenarioFile, scenarios: [Scenario])] = []
+        do {
+            for file in scenarioFiles {
+                expanded.append((file, try MatrixExpansion.scenarios(of: file, profiles: catalog.profiles)))
+            }
+        } catch {
+            printError(error.description)
+            throw Self.badInput
+        }
+        var report: SimulationReport
+        do {
+            report = try runAll(expanded, runner: ScenarioRunner(connection: connection, catalog: catalog))
+        } catch {
+            printError(error.description)
+            throw clientExitCode(error)
+        }
+        report.seconds = seconds(started.duration(to: .now))
+        emit(report.json(), json: global.json) { report.text() }
+        if report.failedFiles > 0 { throw Self.scenarioFailed }
+    }
+
+    /// Runs every scenario of every file, then checks or records golden files.
+    private func runAll(_ expanded: [(file: ScenarioFile, scenarios: [Scenario])],
+                        runner: ScenarioRunner) throws(ClientError) -> SimulationReport {
+        let store = GoldenStore(directory: goldenDir)
+        var progress = ProgressBar(total: expanded.reduce(0) { $0 + $1.scenarios.count })
+        var report = SimulationReport()
+        var sceneCounter = 0
+        for (file, scenarios) in expanded {
+            var result = FileResult(path: file.path)
+            var records: [JSONValue] = []
+            for scenario in scenarios {
+                sceneCounter += 1
+                let outcome = try runner.run(scenario, sceneID: "simulate-\(getpid())-\(sceneCounter)")
+                progress.advance(scenario.name)
+                records.append(outcome.record)
+                result.runs += 1
+                result.steps += outcome.steps
+                result.snapshots += outcome.snapshots
+                result.expectations += outcome.expectations
+                result.failures += outcome.failures.map { "run \"\(scenario.name)\": \($0)" }
+            }
+            finish(&result, records: records, file: file, store: store)
+            report.files.append(result)
+        }
+        progress.finish()
+        return report
+    }
+
+    /// Checks or records the golden file of one scenario file and settles its status.
+    private func finish(_ result: inout FileResult, records: [JSONValue], file: ScenarioFile, store: GoldenStore) {
+        guard check || record else {
+            result.status = result.failures.isEmpty ? .ok : .failed
+            return
+        }
+        result.golden = store.path(for: file)
+        do {
+            if record {
+                guard result.failures.isEmpty else {
+                    result.failures.append("golden file not written: fix the failures above first")
+                    result.status = .failed
+                    return
+                }
+                try store.write(runs: records, for: file)
+                result.status = .recorded
+            } else if let golden = try store.read(for: file) {
+                result.failures += GoldenComparison.differences(golden: golden, actual: records)
+                result.status = result.failures.isEmpty ? .ok : .failed
+            } else {
+                result.failures.append("no golden file at \(store.path(for: file)) (record it with --record)")
+                result.status = .failed
+            }
+        } catch {
+            result.failures.append(error.description)
+            result.status = .failed
+        }
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        let (whole, attoseconds) = duration.components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+}
+
+/// splitctl's exit code for a client failure (the global function, which ParsableCommand's
+/// static `exitCode(for:)` hides inside a command).
+private func clientExitCode(_ error: ClientError) -> ExitCode { exitCode(for: error) }
