@@ -13,6 +13,7 @@ public final class SQLiteSceneStore: SceneStore {
     public private(set) var statistics = StoreStatistics()
 
     let database: Database
+    private let writerLock: WriterLock?
     private var preparedStatements: StoreStatements?
     private var lastSessionNumber: Int64
 
@@ -20,11 +21,16 @@ public final class SQLiteSceneStore: SceneStore {
     /// then migrates it to the current schema. Refuses, leaving the file as it was, a file
     /// that is not a SQLite database, fails the integrity check, belongs to another
     /// application or was written by a newer splitd; refuses a read-only file in
-    /// `.readWrite` access.
+    /// `.readWrite` access, and a database another read-write store holds (`.busy`).
     public init(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) {
         self.path = path
         self.options = options
-        if options.access == .readWrite { try DatabaseDirectory.createParent(of: path) }
+        if options.access == .readWrite {
+            try DatabaseDirectory.createParent(of: path)
+            writerLock = try WriterLock(database: path)
+        } else {
+            writerLock = nil
+        }
         let found = try DatabaseVerification.verify(path: path, check: options.integrityCheck,
                                                     busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
         if options.access == .readOnly && found == nil {
@@ -104,6 +110,7 @@ public final class SQLiteSceneStore: SceneStore {
     public func close() throws(StoreError) {
         guard preparedStatements != nil else { return }
         preparedStatements = nil
+        defer { writerLock?.release() }
         try database.close()
     }
 

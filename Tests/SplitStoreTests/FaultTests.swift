@@ -65,6 +65,20 @@ struct FaultTests {
         #expect(try store.loadScenes().map(\.id) == ["a"])
     }
 
+    @Test("a second writer on the same database is refused with .busy; readers are not")
+    func secondWriterRefused() throws {
+        let directory = TemporaryDirectory()
+        let first = try openStore(directory.database)
+        let error = storeError { try openStore(directory.database) }
+        #expect(error?.kind == .busy)
+        #expect(error?.message.contains("open for writing") == true)
+        let reader = try openStore(directory.database) { $0.access = .readOnly }
+        #expect(try reader.loadScenes().isEmpty)
+        try first.close()
+        let second = try openStore(directory.database)
+        try second.close()
+    }
+
     @Test("a full database fails the commit with .full and nothing written; more room makes it work")
     func diskFull() throws {
         let directory = TemporaryDirectory()
