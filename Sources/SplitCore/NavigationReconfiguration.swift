@@ -49,7 +49,7 @@ enum Reconfiguration {
             nav.primary = stackOfRoot(new.roots.primary)
             return
         }
-        let kept = { (i: Int) in i < old.tabs.count && old.tabs[i].root == new.tabs[i].root }
+        let kept = { (i: Int) in i < old.tabs.count && i < new.tabs.count && old.tabs[i].root == new.tabs[i].root }
         var states = new.tabs.indices.map { i in kept(i) ? nav.tabs[i] : TabState(primary: [new.tabs[i].root]) }
         if let selected = nav.selectedTab, kept(selected) {
             nav.tabs = states

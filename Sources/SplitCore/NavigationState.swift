@@ -143,6 +143,16 @@ public struct CollapsedStack: Codable, Hashable, Sendable {
 
     /// The view-controller ids, bottom first.
     public var vcs: [String] { entries.map(\.vc) }
+
+    /// Back to exactly what collapse built (e.g. `showColumn` then a pop): forget the
+    /// shares navigation added, so that equal stacks mean equal states.
+    mutating func settle() {
+        guard entries == built else { return }
+        shares = ColumnShares()
+        for entry in built {
+            if let column = entry.origin.column { shares[column] += 1 }
+        }
+    }
 }
 
 /// A count per stacked column.

@@ -151,6 +151,7 @@ public struct SplitEngine: Sendable {
             try checkConfig(next.config)
             next.navigation = Reconfiguration.reconfigure(state.navigation, from: state.config, to: next.config)
         }
+        next.navigation.collapsed?.settle()
         return next
     }
 

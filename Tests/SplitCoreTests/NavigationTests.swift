@@ -225,6 +225,17 @@ import Testing
         #expect(try run([.showColumn(.primary)], on: shown).collapsedStack == ["p"])
     }
 
+    @Test func showColumnThenPopIsTheSameStateAgain() throws {
+        let s = try resized(makeScene {
+            $0.style = .doubleColumn
+            $0.roots = ColumnRoots(primary: "p")
+            $0.placeholder = "ph"
+            $0.topColumnForCollapsing = .primary
+        }, padThird).state
+        let t = try run([.showColumn(.secondary), .pop(column: .secondary)], on: s)
+        #expect(t.navigation == s.navigation)
+    }
+
     @Test func collapsedHideColumnPopsItWhenOnTopAndIgnoresThePrimary() throws {
         let s = try resized(makeScene {
             $0.style = .doubleColumn
@@ -271,6 +282,12 @@ import Testing
         #expect(s.layout.selectedTab == 0 && s.visibleStack(.primary) == ["z"])
         s = try run([.setConfig(patch { $0.tabs = []; $0.roots = ColumnRoots(primary: "home") })], on: s)
         #expect(s.layout.selectedTab == nil && s.visibleStack(.primary) == ["home"])
+    }
+
+    @Test func setConfigWithFewerTabsThanTheSelectedIndexSelectsTheFirst() throws {
+        let s = try run([.selectTab(index: 2), .setConfig(patch { $0.tabs = [TabConfig(root: "a")] })],
+                        on: makeScene { $0.tabs = ["a", "b", "c"].map { TabConfig(root: $0) } })
+        #expect(s.layout.selectedTab == 0 && s.visibleStack(.primary) == ["a"])
     }
 
     @Test func setConfigAddingACompactColumnWhileCollapsedShowsIt() throws {

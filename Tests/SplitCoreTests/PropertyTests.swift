@@ -1,0 +1,152 @@
+import Foundation
+import PropertyBased
+import Testing
+@testable import SplitCore
+
+/// Invariants over random histories: random devices and sizes, random configurations,
+/// random (valid and invalid) intents.
+@Suite struct PropertyTests {
+    static let seeds = Gen.int(in: 0...Int(Int32.max))
+    static let steps = Gen.int(in: 0...Int(Int32.max)).array(of: 1...30)
+
+    /// Runs a random history, calling `check` with each state before a change and its outcome.
+    func history(_ seed: Int, _ steps: [Int], check: (SceneState, SceneChange, Result<Transition, CoreError>) throws -> Void) throws {
+        var state = try RandomScene.scene(seed)
+        for step in steps {
+            var dice = Dice(step)
+            let change = RandomScene.change(state, &dice)
+            let before = state
+            let outcome: Result<Transition, CoreError>
+            do throws(CoreError) {
+                outcome = .success(try engine.apply(change, to: state))
+            } catch {
+                outcome = .failure(error)
+            }
+            try check(before, change, outcome)
+            if case let .success(t) = outcome { state = t.state }
+        }
+    }
+
+    @Test func layoutInvariantsHold() async {
+        await propertyCheck(count: 150, input: Self.seeds, Self.steps) { seed, steps in
+            try history(seed, steps) { _, _, outcome in
+                guard case let .success(t) = outcome else { return }
+                checkLayout(t.state, t.layout)
+            }
+        }
+    }
+
+    func checkLayout(_ state: SceneState, _ layout: Layout) {
+        #expect(layout == engine.layout(of: state))
+        #expect(layout.collapsed == state.collapsed)
+        #expect(layout.collapsed == (layout.traits.horizontalSizeClass == .compact))
+        #expect((layout.displayMode == nil) == layout.collapsed)
+        #expect((layout.splitBehavior == nil) == layout.collapsed)
+        #expect(layout.displayMode != .automatic && layout.splitBehavior != .automatic)
+        #expect(layout.orientation == (layout.size.width > layout.size.height ? .landscape : .portrait))
+        if layout.collapsed {
+            #expect(layout.columns.map(\.column) == [.compact])
+            #expect(layout.columns.first?.stack == state.navigation.collapsed?.vcs)
+            return
+        }
+        #expect(layout.columns.map(\.column) == state.config.style.columns)
+        let c = state.config
+        for column in layout.columns where column.visible {
+            let displaced = column.column == .secondary && layout.splitBehavior == .displace
+            if !displaced {
+                #expect(column.x >= -1e-9 && column.x + column.width <= layout.size.width + 1e-9,
+                        "\(column.column) \(column.x)+\(column.width) outside \(layout.size)")
+            }
+            if column.column == .primary {
+                #expect(column.width >= c.minimumPrimaryColumnWidth - 1e-9 && column.width <= c.maximumPrimaryColumnWidth + 1e-9)
+            }
+            if column.column == .supplementary {
+                #expect(column.width >= c.minimumSupplementaryColumnWidth - 1e-9 && column.width <= c.maximumSupplementaryColumnWidth + 1e-9)
+            }
+        }
+        if let selected = layout.selectedTab { #expect(state.navigation.tabs.indices.contains(selected)) }
+    }
+
+    @Test func revisionsGrowOnChangeAndStayOnNoOpsAndErrorsChangeNothing() async {
+        await propertyCheck(count: 150, input: Self.seeds, Self.steps) { seed, steps in
+            try history(seed, steps) { before, change, outcome in
+                switch outcome {
+                case let .success(t) where t.changed:
+                    #expect(t.state.revision == before.revision + 1)
+                    #expect(t.state != before)
+                case let .success(t):
+                    #expect(t.state == before && t.events.isEmpty && t.state.revision == before.revision)
+                case .failure:
+                    // The reducer is pure: the same request fails again on the same state.
+                    #expect(throws: CoreError.self) { try engine.apply(change, to: before) }
+                }
+            }
+        }
+    }
+
+    @Test func appearAndDisappearAreExact() async {
+        await propertyCheck(count: 150, input: Self.seeds, Self.steps) { seed, steps in
+            try history(seed, steps) { before, _, outcome in
+                guard case let .success(t) = outcome else { return }
+                let old = Set(EventOrder.visibleControllers(engine.layout(of: before)).map(\.vc))
+                let new = Set(EventOrder.visibleControllers(t.layout).map(\.vc))
+                #expect(Set(appeared(t.events)) == new.subtracting(old))
+                #expect(Set(disappeared(t.events)) == old.subtracting(new))
+                #expect(appeared(t.events).count == Set(appeared(t.events)).count)
+                #expect(disappeared(t.events).count == Set(disappeared(t.events)).count)
+            }
+        }
+    }
+
+    @Test func collapseExpandRoundTripIsLossless() async {
+        await propertyCheck(count: 150, input: Self.seeds, Self.steps) { seed, steps in
+            try history(seed, steps) { before, _, _ in
+                if !before.collapsed, let compact = RandomScene.compactSize(for: before) {
+                    let back = try resized(resized(before, compact).state, before.size).state
+                    guard !back.collapsed else { return } // rule-set hysteresis kept it compact
+                    #expect(back.navigation == before.navigation)
+                    #expect(back.config == before.config && back.size == before.size)
+                } else if before.collapsed, RandomScene.isFresh(before), let regular = RandomScene.regularSize(for: before) {
+                    let back = try resized(resized(before, regular).state, before.size).state
+                    guard back.collapsed else { return }
+                    #expect(back.navigation == before.navigation)
+                }
+            }
+        }
+    }
+
+    @Test func snapshotsArePureAndPathIndependent() async {
+        await propertyCheck(count: 60, input: Self.seeds, Self.steps) { seed, steps in
+            var dice = Dice(seed)
+            try history(seed, steps) { before, _, _ in
+                guard dice.chance(30) else { return }
+                let sizes = (0..<3).map { _ in RandomScene.size(device: before.device, &dice) }
+                let copy = before
+                let forward = try engine.snapshot(before, sizes: sizes)
+                let backward = try engine.snapshot(before, sizes: sizes.reversed())
+                #expect(before == copy)
+                #expect(forward.snapshots == Array(backward.snapshots.reversed()))
+                #expect(forward.baseRevision == before.revision)
+                for snap in forward.snapshots {
+                    #expect(snap.layout == (try engine.apply(.resize(snap.size), to: before).layout))
+                }
+                let exact = RandomScene.isFresh(before)
+                let final = try sizes.reduce(before) { s, size in try engine.apply(.resize(size), to: s).state }
+                let home = try engine.apply(.resize(before.size), to: final).state
+                if exact && home.traits == before.traits {
+                    #expect(forward.roundTrip.lossless, "\(forward.roundTrip.differences)")
+                }
+            }
+        }
+    }
+
+    @Test func sceneStateCodableRoundTripsExactly() async {
+        await propertyCheck(count: 100, input: Self.seeds, Self.steps) { seed, steps in
+            try history(seed, steps) { _, _, outcome in
+                guard case let .success(t) = outcome else { return }
+                let data = try JSONEncoder().encode(t.state)
+                #expect(try JSONDecoder().decode(SceneState.self, from: data) == t.state)
+            }
+        }
+    }
+}
