@@ -1,0 +1,223 @@
+import Foundation
+import SplitStore
+import SplitWire
+import Testing
+@testable import SplitServer
+
+/// The daemon's turn, ordering, subscription and failure rules (WIRE.md, issue 3), against a
+/// real loop and socket in this process, with a store the tests can make fail.
+@Suite("Server behavior", .serialized)
+struct ServerBehaviorTests {
+    private let create: JSONObject = ["op": "scene.create", "scene": "s", "device": "ipad-pro-12.9"]
+
+    private func resize(_ width: Int, _ height: Int, scene: String = "s") -> JSONObject {
+        ["op": "resize", "scene": .string(scene), "width": .int(Int64(width)), "height": .int(Int64(height))]
+    }
+
+    @Test func aFailedCommitAnswersStorageRollsBackAndKeepsServing() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let watcher = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        #expect(try watcher.request(["op": "scene.attach", "scene": "s", "role": "viewer"])["revision"] == 1)
+
+        daemon.store.failure = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
+        let refused = try client.request(resize(678, 1024))
+        #expect(refused.errorCode == "storage")
+        let after = try client.request(["op": "scene.get", "scene": "s"])
+        #expect(after["revision"] == 1)
+        #expect(after["layout"]?["size"]?["width"] == 1366)
+        #expect(try client.request(["op": "ping"]).isOK)
+
+        daemon.store.failure = nil
+        let accepted = try client.request(resize(678, 1024))
+        #expect(accepted["revision"] == 2)
+        // The watcher never saw the refused change: its first push is revision 2.
+        let push = try watcher.readMessage()
+        #expect(push["event"] == "layout")
+        #expect(push["revision"] == 2)
+        #expect(push["layout"]?["size"]?["width"] == 678)
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let lines = [
+            #"{"id":1,"op":"scene.create","scene":"p","device":"ipad-pro-11"}"#,
+            #"{"id":2,"op":"scene.get","scene":"p"}"#,
+            #"{"id":3,"op":"intent","scene":"p","intent":{"kind":"displayModeButton"}}"#,
+            #"not json"#,
+            #"{"id":5,"op":"scene.list"}"#,
+        ]
+        try client.send(raw: lines.joined(separator: "\n") + "\n")
+        var ids: [JSONValue] = []
+        for _ in lines { ids.append(try client.readMessage()["id"] ?? .null) }
+        #expect(ids == [1, 2, 3, .null, 5])
+    }
+
+    @Test func attachedClientsSeeTheSameRevisionsAndTheCauserAnswerComesFirst() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let a = try daemon.connect(), b = try daemon.connect()
+        #expect(try a.request(create).isOK)
+        #expect(try a.request(["op": "scene.attach", "scene": "s", "role": "viewer"])["revision"] == 1)
+        #expect(try b.request(["op": "scene.attach", "scene": "s", "role": "viewer"])["revision"] == 1)
+        for width in [981, 678, 375, 1366] {
+            let response = try a.request(resize(width, 1024))
+            #expect(response.isOK)
+            // `request` read the response before any push: the push is still to come.
+            #expect(a.pushes.count < 4)
+        }
+        try a.drainPushes()
+        try b.drainPushes()
+        let revisions = a.pushes.compactMap { $0["revision"]?.int }
+        #expect(revisions == [2, 3, 4, 5])
+        #expect(b.pushes.compactMap { $0["revision"]?.int } == revisions)
+        #expect(a.pushes.map { $0["layout"] } == b.pushes.map { $0["layout"] })
+    }
+
+    @Test func smallestPolicyFollowsWindowsAndRecomputesWhenOneLeaves() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let viewer = try daemon.connect()
+        var config: JSONObject = create
+        config["config"] = ["sizePolicy": "smallest"]
+        #expect(try viewer.request(config).isOK)
+        #expect(try viewer.request(["op": "scene.attach", "scene": "s", "role": "viewer"]).isOK)
+        #expect(try viewer.request(resize(500, 500)).errorCode == "bad_request")
+
+        let big = try daemon.connect(), small = try daemon.connect()
+        let first = try big.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 1366, "height": 1024]])
+        #expect(first["layout"]?["size"]?["width"] == 1366)
+        let second = try small.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 981, "height": 1100]])
+        // Component-wise minimum: 981 wide, 1024 high.
+        #expect(second["layout"]?["size"] == ["width": 981, "height": 1024])
+        small.close()
+        try viewer.drainPushes()
+        #expect(viewer.pushes.last?["layout"]?["size"] == ["width": 1366, "height": 1024])
+    }
+
+    @Test func theAttachingClientGetsNoPushForTheRevisionInItsResponse() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let window = try daemon.connect()
+        #expect(try window.request(create).isOK)
+        let attached = try window.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 678, "height": 1024]])
+        #expect(attached["revision"] == 2)
+        try window.drainPushes()
+        #expect(window.pushes.isEmpty)
+        #expect(try window.request(resize(375, 1024))["revision"] == 3)
+        try window.drainPushes()
+        #expect(window.pushes.compactMap { $0["revision"]?.int } == [3])
+    }
+
+    @Test func anOverlongLineClosesOnlyItsConnection() throws {
+        let daemon = try TestDaemon { $0.maxLineLength = 1024 }
+        defer { daemon.stop() }
+        let bystander = try daemon.connect()
+        #expect(try bystander.request(create).isOK)
+        let offender = try daemon.connect()
+        try offender.send(raw: String(repeating: "x", count: 5000))
+        let error = try offender.readMessage()
+        #expect(error.errorCode == "frame_too_large")
+        #expect(error["id"] == .null)
+        #expect(offender.isClosedByPeer())
+        #expect(try bystander.request(["op": "scene.get", "scene": "s"])["revision"] == 1)
+    }
+
+    @Test func refusedPeersGetUnauthorizedThenClose() throws {
+        // An allow-list without our uid (nor root): we are a stranger.
+        let daemon = try TestDaemon { $0.allowList = PeerAllowList(uids: [4_000_000_000]) }
+        defer { daemon.stop() }
+        let stranger = try daemon.connect()
+        let message = try stranger.readMessage()
+        #expect(message.errorCode == "unauthorized")
+        #expect(stranger.isClosedByPeer())
+    }
+
+    @Test func clientsBeyondTheLimitGetLimitExceeded() throws {
+        let daemon = try TestDaemon { $0.maxClients = 1 }
+        defer { daemon.stop() }
+        let first = try daemon.connect()
+        #expect(try first.request(["op": "ping"]).isOK)
+        let second = try daemon.connect()
+        #expect(try second.readMessage().errorCode == "limit_exceeded")
+        #expect(second.isClosedByPeer())
+        #expect(try first.request(["op": "ping"]).isOK)
+    }
+
+    @Test func aStalledSubscriberIsCoalescedToTheNewestLayout() throws {
+        let daemon = try TestDaemon {
+            $0.outputSoftLimit = 4096
+            $0.outputHardLimit = 1 << 30
+        }
+        defer { daemon.stop() }
+        let writer = try daemon.connect()
+        #expect(try writer.request(create).isOK)
+        let stalled = try daemon.connect()
+        #expect(try stalled.request(["op": "scene.attach", "scene": "s", "role": "viewer"]).isOK)
+        var last = 0
+        for step in 0..<1500 {
+            last = try writer.request(resize(700 + step % 500, 1024 + step % 2))["revision"]?.int ?? -1
+        }
+        let stats = try writer.request(["op": "stats"])
+        #expect((stats["coalescedPushes"]?.int ?? 0) > 0)
+        // Reading now, the stalled client ends at the newest revision, in increasing order.
+        try stalled.drainPushes(quiet: 500)
+        let revisions = stalled.pushes.compactMap { $0["revision"]?.int }
+        #expect(revisions.last == last)
+        #expect(zip(revisions, revisions.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(revisions.count < 1500)
+    }
+
+    @Test func aRestartOnTheSameStoreRestoresEveryScene() throws {
+        let store = MemorySceneStore()
+        do {
+            let daemon = try TestDaemon(store: store)
+            let client = try daemon.connect()
+            #expect(try client.request(create).isOK)
+            #expect(try client.request(resize(678, 1024))["revision"] == 2)
+            #expect(try client.request(["op": "intent", "scene": "s", "intent": ["kind": "displayModeButton"]]).isOK)
+            daemon.stop()
+        }
+        let daemon = try TestDaemon(store: store)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let scene = try client.request(["op": "scene.get", "scene": "s"])
+        #expect(scene["revision"] == 3)
+        #expect(scene["layout"]?["size"]?["width"] == 678)
+    }
+
+    @Test func snapshotSessionsAreRecordedAndReadBack() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        let session = try client.request(["op": "snapshot", "scene": "s", "preset": "appSwitcher"])
+        let id = try #require(session["session"]?.string)
+        #expect(session["baseRevision"] == 1)
+        let listed = try client.request(["op": "snapshot.list", "scene": "s"])
+        #expect(listed["sessions"]?.array?.map { $0["session"] } == [.string(id)])
+        #expect(listed["sessions"]?[0]?["hash"] == session["hash"])
+        let fetched = try client.request(["op": "snapshot.get", "session": .string(id)])
+        #expect(fetched["snapshots"] == session["snapshots"])
+        #expect(fetched["hash"] == session["hash"])
+        // The live scene is untouched (SEMANTICS 8.1).
+        #expect(try client.request(["op": "scene.get", "scene": "s"])["revision"] == 1)
+    }
+
+    @Test func deletingASceneTellsAttachedClients() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let owner = try daemon.connect(), viewer = try daemon.connect()
+        #expect(try owner.request(create).isOK)
+        #expect(try viewer.request(["op": "scene.attach", "scene": "s", "role": "viewer"]).isOK)
+        #expect(try owner.request(["op": "scene.delete", "scene": "s"]).isOK)
+        let notice = try viewer.readMessage()
+        #expect(notice["event"] == "deleted")
+        #expect(notice["scene"] == "s")
+        #expect(try owner.request(["op": "scene.get", "scene": "s"]).errorCode == "unknown_scene")
+    }
+}
