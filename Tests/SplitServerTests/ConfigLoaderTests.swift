@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+import Testing
+@testable import SplitServer
+
+@Suite("Configuration layering")
+struct ConfigLoaderTests {
+    private func writeFile(_ text: String) -> String {
+        let path = "/tmp/splitd-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).json"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+
+    private let baseEnvironment = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/7"]
+
+    @Test func zeroConfigurationUsesTheDocumentedPathsAndDefaults() async throws {
+        let settings = try await ConfigLoader.load(ConfigSources(environment: baseEnvironment))
+        #expect(settings.socketPath == "/run/user/7/splitd/splitd.sock")
+        #expect(settings.databasePath == "/home/u/.local/state/splitd/splitd.db")
+        #expect(settings.durability == .full)
+        #expect(settings.maxLineLength == 65536)
+        #expect(settings.allowList == .ownerAndRoot())
+    }
+
+    @Test func flagsBeatEnvironmentBeatFileBeatDefaults() async throws {
+        let file = writeFile(#"{"database": {"durability": "normal", "path": "/f/d.db"}, "limits": {"maxClients": 7, "maxScenes": 9}, "log": {"level": "debug"}}"#)
+        var environment = baseEnvironment
+        environment["SPLITD_LIMITS_MAX_CLIENTS"] = "8"
+        environment["SPLITD_DATABASE"] = "/e/d.db"
+        let settings = try await ConfigLoader.load(ConfigSources(flags: ["database.path": "/flag/d.db"], configFile: file,
+                                                                 environment: environment))
+        #expect(settings.databasePath == "/flag/d.db")   // flag over env alias over file
+        #expect(settings.maxClients == 8)                  // env over file
+        #expect(settings.maxScenes == 9)                   // file over default
+        #expect(settings.durability == .normal)            // file
+        #expect(settings.logLevel == .debug)
+        #expect(settings.maxLineLength == 65536)           // default
+    }
+
+    @Test func longEnvironmentNamesWinOverAliases() async throws {
+        var environment = baseEnvironment
+        environment["SPLITD_SOCKET"] = "/alias.sock"
+        environment["SPLITD_SOCKET_PATH"] = "/long.sock"
+        #expect(try await ConfigLoader.load(ConfigSources(environment: environment)).socketPath == "/long.sock")
+    }
+
+    @Test func arraysComeFromCommaSeparatedEnvironment() async throws {
+        var environment = baseEnvironment
+        environment["SPLITD_ACCESS_ALLOW_UIDS"] = "1000,1001"
+        let settings = try await ConfigLoader.load(ConfigSources(environment: environment))
+        #expect(settings.allowList.uids == [1000, 1001])
+    }
+
+    @Test func typosWrongTypesAndBadChoicesAreAllReported() async throws {
+        let file = writeFile(#"{"limits": {"maxClient": 3, "maxScenes": "many"}, "database": {"durability": "fast"}}"#)
+        do {
+            _ = try await ConfigLoader.load(ConfigSources(configFile: file, environment: baseEnvironment))
+            Issue.record("an invalid file was accepted")
+        } catch let error as ConfigError {
+            let text = error.problems.joined(separator: "\n")
+            #expect(text.contains("limits.maxClient"))
+            #expect(text.contains("limits.maxScenes"))
+            #expect(text.contains("database.durability"))
+        }
+    }
+
+    @Test func hardLimitMustExceedSoftLimit() async throws {
+        await #expect(throws: ConfigError.self) {
+            _ = try await ConfigLoader.load(ConfigSources(flags: [:], configFile: writeFile(#"{"output": {"softLimitBytes": 9000, "hardLimitBytes": 8000}}"#),
+                                                          environment: baseEnvironment))
+        }
+    }
+
+    @Test func memoryDatabaseIsSpelledColonMemory() async throws {
+        let settings = try await ConfigLoader.load(ConfigSources(flags: ["database.path": ":memory:"], environment: baseEnvironment))
+        #expect(settings.databasePath == nil)
+    }
+
+    @Test func theExampleFileIsTheDocumentedDefaultAndLoads() async throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Config/splitd.example.json").standardized.path
+        let text = try String(contentsOfFile: example, encoding: .utf8)
+        #expect(text == ConfigKeys.documentedDefaultJSON())
+        let fromFile = try await ConfigLoader.load(ConfigSources(configFile: example, environment: baseEnvironment))
+        let builtIn = try await ConfigLoader.load(ConfigSources(environment: baseEnvironment))
+        #expect(fromFile == builtIn)
+    }
+
+    @Test func everyKeyHasAnEnvironmentNameInUpperSnakeCase() {
+        #expect(ConfigKeys.spec("limits.maxClients")?.environmentName == "SPLITD_LIMITS_MAX_CLIENTS")
+        #expect(ConfigKeys.spec("socket.path")?.environmentName == "SPLITD_SOCKET_PATH")
+        #expect(Set(ConfigKeys.all.map(\.environmentName)).count == ConfigKeys.all.count)
+    }
+}
