@@ -78,15 +78,42 @@ final class Connection {
             return
         }
         guard count > 0 else { return }
+        frame(count)
+    }
+
+    /// Frames the first `count` bytes of the read buffer and hands complete lines over.
+    private func frame(_ count: Int) {
         bytesRead += count
         let chunk = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(readBuffer)[0..<count])
         let outcome = framer.feed(chunk) { [unowned self] line in
-            guard let delegate = self.delegate, self.isReading else { return false }
+            guard let delegate = self.delegate, self.isReading || self.isDraining else { return false }
             return delegate.connection(self, didReceiveLine: line)
         }
         if outcome == .tooLarge {
             stopReading()
             delegate?.connectionDidExceedLineLength(self)
+        }
+    }
+
+    private var isDraining = false
+
+    /// Reads, without blocking and after `stopReading()`, what the peer had already sent when
+    /// the daemon began to stop, so a request written before SIGTERM is still answered.
+    /// Reads at most what the kernel holds now (FIONREAD): a peer cannot prolong the stop.
+    func drainPendingInput() {
+        guard isOpen, !isReading, !framer.isBroken else { return }
+        var fd: uv_os_fd_t = -1
+        guard uv_fileno(asHandle(pipe), &fd) == 0 else { return }
+        var pending: Int32 = 0
+        guard ioctl(fd, UInt(FIONREAD), &pending) == 0, pending > 0 else { return }
+        isDraining = true
+        defer { isDraining = false }
+        var budget = Int(pending)
+        while budget > 0, isOpen, !framer.isBroken {
+            let count = recv(fd, readBuffer.baseAddress, min(budget, readBuffer.count), Int32(MSG_DONTWAIT))
+            guard count > 0 else { break }
+            budget -= count
+            frame(count)
         }
     }
 

@@ -147,14 +147,16 @@ final class Server: @unchecked Sendable {
     /// by the turn in progress; then every client is closed after its output is written.
     func beginStop(reason: String) {
         guard phase == .running else { return }
-        phase = .stopping
         logger.info("stopping: \(reason)")
         notifier.notify("STOPPING=1\nSTATUS=stopping (\(reason))")
         listeners.forEach { $0.close() }
         listeners = []
-        for session in sessions.values {
+        for session in sessions.values.sorted(by: { $0.id < $1.id }) {
             session.connection.stopReading()
+            // Requests already sent are answered (this turn commits them), nothing later.
+            if !session.isClosing { session.connection.drainPendingInput() }
         }
+        phase = .stopping
         shutdownTimer = LoopTimer(loop: loop) { [unowned self] in
             self.logger.warning("stop: clients did not drain within \(self.settings.shutdownTimeoutMilliseconds) ms; closing them")
             for session in Array(self.sessions.values) { session.connection.close(reason: "daemon stopped") }
