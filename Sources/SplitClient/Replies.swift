@@ -72,3 +72,21 @@ func field<T>(_ object: JSONValue, _ key: String, _ convert: (JSONValue) -> T?) 
     }
     return converted
 }
+
+/// A WIRE.md layout object as a `Layout`.
+public func decodeLayout(_ value: JSONValue) throws(ClientError) -> Layout {
+    do {
+        return try Layout(json: value)
+    } catch {
+        throw .protocolViolation("invalid layout (\(error)): \(value)")
+    }
+}
+
+/// A WIRE.md `events` array as `[SceneEvent]`.
+public func decodeEvents(_ value: JSONValue) throws(ClientError) -> [SceneEvent] {
+    do {
+        return try SceneEvent.list(json: value)
+    } catch {
+        throw .protocolViolation("invalid events (\(error)): \(value)")
+    }
+}

@@ -78,7 +78,25 @@ public final class SplitConnection {
 
     /// Writes raw bytes, as is.
     public func sendRaw(_ bytes: [UInt8]) throws(ClientError) {
-        try socket.write(bytes, deadline: .after(timeout))
+        do {
+            try socket.write(bytes, deadline: .after(timeout))
+        } catch .closed {
+            throw refusalOrClosed()
+        }
+    }
+
+    /// Why the daemon closed the connection: a daemon that refuses a peer (unauthorized,
+    /// frame_too_large) says so in an id-null error just before closing; report that error
+    /// rather than a bare close. Reads what is left for a short while to find it.
+    private func refusalOrClosed() -> ClientError {
+        let deadline = Deadline.after(.milliseconds(500))
+        while !sawEndOfStream || lines.bufferedCount > 0 {
+            guard let message = try? nextMessage(deadline: deadline), (try? file(message)) != nil else { break }
+        }
+        if let refusal = unreadableResponses.last, let code = refusal["error"]?["code"]?.string {
+            return .server(code: code, message: refusal["error"]?["message"]?.string ?? "")
+        }
+        return .closed
     }
 
     // MARK: Receiving
@@ -88,7 +106,11 @@ public final class SplitConnection {
         let deadline = Deadline.after(timeout ?? self.timeout)
         while true {
             if let response = waitingResponses.removeValue(forKey: id) { return response }
-            try file(try nextMessage(deadline: deadline))
+            do {
+                try file(try nextMessage(deadline: deadline))
+            } catch .closed {
+                throw refusalOrClosed()
+            }
         }
     }
 

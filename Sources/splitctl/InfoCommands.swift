@@ -1,5 +1,6 @@
 import ArgumentParser
 import SplitClient
+import SplitWire
 
 struct Hello: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Handshake: print splitd's protocol version and name.")
@@ -44,6 +45,21 @@ struct Devices: ParsableCommand {
 
     func run() throws {
         let result = try withConnection(global) { connection throws(ClientError) in try connection.devices() }
-        emit(result, json: global.json) { describeFields(result["devices"] ?? result) }
+        emit(result, json: global.json) { describeDevices(result["devices"]?.array ?? []) }
     }
+}
+
+/// One line per device: id, kind, default size, then its presets.
+func describeDevices(_ devices: [JSONValue]) -> String {
+    devices.map { device in
+        let name = (device["device"]?.string ?? "?").padding(toLength: 20, withPad: " ", startingAt: 0)
+        let kind = (device["kind"]?.string ?? "?").padding(toLength: 9, withPad: " ", startingAt: 0)
+        let size = device["defaultSize"].flatMap(sizeText) ?? "-"
+        let presets = (device["presets"]?.array ?? []).compactMap { preset -> String? in
+            guard let presetName = preset["name"]?.string, let orientation = preset["orientation"]?.string else { return nil }
+            return "\(orientation)/\(presetName)=\(preset["size"].flatMap(sizeText) ?? "?")"
+        }
+        let presetText = presets.isEmpty ? "" : "  " + presets.joined(separator: " ")
+        return "\(name)\(kind)\(size.padding(toLength: 11, withPad: " ", startingAt: 0))\(presetText)"
+    }.joined(separator: "\n")
 }

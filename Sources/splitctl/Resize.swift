@@ -40,9 +40,8 @@ struct Resize: ParsableCommand {
             let device = try connection.listScenes().first { $0.scene == change.scene }?.device
             return (device ?? "", current)
         }
-        let qualified = Orientation.allCases.contains { name.hasPrefix($0.rawValue + "/") }
-            ? name : "\(current.orientation.rawValue)/\(name)"
-        guard let sizes = DeviceCatalog.builtIn.presetSizes(qualified, device: device, current: current),
+        // A bare name is taken in the orientation the device is held in (the catalog decides).
+        guard let sizes = DeviceCatalog.builtIn.presetSizes(name, device: device, current: current),
               sizes.count == 1 else {
             let known = DeviceCatalog.builtIn.presets(device: device).map { "\($0.orientation.rawValue)/\($0.name)" }
             let listing = known.isEmpty ? "\(device) has no presets" : "known: " + known.joined(separator: ", ")

@@ -53,7 +53,7 @@ struct SnapshotCommand: ParsableCommand {
                 let sessions = result["sessions"]?.array ?? []
                 if sessions.isEmpty { return "no sessions" }
                 return sessions.map { session in
-                    let sizes = (session["sizes"]?.array ?? []).map(sizeText).joined(separator: " ")
+                    let sizes = (session["sizes"]?.array ?? []).map { sizeText($0) ?? "?" }.joined(separator: " ")
                     return "\(scalar(session["session"]))\tbase \(scalar(session["baseRevision"]))\t\(scalar(session["hash"]))\t\(sizes)"
                 }.joined(separator: "\n")
             }
@@ -68,8 +68,7 @@ struct SnapshotCommand: ParsableCommand {
         var session: String
 
         func run() throws {
-            // Session ids are opaque: send an integer-looking id as a number.
-            let id: JSONValue = Int64(session).map(JSONValue.int) ?? .string(session)
+            let id = JSONValue.string(session)
             let result = try withConnection(global) { connection throws(ClientError) in try connection.snapshotSession(id) }
             emit(result, json: global.json) { describeSession(result) }
         }
@@ -89,14 +88,15 @@ func describeSession(_ result: JSONValue) -> String {
     }
     for snapshot in result["snapshots"]?.array ?? [] {
         let layout = snapshot["layout"].flatMap { try? decodeLayout($0) }
-        lines.append("at \(sizeText(snapshot["size"] ?? .null)):")
+        lines.append("at \(snapshot["size"].flatMap(sizeText) ?? "?"):")
         lines.append(layout.map { describe($0) } ?? "  (unreadable layout)")
     }
     return lines.joined(separator: "\n")
 }
 
-private func sizeText(_ size: JSONValue) -> String {
-    guard let width = size["width"]?.double, let height = size["height"]?.double else { return scalar(size) }
+/// `{"width":1366,"height":1024}` as `1366x1024`; nil for anything else.
+func sizeText(_ size: JSONValue) -> String? {
+    guard let width = size["width"]?.double, let height = size["height"]?.double else { return nil }
     return "\(points(width))x\(points(height))"
 }
 

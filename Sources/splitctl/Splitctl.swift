@@ -21,8 +21,8 @@ struct Splitctl: ParsableCommand {
             DisplayModeButton.self, Gesture.self, TapDimmed.self, ShowColumn.self,
             HideColumn.self, SetConfig.self,
             SnapshotCommand.self, Watch.self,
-            // Extension points: `attach` (terminal scene) and `simulate` (scenario runner)
-            // register here when they land.
+            Simulate.self,
+            // Extension point: `attach` (the terminal scene, Sources/splitctl/Attach/) registers here.
         ]
     )
 

@@ -1,0 +1,35 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import SplitClient
+import Testing
+
+extension EndToEnd {
+    /// Issue 3 item 5: peers are checked with SO_PEERCRED against an allow-list (default:
+    /// the daemon's own uid and root); anyone else gets `unauthorized` and is closed.
+    @Suite struct Authorization {
+        /// Running a client as another user needs root (setpriv) and a socket that user can reach.
+        static var canSwitchUser: Bool {
+            getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+        }
+
+        @Test(.enabled(if: canSwitchUser, "needs root and setpriv to run a client as nobody"))
+        func aPeerOfAnotherUidIsUnauthorized() throws {
+            try withDaemon { daemon in
+                // Let `nobody` reach the socket, so the refusal comes from the credential check,
+                // not from file permissions.
+                #expect(chmod(daemon.directory, 0o755) == 0)
+                #expect(chmod(daemon.socketPath, 0o666) == 0)
+                let output = try runCommand("/usr/bin/setpriv", [
+                    "--reuid=65534", "--regid=65534", "--clear-groups",
+                    Binaries.splitctl, "--socket", daemon.socketPath, "ping",
+                ])
+                #expect(output.exitCode == 65, "\(output)")
+                #expect(output.stderr.hasPrefix("splitctl: unauthorized"), "\(output.stderr)")
+                // The allowed user (root, the daemon's own) is still served.
+                try daemon.client().ping()
+            }
+        }
+    }
+}

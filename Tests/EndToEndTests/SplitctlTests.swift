@@ -1,0 +1,268 @@
+import Foundation
+import SplitClient
+import SplitCore
+import SplitWire
+import Testing
+
+/// Runs the splitctl binary against `daemon` (`--socket` first unless `socket` is false).
+func splitctl(_ daemon: DaemonProcess?, _ arguments: String..., environment: [String: String] = [:],
+              stdin: String? = nil) throws -> CommandOutput {
+    let socket = daemon.map { ["--socket", $0.socketPath] } ?? []
+    return try runCommand(Binaries.splitctl, socket + arguments, environment: environment, stdinText: stdin)
+}
+
+/// The one JSON object a `--json` command printed.
+func jsonOutput(_ output: CommandOutput, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+    #expect(output.exitCode == 0, "\(output)", sourceLocation: sourceLocation)
+    #expect(output.lines.count == 1, "expected one line: \(output.stdout)", sourceLocation: sourceLocation)
+    return try JSONParser.parse(output.lines.first ?? "")
+}
+
+extension EndToEnd {
+    /// Issue 4 item 1: argument parsing, JSON output shape, exit codes and error lines.
+    @Suite struct Splitctl {
+        @Test func helpListsEverySubcommandAndExitsZero() throws {
+            let output = try splitctl(nil, "--help")
+            #expect(output.exitCode == 0)
+            for name in ["hello", "ping", "scene", "resize", "push", "pop", "pop-to-root", "show", "show-detail", "back",
+                         "select-tab", "present", "dismiss", "set-display-mode", "display-mode-button", "gesture",
+                         "tap-dimmed", "show-column", "hide-column", "set-config", "snapshot", "stats", "devices", "watch"] {
+                #expect(output.stdout.contains("  \(name) "), "\(name)")
+            }
+        }
+
+        @Test(arguments: [
+            ["resize"],                                   // missing scene
+            ["resize", "s"],                              // neither size nor preset
+            ["resize", "s", "12by3"],                     // bad size
+            ["resize", "s", "100x100", "--preset", "1/2"], // both
+            ["push", "s", "sidebar", "vc"],               // unknown column
+            ["select-tab", "s", "two"],                   // not an integer
+            ["present", "s", "vc", "--style", "sideways"],
+            ["set-display-mode", "s", "sometimes"],
+            ["set-config", "s", "{not json"],
+            ["set-config", "s", "[1,2]"],
+            ["snapshot", "s"],                            // neither sizes nor preset
+            ["scene", "create", "s"],                     // missing --device
+            ["--timeout", "-1", "ping"],
+            ["frobnicate"],
+        ])
+        func usageErrorsExit64WithoutContactingTheDaemon(arguments: [String]) throws {
+            // No daemon at all: a usage error must be reported before any connection attempt.
+            let output = try runCommand(Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock"] + arguments)
+            #expect(output.exitCode == 64, "\(arguments): \(output)")
+            #expect(!output.stderr.isEmpty)
+            #expect(output.stdout.isEmpty)
+        }
+
+        @Test func anUnreachableDaemonExits69WithOneLine() throws {
+            let output = try runCommand(Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock", "ping"])
+            #expect(output.exitCode == 69)
+            #expect(output.stderr.hasPrefix("splitctl: "))
+            #expect(output.stderr.contains("/nonexistent/splitd.sock"))
+            #expect(output.stderr.split(separator: "\n").count == 1)
+            #expect(output.stdout.isEmpty)
+        }
+
+        @Test func anErrorResponseExits65WithTheCodeAndMessageOnOneLine() throws {
+            try withDaemon { daemon in
+                let missing = try splitctl(daemon, "scene", "get", "nope")
+                #expect(missing.exitCode == 65)
+                #expect(missing.stderr.hasPrefix("splitctl: unknown_scene: "), "\(missing.stderr)")
+                #expect(missing.stderr.split(separator: "\n").count == 1)
+                #expect(missing.stdout.isEmpty)
+
+                let mismatch = try splitctl(daemon, "hello", "--protocol-version", "9")
+                #expect(mismatch.exitCode == 65)
+                #expect(mismatch.stderr.hasPrefix("splitctl: version_mismatch: "))
+
+                #expect(try splitctl(daemon, "scene", "create", "x", "--device", "ipad-pro-99").stderr.hasPrefix("splitctl: unknown_device: "))
+                #expect(try splitctl(daemon, "scene", "create", "x", "--device", "ipad-pro-12.9").exitCode == 0)
+                let exists = try splitctl(daemon, "scene", "create", "x", "--device", "ipad-pro-12.9")
+                #expect(exists.exitCode == 65 && exists.stderr.hasPrefix("splitctl: scene_exists: "))
+                let pop = try splitctl(daemon, "pop", "x", "primary")
+                #expect(pop.exitCode == 65 && pop.stderr.hasPrefix("splitctl: invalid_intent: "), "\(pop)")
+                let stale = try splitctl(daemon, "resize", "x", "500x500", "--base-revision", "99")
+                #expect(stale.exitCode == 65 && stale.stderr.hasPrefix("splitctl: conflict: "))
+            }
+        }
+
+        @Test func socketResolutionFollowsTheDaemonsOrder() throws {
+            try withDaemon { daemon in
+                // $SPLITD_SOCKET when no --socket.
+                let viaEnvironment = try splitctl(nil, "ping", environment: ["SPLITD_SOCKET": daemon.socketPath])
+                #expect(viaEnvironment.exitCode == 0, "\(viaEnvironment)")
+                // --socket wins over the environment.
+                let explicit = try splitctl(daemon, "ping", environment: ["SPLITD_SOCKET": "/nonexistent/x.sock"])
+                #expect(explicit.exitCode == 0)
+                // $XDG_RUNTIME_DIR/splitd/splitd.sock next: point it at an empty directory.
+                let runtime = try makeTemporaryDirectory(prefix: "splitctl-xdg")
+                defer { removeDirectory(runtime) }
+                let viaXDG = try splitctl(nil, "ping", environment: ["SPLITD_SOCKET": "", "XDG_RUNTIME_DIR": runtime])
+                #expect(viaXDG.exitCode == 69)
+                #expect(viaXDG.stderr.contains(runtime + "/splitd/splitd.sock"), "\(viaXDG.stderr)")
+            }
+        }
+
+        @Test func jsonOutputIsTheServersResultObject() throws {
+            try withDaemon { daemon in
+                let created = try jsonOutput(try splitctl(daemon, "--json", "scene", "create", "mail", "--device", "ipad-pro-12.9",
+                                                          "--config", #"{"roots":{"primary":"inbox","secondary":"detail"}}"#))
+                #expect(created["scene"] == "mail")
+                #expect(created["revision"] == 1)
+                #expect(created["id"] == nil && created["ok"] == nil)
+                let layout = try decodeLayout(try #require(created["layout"]))
+                #expect(layout.column(.primary)?.stack == ["inbox"])
+
+                // --json after the subcommand works too, and the result equals the protocol's.
+                let fetched = try jsonOutput(try splitctl(daemon, "scene", "get", "mail", "--json"))
+                let direct = try daemon.client().call("scene.get", ["scene": "mail"])
+                #expect(fetched == direct)
+
+                let list = try jsonOutput(try splitctl(daemon, "--json", "scene", "list"))
+                #expect(list["scenes"]?.array?.count == 1)
+                #expect(list["scenes"]?[0]?["device"] == "ipad-pro-12.9")
+
+                let resized = try jsonOutput(try splitctl(daemon, "--json", "resize", "mail", "375x1024"))
+                #expect(resized["revision"] == 2)
+                #expect(resized["layout"]?["collapsed"] == true)
+                #expect(resized["events"]?.array?.isEmpty == false)
+
+                let hello = try jsonOutput(try splitctl(daemon, "--json", "hello"))
+                #expect(hello["protocol"] == 1)
+                #expect(try jsonOutput(try splitctl(daemon, "--json", "stats"))["scenes"] == 1)
+                #expect(try jsonOutput(try splitctl(daemon, "--json", "devices"))["devices"]?.array?.isEmpty == false)
+                let ping = try splitctl(daemon, "--json", "ping")
+                #expect(ping.exitCode == 0)
+
+                let deleted = try splitctl(daemon, "--json", "scene", "delete", "mail")
+                #expect(deleted.exitCode == 0)
+                #expect(try jsonOutput(try splitctl(daemon, "--json", "scene", "list"))["scenes"] == .array([]))
+            }
+        }
+
+        @Test func humanOutputShowsSizeClassesModeAndColumns() throws {
+            try withDaemon { daemon in
+                let created = try splitctl(daemon, "scene", "create", "mail", "--device", "ipad-pro-12.9",
+                                           "--config", #"{"roots":{"primary":"inbox","secondary":"detail"}}"#)
+                #expect(created.exitCode == 0)
+                #expect(created.stdout.contains("1366x1024"))
+                #expect(created.stdout.contains("regular/regular"))
+                #expect(created.stdout.contains("oneBesideSecondary"))
+                let primaryLine = try #require(created.lines.first { $0.contains("primary") })
+                #expect(primaryLine.contains("x=0") && primaryLine.contains("w=320") && primaryLine.contains("inbox"))
+                let secondaryLine = try #require(created.lines.first { $0.contains("secondary") && !$0.contains("oneBeside") })
+                #expect(secondaryLine.contains("x=320") && secondaryLine.contains("w=1046") && secondaryLine.contains("detail"))
+
+                let collapsed = try splitctl(daemon, "resize", "mail", "375x1024")
+                #expect(collapsed.stdout.contains("collapsed"))
+                #expect(collapsed.stdout.contains("inbox > detail"))
+                #expect(collapsed.stdout.contains("didCollapse"))
+            }
+        }
+
+        @Test func everyIntentSubcommandSendsItsIntent() throws {
+            try withDaemon { daemon in
+                let config = #"{"style":"doubleColumn","roots":{"primary":"inbox","secondary":"detail"},"tabs":[{"root":"a"},{"root":"b"}]}"#
+                #expect(try splitctl(daemon, "scene", "create", "s", "--device", "ipad-pro-12.9", "--size", "1024x1366", "--config", config).exitCode == 0)
+                func layout(_ arguments: String...) throws -> Layout {
+                    let output = try runCommand(Binaries.splitctl, ["--socket", daemon.socketPath, "--json"] + arguments)
+                    let result = try jsonOutput(output)
+                    return try decodeLayout(try #require(result["layout"]))
+                }
+                #expect(try layout("push", "s", "primary", "p1").column(.primary)?.stack.last == "p1")
+                #expect(try layout("show", "s", "primary", "p2").column(.primary)?.stack.last == "p2")
+                #expect(try layout("pop", "s", "primary").column(.primary)?.stack.last == "p1")
+                #expect(try layout("pop-to-root", "s", "primary").column(.primary)?.stack.count == 1)
+                #expect(try layout("show-detail", "s", "d1").column(.secondary)?.stack.last == "d1")
+                #expect(try layout("select-tab", "s", "1").column(.primary)?.stack.last == "b")
+                #expect(try layout("present", "s", "m", "--style", "formSheet").presentations.map(\.vc) == ["m"])
+                #expect(try layout("dismiss", "s").presentations.isEmpty)
+                // Portrait doubleColumn: overlay, secondaryOnly; the actions of SEMANTICS 5.
+                #expect(try layout("display-mode-button", "s").displayMode == .oneOverSecondary)
+                #expect(try layout("tap-dimmed", "s").displayMode == .secondaryOnly)
+                #expect(try layout("gesture", "s").displayMode == .oneOverSecondary)
+                #expect(try layout("hide-column", "s", "primary").displayMode == .secondaryOnly)
+                #expect(try layout("show-column", "s", "primary").displayMode == .oneOverSecondary)
+                #expect(try layout("set-display-mode", "s", "primaryHidden").displayMode == .secondaryOnly)
+                #expect(try layout("set-config", "s", #"{"style":"tripleColumn"}"#).columns.count == 3)
+                let file = try makeTemporaryDirectory(prefix: "splitctl-config") + "/config.json"
+                defer { removeDirectory((file as NSString).deletingLastPathComponent) }
+                try #"{"style":"doubleColumn"}"#.write(toFile: file, atomically: true, encoding: .utf8)
+                #expect(try layout("set-config", "s", "@" + file).columns.count == 2)
+                // `back` on the collapsed stack.
+                _ = try layout("resize", "s", "375x1024")
+                _ = try layout("push", "s", "primary", "deeper")
+                #expect(try layout("back", "s").columns.first?.stack.last != "deeper")
+            }
+        }
+
+        @Test func resizeByPresetUsesTheScenesDevice() throws {
+            try withDaemon { daemon in
+                #expect(try splitctl(daemon, "scene", "create", "s", "--device", "ipad-pro-12.9").exitCode == 0)
+                let third = try jsonOutput(try splitctl(daemon, "--json", "resize", "s", "--preset", "landscape/1/3"))
+                #expect(third["layout"]?["size"] == IPadPro129.oneThird.wireObject)
+                let half = try jsonOutput(try splitctl(daemon, "--json", "resize", "s", "--preset", "1/2"))
+                #expect(half["layout"]?["size"] == IPadPro129.half.wireObject)
+                let unknown = try splitctl(daemon, "resize", "s", "--preset", "landscape/7/8")
+                #expect(unknown.exitCode == 64)
+                #expect(unknown.stderr.hasPrefix("splitctl: unknown preset"))
+            }
+        }
+
+        @Test func snapshotSubcommands() throws {
+            try withDaemon { daemon in
+                #expect(try splitctl(daemon, "scene", "create", "s", "--device", "ipad-pro-12.9").exitCode == 0)
+                let explicit = try jsonOutput(try splitctl(daemon, "--json", "snapshot", "s", "--size", "375x1024", "--size", "1024x1366"))
+                #expect(explicit["snapshots"]?.array?.count == 2)
+                #expect(explicit["baseRevision"] == 1)
+                let preset = try jsonOutput(try splitctl(daemon, "--json", "snapshot", "s", "--preset", "appSwitcher"))
+                #expect((preset["snapshots"]?.array?.count ?? 0) >= 3)
+                let list = try jsonOutput(try splitctl(daemon, "--json", "snapshot", "list", "s"))
+                let sessions = try #require(list["sessions"]?.array)
+                #expect(sessions.count == 2)
+                let session = try #require(sessions.first?["session"])
+                let sessionArgument = session.string ?? JSONWriter.string(session)
+                let fetched = try jsonOutput(try splitctl(daemon, "--json", "snapshot", "get", sessionArgument))
+                #expect(fetched["snapshots"] == explicit["snapshots"])
+                let human = try splitctl(daemon, "snapshot", "s", "--size", "375x1024")
+                #expect(human.exitCode == 0)
+                #expect(human.stdout.contains("375x1024") && human.stdout.contains("collapsed"))
+                #expect(try splitctl(daemon, "snapshot", "get", "no-such-session").exitCode == 65)
+            }
+        }
+
+        @Test func watchPrintsTheAttachResultThenEachPush() throws {
+            try withDaemon { daemon in
+                #expect(try splitctl(daemon, "scene", "create", "s", "--device", "ipad-pro-12.9").exitCode == 0)
+                let outPath = daemon.directory + "/watch.out", errPath = daemon.directory + "/watch.err"
+                let watch = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "--json", "watch", "s", "--count", "2"],
+                                             stdoutPath: outPath, stderrPath: errPath)
+                defer { watch.killHard() }
+                // Wait until it has attached (its first line is out), bounded.
+                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                while readText(outPath).isEmpty, ContinuousClock.now < deadline, watch.isRunning { usleep(10_000) }
+                let changer = try daemon.client()
+                let first = try changer.resize("s", to: IPadPro129.half)
+                let second = try changer.intent("s", .displayModeButton)
+                #expect(watch.wait(timeout: .seconds(10)) == .exited(0), "\(readText(errPath))")
+                let lines = readText(outPath).split(separator: "\n").map(String.init)
+                #expect(lines.count == 3)
+                let attached = try JSONParser.parse(lines[0])
+                #expect(attached["revision"] == 1 && attached["layout"] != nil)
+                let pushes = try lines.dropFirst().map { try LayoutPush(decoding: try JSONParser.parse($0)) }
+                #expect(pushes.map(\.revision) == [first.revision, second.revision])
+                #expect(pushes.map(\.layout) == [first.layout, second.layout])
+            }
+        }
+
+        @Test func completionScriptsAreGenerated() throws {
+            for shell in ["bash", "zsh", "fish"] {
+                let output = try splitctl(nil, "--generate-completion-script", shell)
+                #expect(output.exitCode == 0)
+                #expect(output.stdout.contains("splitctl"))
+                #expect(output.stdout.contains("show-detail"))
+            }
+        }
+    }
+}
