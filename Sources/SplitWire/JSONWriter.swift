@@ -90,8 +90,18 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     mutating func appendBytes(_ source: UnsafeBufferPointer<UInt8>) {
         guard let start = source.baseAddress else { return }
         reserve(source.count)
-        (base + count).update(from: start, count: source.count)
+        copy(start, count: source.count, to: base + count)
         count += source.count
+    }
+
+    /// Most copies are field names and short ids, where a loop beats a call to memmove.
+    @inline(__always)
+    private func copy(_ source: UnsafePointer<UInt8>, count length: Int, to target: UnsafeMutablePointer<UInt8>) {
+        if length <= 16 {
+            for index in 0..<length { target[index] = source[index] }
+        } else {
+            target.update(from: source, count: length)
+        }
     }
 
     /// Appends the bytes of `text` verbatim.
@@ -146,7 +156,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
             count += 1
         }
         base[count] = UInt8(ascii: "\"")
-        (base + count + 1).update(from: name.utf8Start, count: length)
+        copy(name.utf8Start, count: length, to: base + count + 1)
         base[count + 1 + length] = UInt8(ascii: "\"")
         base[count + 2 + length] = UInt8(ascii: ":")
         count += length + 3
@@ -284,6 +294,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        if !mayNeedEscaping(utf8) { return appendBytes(utf8) }
         var runStart = 0
         for index in 0..<utf8.count {
             let byte = utf8[index]
@@ -293,6 +304,34 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
             runStart = index + 1
         }
         if runStart < utf8.count { appendBytes(UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+    }
+
+    /// False when no byte is a control character, `"` or `\`, tested 8 bytes at a time
+    /// (SWAR "has byte less than / equal to" tests; exact, no false negatives).
+    private func mayNeedEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = utf8.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func hasSpecialByte(_ word: UInt64) -> Bool {
+            let control = (word &- ones &* 0x20) & ~word
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let quoteZero = (quote &- ones) & ~quote
+            let backslashZero = (backslash &- ones) & ~backslash
+            return (control | quoteZero | backslashZero) & highBits != 0
+        }
+        var index = 0
+        while index + 8 <= utf8.count {
+            let word = UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)
+            if hasSpecialByte(word) { return true }
+            index += 8
+        }
+        while index < utf8.count {
+            let byte = start[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            index += 1
+        }
+        return false
     }
 
     private mutating func appendEscape(of byte: UInt8) {

@@ -26,74 +26,80 @@ public enum SnapshotTarget: Hashable, Sendable {
     case preset(String)
 }
 
-/// Every op of protocol 1 (WIRE.md) with its decoded, validated parameters, plus our
-/// additions `ping` and `devices`.
-public enum Operation: Hashable, Sendable {
-    /// `client` is informational and may be absent.
-    case hello(protocol: Int, client: String?)
-    case sceneCreate(scene: String, device: String, size: Size?, config: SplitConfigPatch?)
-    case sceneGet(scene: String)
-    case sceneList
-    case sceneDelete(scene: String)
-    case sceneAttach(scene: String, role: ClientRole, size: Size?)
-    case sceneDetach(scene: String)
-    case resize(scene: String, size: Size, baseRevision: Int?)
-    case intent(scene: String, intent: Intent, baseRevision: Int?)
-    case snapshot(scene: String, target: SnapshotTarget)
-    case snapshotList(scene: String)
-    /// A session id as `snapshot` reported it (an integer id is accepted and kept as its
-    /// decimal text).
-    case snapshotGet(session: String)
-    case stats
-    /// Ours: answers `{"ok": true}` at once; a liveness probe that touches no scene.
-    case ping
-    /// Ours: the device profiles and rule sets a scene can use.
-    case devices
+extension Request {
+    /// Every op of protocol 1 (WIRE.md) with its decoded, validated parameters, plus our
+    /// additions `ping` and `devices`.
+    ///
+    /// Nested in `Request` so it never clashes with Foundation's `Operation`.
+    public enum Operation: Hashable, Sendable {
+        /// `client` is informational and may be absent.
+        case hello(protocol: Int, client: String?)
+        /// Boxed, like `intent`: a config patch is hundreds of bytes, which every `Request`
+        /// would otherwise carry and copy.
+        indirect case sceneCreate(scene: String, device: String, size: Size?, config: SplitConfigPatch?)
+        case sceneGet(scene: String)
+        case sceneList
+        case sceneDelete(scene: String)
+        case sceneAttach(scene: String, role: ClientRole, size: Size?)
+        case sceneDetach(scene: String)
+        case resize(scene: String, size: Size, baseRevision: Int?)
+        indirect case intent(scene: String, intent: Intent, baseRevision: Int?)
+        case snapshot(scene: String, target: SnapshotTarget)
+        case snapshotList(scene: String)
+        /// A session id as `snapshot` reported it (an integer id is accepted and kept as its
+        /// decimal text).
+        case snapshotGet(session: String)
+        case stats
+        /// Ours: answers `{"ok": true}` at once; a liveness probe that touches no scene.
+        case ping
+        /// Ours: the device profiles and rule sets a scene can use.
+        case devices
 
-    /// The wire name of the op.
-    public var name: String {
-        switch self {
-        case .hello: "hello"
-        case .sceneCreate: "scene.create"
-        case .sceneGet: "scene.get"
-        case .sceneList: "scene.list"
-        case .sceneDelete: "scene.delete"
-        case .sceneAttach: "scene.attach"
-        case .sceneDetach: "scene.detach"
-        case .resize: "resize"
-        case .intent: "intent"
-        case .snapshot: "snapshot"
-        case .snapshotList: "snapshot.list"
-        case .snapshotGet: "snapshot.get"
-        case .stats: "stats"
-        case .ping: "ping"
-        case .devices: "devices"
+        /// The wire name of the op.
+        public var name: String {
+            switch self {
+            case .hello: "hello"
+            case .sceneCreate: "scene.create"
+            case .sceneGet: "scene.get"
+            case .sceneList: "scene.list"
+            case .sceneDelete: "scene.delete"
+            case .sceneAttach: "scene.attach"
+            case .sceneDetach: "scene.detach"
+            case .resize: "resize"
+            case .intent: "intent"
+            case .snapshot: "snapshot"
+            case .snapshotList: "snapshot.list"
+            case .snapshotGet: "snapshot.get"
+            case .stats: "stats"
+            case .ping: "ping"
+            case .devices: "devices"
+            }
         }
-    }
 
-    /// Every op name this codec understands.
-    public static let allNames: [String] = [
-        "hello", "scene.create", "scene.get", "scene.list", "scene.delete", "scene.attach", "scene.detach",
-        "resize", "intent", "snapshot", "snapshot.list", "snapshot.get", "stats", "ping", "devices",
-    ]
+        /// Every op name this codec understands.
+        public static let allNames: [String] = [
+            "hello", "scene.create", "scene.get", "scene.list", "scene.delete", "scene.attach", "scene.detach",
+            "resize", "intent", "snapshot", "snapshot.list", "snapshot.get", "stats", "ping", "devices",
+        ]
 
-    /// The scene the op addresses, if any.
-    public var scene: String? {
-        switch self {
-        case let .sceneCreate(scene, _, _, _), let .sceneGet(scene), let .sceneDelete(scene),
-             let .sceneAttach(scene, _, _), let .sceneDetach(scene), let .resize(scene, _, _),
-             let .intent(scene, _, _), let .snapshot(scene, _), let .snapshotList(scene):
-            scene
-        case .hello, .sceneList, .snapshotGet, .stats, .ping, .devices:
-            nil
+        /// The scene the op addresses, if any.
+        public var scene: String? {
+            switch self {
+            case let .sceneCreate(scene, _, _, _), let .sceneGet(scene), let .sceneDelete(scene),
+                 let .sceneAttach(scene, _, _), let .sceneDetach(scene), let .resize(scene, _, _),
+                 let .intent(scene, _, _), let .snapshot(scene, _), let .snapshotList(scene):
+                scene
+            case .hello, .sceneList, .snapshotGet, .stats, .ping, .devices:
+                nil
+            }
         }
-    }
 
-    /// True for ops that may change a scene (their response waits for the commit).
-    public var isMutation: Bool {
-        switch self {
-        case .sceneCreate, .sceneDelete, .sceneAttach, .sceneDetach, .resize, .intent, .snapshot: true
-        case .hello, .sceneGet, .sceneList, .snapshotList, .snapshotGet, .stats, .ping, .devices: false
+        /// True for ops that may change a scene (their response waits for the commit).
+        public var isMutation: Bool {
+            switch self {
+            case .sceneCreate, .sceneDelete, .sceneAttach, .sceneDetach, .resize, .intent, .snapshot: true
+            case .hello, .sceneGet, .sceneList, .snapshotList, .snapshotGet, .stats, .ping, .devices: false
+            }
         }
     }
 }

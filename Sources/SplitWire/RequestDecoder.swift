@@ -90,7 +90,7 @@ public struct RequestDecoder: Sendable {
 
 extension FieldReader {
     /// The parameters of op `name`, read from the request object.
-    func operation(named name: String) throws(WireError) -> Operation {
+    func operation(named name: String) throws(WireError) -> Request.Operation {
         switch name {
         case "resize":
             return .resize(scene: try identifier("scene"), size: try windowSize(),
@@ -120,7 +120,7 @@ extension FieldReader {
         case "ping": return .ping
         case "devices": return .devices
         default:
-            throw WireError(.unknownOp, "unknown op '\(name)' (ops: " + Operation.allNames.joined(separator: ", ") + ")")
+            throw WireError(.unknownOp, "unknown op '\(name)' (ops: " + Request.Operation.allNames.joined(separator: ", ") + ")")
         }
     }
 

@@ -29,7 +29,7 @@ extension JSONWriter {
         endObject()
     }
 
-    private mutating func writeParameters(of op: Operation) {
+    private mutating func writeParameters(of op: Request.Operation) {
         if let scene = op.scene {
             rawKey("scene")
             write(scene)

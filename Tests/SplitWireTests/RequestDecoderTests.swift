@@ -20,7 +20,7 @@ struct RequestDecoderTests {
     }
 
     @Test("decodes every op of WIRE.md with its parameters", arguments: [
-        (#"{"id":1,"op":"hello","protocol":1,"client":"splitctl"}"#, Operation.hello(protocol: 1, client: "splitctl")),
+        (#"{"id":1,"op":"hello","protocol":1,"client":"splitctl"}"#, Request.Operation.hello(protocol: 1, client: "splitctl")),
         (#"{"id":1,"op":"hello","protocol":1}"#, .hello(protocol: 1, client: nil)),
         (#"{"id":1,"op":"scene.create","scene":"s1","device":"ipad-pro-12.9"}"#,
          .sceneCreate(scene: "s1", device: "ipad-pro-12.9", size: nil, config: nil)),
@@ -50,7 +50,7 @@ struct RequestDecoderTests {
         (#"{"id":1,"op":"ping"}"#, .ping),
         (#"{"id":1,"op":"devices"}"#, .devices),
     ])
-    func decodesOps(line: String, expected: Operation) throws {
+    func decodesOps(line: String, expected: Request.Operation) throws {
         let request = try decode(line)
         #expect(request.op == expected)
         #expect(request.id == .int(1))

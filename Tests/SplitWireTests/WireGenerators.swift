@@ -157,7 +157,7 @@ enum WireGenerators {
         Size(width: Double.random(in: 1...100_000, using: &rng).rounded(), height: makePoints(using: &rng))
     }
 
-    static func makeOperation(using rng: inout RNG) -> Operation {
+    static func makeOperation(using rng: inout RNG) -> Request.Operation {
         let scene = ["s1", "bench-7", "wechat.ipad:main", "A_b-9"].randomElement(using: &rng)!
         let baseRevision = maybe(&rng) { Int.random(in: 0...1_000_000, using: &$0) }
         switch Int.random(in: 0..<15, using: &rng) {
