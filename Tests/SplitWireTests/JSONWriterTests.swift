@@ -16,6 +16,24 @@ struct JSONWriterTests {
         #expect(text(.object(["k\"ey": .string("v")])) == #"{"k\"ey":"v"}"#)
     }
 
+    @Test("finds a character to escape at any position of a long string", arguments: ["\"", "\\", "\n", "\u{0}", "\u{1F}"])
+    func escapingAnywhere(special: String) throws {
+        // The strict parser refuses raw control characters, and a raw quote or backslash
+        // would end the string early or start a bogus escape: parsing back is the check.
+        for filler in ["a", "é"] {
+            for length in [1, 7, 8, 9, 15, 16, 17, 31] {
+                for position in 0..<length {
+                    var characters = Array(repeating: filler, count: length)
+                    characters[position] = special
+                    let original = characters.joined()
+                    #expect(try JSONParser.parse(text(.string(original))) == .string(original), "at \(position)/\(length)")
+                }
+            }
+        }
+        // Bytes just outside the escaped ranges pass through.
+        #expect(text(.string(String(repeating: " !#[]~\u{7F}", count: 3))) == "\"" + String(repeating: " !#[]~\u{7F}", count: 3) + "\"")
+    }
+
     @Test("writes integral doubles without a fraction")
     func integralDoubles() {
         #expect(text(.double(1366)) == "1366")
