@@ -11,8 +11,14 @@ struct GoldenStore {
     var directory: String?
 
     func path(for file: ScenarioFile) -> String {
-        let base = directory ?? (URL(fileURLWithPath: file.path).deletingLastPathComponent().path + "/golden")
+        let base = directory ?? (directoryOf(file.path) + "/golden")
         return base + "/" + file.stem + ".json"
+    }
+
+    /// The directory part of `path` as written (kept relative so reports stay short).
+    private func directoryOf(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     func document(for file: ScenarioFile, runs: [JSONValue]) -> JSONValue {

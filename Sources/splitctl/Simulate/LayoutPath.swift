@@ -46,4 +46,21 @@ enum LayoutPath {
             return nil
         }
     }
+
+    /// Whether an expectation holds: JSON equality, except that numbers match within a
+    /// relative 1e-9 (0.4 x 736 is 294.40000000000003 in binary floating point).
+    static func matches(_ expected: JSONValue, _ actual: JSONValue?) -> Bool {
+        guard let actual else { return false }
+        switch (expected, actual) {
+        case (.int, _), (.double, _):
+            guard let want = expected.double, let got = actual.double else { return false }
+            return abs(want - got) <= 1e-9 * max(1, abs(want))
+        case let (.array(wanted), .array(got)):
+            return wanted.count == got.count && zip(wanted, got).allSatisfy { matches($0, $1) }
+        case let (.object(wanted), .object(got)):
+            return Set(wanted.keys) == Set(got.keys) && wanted.allSatisfy { matches($0.value, got[$0.key]) }
+        default:
+            return expected == actual
+        }
+    }
 }

@@ -177,7 +177,7 @@ private struct SceneRun {
         for check in checks {
             outcome.expectations += 1
             let actual = LayoutPath.lookup(check.path, in: .object(subject))
-            if actual != check.value {
+            if !LayoutPath.matches(check.value, actual) {
                 fail("step \(number) (expect, steps[\(index)]): \(check.path): expected \(JSONDiff.text(check.value)), actual \(JSONDiff.text(actual))")
             }
         }
