@@ -42,21 +42,21 @@ enum EventOrder {
     static func visibilityEvents(from old: Layout, to new: Layout) -> [SceneEvent] {
         let before = visibleControllers(old)
         let after = visibleControllers(new)
-        let beforeIds = Set(before.map(\.vc))
-        let afterIds = Set(after.map(\.vc))
-        let gone = before.filter { !afterIds.contains($0.vc) }.map { SceneEvent.disappear(vc: $0.vc, column: $0.column) }
-        let came = after.filter { !beforeIds.contains($0.vc) }.map { SceneEvent.appear(vc: $0.vc, column: $0.column) }
-        return gone + came
+        // A handful of columns: linear scans beat building sets.
+        let gone = before.filter { top in !after.contains { $0.vc == top.vc } }
+        let came = after.filter { top in !before.contains { $0.vc == top.vc } }
+        return gone.map { .disappear(vc: $0.vc, column: $0.column) } + came.map { .appear(vc: $0.vc, column: $0.column) }
     }
 
     /// The visible top view controllers, each id once, in column order.
     static func visibleControllers(_ layout: Layout) -> [(vc: String, column: Column)] {
         guard !layout.presentations.contains(where: { $0.effectiveStyle == .fullScreen }) else { return [] }
-        var seen = Set<String>()
-        return layout.columns.compactMap { column in
-            guard column.visible, let top = column.stack.last, seen.insert(top).inserted else { return nil }
-            return (top, column.column)
+        var tops: [(vc: String, column: Column)] = []
+        for column in layout.columns where column.visible {
+            guard let top = column.stack.last, !tops.contains(where: { $0.vc == top }) else { continue }
+            tops.append((top, column.column))
         }
+        return tops
     }
 
     static func presentationEvents(from old: [PresentationLayout], to new: [PresentationLayout]) -> [SceneEvent] {

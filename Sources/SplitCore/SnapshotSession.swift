@@ -11,9 +11,10 @@ extension SplitEngine {
             throw CoreError(.limitExceeded, "more than \(limits.maxSnapshotSizes) snapshot sizes")
         }
         if let bad = sizes.first(where: { !$0.isValidWindowSize }) { throw .badRequest("invalid size \(bad)") }
+        // The reducer without events: a session only needs the states and their layouts.
         var snapshots: [SizedLayout] = []
         for size in sizes {
-            snapshots.append(SizedLayout(size: size, layout: try apply(.resize(size), to: state).layout))
+            snapshots.append(SizedLayout(size: size, layout: layout(of: try resize(state, to: size).0)))
         }
         return SnapshotResult(baseRevision: state.revision, snapshots: snapshots, roundTrip: try replay(state, sizes: sizes))
     }
@@ -29,7 +30,7 @@ extension SplitEngine {
     /// Resizes through `sizes` in order, as UIKit does, then back to the base size.
     func replay(_ base: SceneState, sizes: [Size]) throws(CoreError) -> RoundTripReport {
         var state = base
-        for size in sizes + [base.size] { state = try apply(.resize(size), to: state).state }
+        for size in sizes + [base.size] { state = try resize(state, to: size).0 }
         let differences = RoundTripComparison.differences(base, state)
         return RoundTripReport(lossless: differences.isEmpty, differences: differences)
     }
