@@ -1,0 +1,1 @@
+../../../Sources/SplitServer/LineFramer.swift

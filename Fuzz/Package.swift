@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+// libFuzzer targets for splitd, built out of the main package so that fuzzing needs no change
+// to it: `Modules/` holds symlinks to the real sources of SplitCore, SplitWire and the
+// server's line framer, compiled here exactly as they ship. Build and run with
+// `Scripts/fuzz-smoke` (CI, seconds) or `Scripts/fuzz` (long runs); see docs/RELIABILITY.md.
+//
+// Each fuzz target is one `@_cdecl("LLVMFuzzerTestOneInput")` function; libFuzzer supplies
+// `main`, so build with `-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library`.
+import PackageDescription
+
+let package = Package(
+    name: "splitd-fuzz",
+    targets: [
+        .target(name: "SplitCore", path: "Modules/SplitCore", exclude: ["CONTRACT.md"]),
+        .target(name: "SplitWire", dependencies: ["SplitCore"], path: "Modules/SplitWire"),
+        // Only the framer of SplitServer: it depends on nothing but Glibc.
+        .target(name: "SplitServer", path: "Modules/SplitServer"),
+
+        .executableTarget(name: "FuzzFramer", dependencies: ["SplitServer"]),
+        .executableTarget(name: "FuzzRequestDecoder", dependencies: ["SplitWire", "SplitCore"]),
+        .executableTarget(name: "FuzzReducer", dependencies: ["SplitCore", "SplitWire"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
