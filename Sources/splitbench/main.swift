@@ -1,1 +1,2 @@
-print("splitbench")
+// The entry point: every benchmark is a subcommand of `SplitBench` (see SplitBench.swift).
+SplitBench.main()

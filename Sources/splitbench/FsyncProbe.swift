@@ -1,0 +1,39 @@
+import Glibc
+
+/// What one durable flush costs on the file system of a folder: append 4 KiB and
+/// `fdatasync`, repeated (the floor under a one-connection durable request, whose commit
+/// syncs the SQLite WAL once).
+enum FsyncProbe {
+    static func measure(directory: String, count: Int = 200) throws -> LatencySummary {
+        let path = directory + "/fsync-probe"
+        let fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw BenchError("open \(path): \(errnoText())") }
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        let page = [UInt8](repeating: 0x78, count: 4096)
+        var latencies = Latencies(expected: count)
+        for index in 0..<count {
+            let started = monotonicNanoseconds()
+            let written = page.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, off_t(index * 4096)) }
+            guard written == page.count, fdatasync(fd) == 0 else { throw BenchError("write/fdatasync: \(errnoText())") }
+            latencies.record(monotonicNanoseconds() - started)
+        }
+        return latencies.summary()
+    }
+
+    /// The file system type of `directory`, from the longest mount point containing it in
+    /// /proc/mounts (to warn about tmpfs, where a flush costs nothing).
+    static func fileSystem(of directory: String) -> String {
+        var best = ("", "unknown")
+        for line in (readFile("/proc/mounts") ?? "").split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 2 else { continue }
+            let mountPoint = String(fields[1])
+            let contains = directory == mountPoint || directory.hasPrefix(mountPoint == "/" ? "/" : mountPoint + "/")
+            if contains && mountPoint.count >= best.0.count { best = (mountPoint, String(fields[2])) }
+        }
+        return best.1
+    }
+}

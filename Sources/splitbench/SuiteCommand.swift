@@ -1,0 +1,244 @@
+import ArgumentParser
+import Foundation
+
+/// `splitbench suite`: everything in one invocation, anchors included, ending with the table
+/// of the goals of issue 5 and their ratios.
+struct SuiteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "suite",
+        abstract: "Run every benchmark and the anchors (echo, Redis) in one go; print the goals table.",
+        discussion: """
+            Starts its own daemons (durability full and normal) on fresh databases under \
+            --work-dir, which must be on a real disk (not tmpfs) for the durable figures to \
+            mean anything. The goal comparisons alternate splitd and its anchors for --rounds \
+            rounds and report medians. Servers run on --server-cpu, clients on --client-cpu.
+            """)
+
+    @OptionGroup var daemon: DaemonOptions
+
+    @Option(help: ArgumentHelp("The anchors' sources (copied, then built with make).", valueName: "dir"))
+    var anchors = "/work/shared/bench-anchors"
+
+    @Option(help: "Alternated rounds of the goal comparisons (medians are reported).")
+    var rounds = 3
+
+    @Option(help: "Warm-up seconds per load run.")
+    var warmup = 1.0
+
+    @Option(help: "Measured seconds per goal run.")
+    var seconds = 5.0
+
+    @Option(help: "Measured seconds per cell of the connections x depth matrix (0 skips it).")
+    var matrixSeconds = 3.0
+
+    @Option(help: "Scenes for the idle-memory and restart run (0 skips it).")
+    var idleScenes = 100_000
+
+    @Option(help: "Measured seconds of the resize storm (0 skips it).")
+    var stormSeconds = 10.0
+
+    @Option(help: "Requests of the Redis run.")
+    var redisRequests = 150_000
+
+    @Flag(help: "Skip Redis (when it is not installed).")
+    var skipRedis = false
+
+    func run() throws {
+        daemon.pinClient()
+        let scratch = daemon.freshDirectory("suite")
+        defer { removeDirectory(scratch) }
+        var suite = Suite(command: self, scratch: scratch)
+        try suite.run()
+    }
+}
+
+/// The suite's state: what it measured so far.
+struct Suite {
+    let command: SuiteCommand
+    let scratch: String
+    var goals = GoalFigures()
+
+    var serverCPU: Int? { command.daemon.serverCPU >= 0 ? command.daemon.serverCPU : nil }
+    var clientCPU: Int? { command.daemon.clientCPU >= 0 ? command.daemon.clientCPU : nil }
+
+    init(command: SuiteCommand, scratch: String) {
+        self.command = command
+        self.scratch = scratch
+    }
+
+    mutating func run() throws {
+        let started = monotonicNanoseconds()
+        section("machine")
+        print(MachineInfo.describe(directory: scratch))
+        let fileSystem = FsyncProbe.fileSystem(of: scratch)
+        if fileSystem == "tmpfs" { print("WARNING: \(scratch) is tmpfs: durable figures are meaningless here") }
+
+        section("fsync")
+        let fsync = try FsyncProbe.measure(directory: scratch)
+        goals.fsyncP50 = fsync.p50
+        print("4 KiB + fdatasync on \(fileSystem): p50 \(fixed(fsync.p50, 0)) µs, p99 \(fixed(fsync.p99, 0)) µs")
+
+        section("core microbenchmarks")
+        let core = try CoreBench.run(Microbench())
+        print(microTable(core).render())
+        goals.snapshotCore = core.last?.microseconds
+
+        section("codec microbenchmarks")
+        print(microTable(try CodecBench.run(Microbench())).render())
+
+        section("anchors: build")
+        let anchors = try Anchors.build(from: command.anchors, in: scratch)
+        print("built \(anchors.echoServer) and \(anchors.loadgen)")
+
+        section("goal runs: 100 connections, depth 1, \(command.rounds) alternated rounds")
+        for round in 1...max(1, command.rounds) {
+            try goalRound(round, anchors: anchors)
+        }
+
+        if command.matrixSeconds > 0 {
+            section("matrix: connections x depth, splitbench load (resize), \(fixed(command.matrixSeconds, 0)) s per cell")
+            try matrix(anchors: anchors)
+        }
+        if command.stormSeconds > 0 {
+            section("resize storm: 1000 windows x 30 Hz, durable")
+            let result = try command.daemon.withDaemon(named: "storm", durability: "full") { socket, pid in
+                try Storm.run(socket: socket, pid: pid, windows: 1000, hertz: 30, warmup: command.warmup,
+                              seconds: command.stormSeconds)
+            }
+            print(Storm.report(result))
+            goals.storm = result
+        }
+
+        section("snapshot sessions through the daemon (durable, 10 connections)")
+        let snapshots = try command.daemon.withDaemon(named: "snapshot", durability: "full") { socket, pid in
+            try Snapshots.run(socket: socket, pid: pid, connections: 10, depth: 1, warmup: command.warmup,
+                              seconds: command.seconds)
+        }
+        print(LoadReport.line(snapshots, label: "snapshot"))
+        goals.snapshotDaemon = snapshots
+
+        section("attach fan-out: 1 writer, 100 viewers (durable)")
+        let fanout = try command.daemon.withDaemon(named: "fanout", durability: "full") { socket, pid in
+            try Fanout.run(socket: socket, pid: pid, viewers: 100, warmup: command.warmup, seconds: command.seconds)
+        }
+        print(Fanout.report(fanout))
+        goals.fanout = fanout
+
+        if command.idleScenes > 0 {
+            section("idle scenes and restart (\(command.idleScenes) scenes, durable)")
+            var options = command.daemon
+            options.durability = "full"
+            let idle = try IdleScenes.run(options: options, scenes: command.idleScenes)
+            print(IdleScenes.report(idle))
+            goals.idle = idle
+        }
+
+        section("goals (issue 5)")
+        print(goals.table().render())
+        print("\nsuite took \(fixed(Double(monotonicNanoseconds() - started) / 1e9, 0)) s")
+    }
+
+    /// One round of the comparisons behind the ratios, alternating servers.
+    private mutating func goalRound(_ round: Int, anchors: Anchors) throws {
+        let warmup = command.warmup
+        let seconds = command.seconds
+        let echo = try anchors.withEchoServer(cpu: serverCPU, scratch: scratch) { socket, pid in
+            try anchors.runLoadgen(socket: socket, connections: 100, depth: 1, warmup: warmup, seconds: seconds,
+                                   serverPID: pid, clientCPU: clientCPU, scratch: scratch)
+        }
+        report(round, "echo (loadgen)", echo)
+        goals.echo.append(echo.requestsPerSecond)
+
+        let relaxed = try loadgenAgainstSplitd(durability: "normal", connections: 100, anchors: anchors)
+        report(round, "splitd normal (loadgen)", relaxed)
+        goals.relaxed.append(relaxed.requestsPerSecond)
+
+        if !command.skipRedis {
+            let redis = try Anchors.runRedis(clients: 100, requests: command.redisRequests, serverCPU: serverCPU,
+                                             clientCPU: clientCPU, scratch: scratch)
+            print("round \(round): redis appendfsync always (redis-benchmark): \(rate(redis.requestsPerSecond)) req/s, "
+                + "p50 \(fixed(redis.p50Milliseconds * 1000, 0)) µs, p99 \(fixed(redis.p99Milliseconds * 1000, 0)) µs")
+            goals.redis.append(redis.requestsPerSecond)
+        }
+
+        let durable = try loadgenAgainstSplitd(durability: "full", connections: 100, anchors: anchors)
+        report(round, "splitd full (loadgen)", durable)
+        goals.durable.append(durable.requestsPerSecond)
+        goals.durableP99.append(durable.p99)
+
+        let own = try splitbenchLoad(durability: "full", connections: 100, depth: 1, seconds: seconds)
+        print("round \(round): splitd full (splitbench load): \(rate(own.requestsPerSecond)) req/s, p50 \(fixed(own.latency.p50, 0)) µs, "
+            + "p99 \(fixed(own.latency.p99, 0)) µs, errors \(own.errors)")
+        goals.durableOwnClient.append(own.requestsPerSecond)
+        goals.durableOwnP99.append(own.latency.p99)
+
+        let single = try splitbenchLoad(durability: "full", connections: 1, depth: 1, seconds: seconds)
+        print("round \(round): splitd full, 1 connection (splitbench load): \(rate(single.requestsPerSecond)) req/s, "
+            + "p50 \(fixed(single.latency.p50, 0)) µs, p99 \(fixed(single.latency.p99, 0)) µs, errors \(single.errors)")
+        goals.singleP50.append(single.latency.p50)
+        goals.errors += own.errors + single.errors + max(0, durable.errors) + max(0, relaxed.errors)
+    }
+
+    private func report(_ round: Int, _ label: String, _ result: Anchors.LoadgenResult) {
+        print("round \(round): \(label): \(rate(result.requestsPerSecond)) req/s, p50 \(fixed(result.p50, 0)) µs, "
+            + "p99 \(fixed(result.p99, 0)) µs, server CPU \(fixed(result.serverCPU, 0))%, client CPU \(fixed(result.clientCPU, 0))%, "
+            + "errors \(result.errors)")
+        if result.errors != 0 { print("  " + result.line) }
+    }
+
+    private func loadgenAgainstSplitd(durability: String, connections: Int, anchors: Anchors) throws -> Anchors.LoadgenResult {
+        try command.daemon.withDaemon(named: "goal-\(durability)", durability: durability) { socket, pid in
+            try SceneSetup.createScenes(socketPath: socket, count: connections)
+            return try anchors.runLoadgen(socket: socket, connections: connections, depth: 1, warmup: command.warmup,
+                                          seconds: command.seconds, serverPID: pid, clientCPU: clientCPU, scratch: scratch)
+        }
+    }
+
+    private func splitbenchLoad(durability: String, connections: Int, depth: Int, seconds: Double,
+                                workload: Workload = .resize) throws -> LoadResult {
+        try command.daemon.withDaemon(named: "load-\(durability)", durability: durability) { socket, pid in
+            try SceneSetup.createScenes(socketPath: socket, count: connections)
+            let plan = LoadPlan(socketPath: socket, connections: connections, pacing: .closed(depth: depth),
+                                warmupSeconds: command.warmup, measureSeconds: seconds,
+                                templates: workload.templates, daemonPID: pid)
+            return LoadEngine(plan: plan).run()
+        }
+    }
+
+    /// Every cell of connections x depth, both durabilities, resize and mixed requests, with
+    /// the echo anchor under the same load (loadgen, fixed template) beside it.
+    private mutating func matrix(anchors: Anchors) throws {
+        var table = Table(["server", "mix", "conns", "depth", "req/s", "p50 µs", "p99 µs", "p99.9 µs", "errors",
+                           "server CPU%", "client CPU%", "RSS MiB"])
+        for depth in [1, 16] {
+            for connections in [1, 10, 100, 1000] {
+                let echo = try anchors.withEchoServer(cpu: serverCPU, scratch: scratch) { socket, pid in
+                    try anchors.runLoadgen(socket: socket, connections: connections, depth: depth, warmup: command.warmup,
+                                           seconds: command.matrixSeconds, serverPID: pid, clientCPU: clientCPU,
+                                           scratch: scratch)
+                }
+                table.add(["echo (loadgen)", "resize", String(connections), String(depth), rate(echo.requestsPerSecond),
+                           fixed(echo.p50, 0), fixed(echo.p99, 0), fixed(echo.p999, 0), String(echo.errors),
+                           fixed(echo.serverCPU, 0), fixed(echo.clientCPU, 0), "-"])
+                for durability in ["normal", "full"] {
+                    for workload in [Workload.resize, .mixed] {
+                        let result = try splitbenchLoad(durability: durability, connections: connections, depth: depth,
+                                                        seconds: command.matrixSeconds, workload: workload)
+                        print(LoadReport.line(result, label: "\(workload.rawValue)/\(durability)"))
+                        var row = LoadReport.row(result, label: workload.rawValue)
+                        row.insert("splitd \(durability)", at: 0)
+                        row.remove(at: 8) // max µs: not in this table
+                        table.add(row)
+                        goals.errors += result.errors
+                    }
+                }
+            }
+        }
+        print(table.render())
+    }
+
+    private func section(_ title: String) {
+        print("\n== \(title) ==")
+        fflush(nil)
+    }
+}
