@@ -6,7 +6,7 @@ extension JSONWriter {
     public mutating func write(_ event: SceneEvent) {
         beginObject()
         rawKey("type")
-        write(event.type)
+        writeRaw(event.wireType)
         switch event {
         case let .traitsChanged(from, to):
             rawKey("from")
@@ -21,19 +21,19 @@ extension JSONWriter {
             write(moved)
         case let .displayModeChanged(from, to):
             rawKey("from")
-            writeName(from?.rawValue)
+            writeName(from?.wireName)
             rawKey("to")
-            writeName(to?.rawValue)
+            writeName(to?.wireName)
         case let .appear(vc, column), let .disappear(vc, column):
             rawKey("vc")
             write(vc)
             rawKey("column")
-            writeName(column.rawValue)
+            writeRaw(column.wireName)
         case let .presented(vc, style):
             rawKey("vc")
             write(vc)
             rawKey("style")
-            writeName(style.rawValue)
+            writeRaw(style.wireName)
         case let .dismissed(vc):
             rawKey("vc")
             write(vc)

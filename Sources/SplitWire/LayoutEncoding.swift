@@ -9,18 +9,18 @@ extension JSONWriter {
         rawKey("size")
         write(layout.size)
         rawKey("orientation")
-        writeName(layout.orientation.rawValue)
+        writeRaw(layout.orientation.wireName)
         rawKey("traits")
         write(layout.traits)
         rawKey("collapsed")
         write(layout.collapsed)
         rawKey("displayMode")
-        writeName(layout.displayMode?.rawValue)
+        writeName(layout.displayMode?.wireName)
         rawKey("splitBehavior")
-        writeName(layout.splitBehavior?.rawValue)
+        writeName(layout.splitBehavior?.wireName)
         rawKey("columns")
         beginArray()
-        for column in layout.columns { write(column) }
+        for index in layout.columns.indices { write(layout.columns[index]) }
         endArray()
         rawKey("presentations")
         beginArray()
@@ -45,16 +45,16 @@ extension JSONWriter {
     public mutating func write(_ traits: Traits) {
         beginObject()
         rawKey("horizontalSizeClass")
-        writeName(traits.horizontalSizeClass.rawValue)
+        writeRaw(traits.horizontalSizeClass.wireName)
         rawKey("verticalSizeClass")
-        writeName(traits.verticalSizeClass.rawValue)
+        writeRaw(traits.verticalSizeClass.wireName)
         endObject()
     }
 
     public mutating func write(_ column: ColumnLayout) {
         beginObject()
         rawKey("column")
-        writeName(column.column.rawValue)
+        writeRaw(column.column.wireName)
         rawKey("visible")
         write(column.visible)
         rawKey("x")
@@ -75,9 +75,9 @@ extension JSONWriter {
         rawKey("vc")
         write(presentation.vc)
         rawKey("style")
-        writeName(presentation.style.rawValue)
+        writeRaw(presentation.style.wireName)
         rawKey("effectiveStyle")
-        writeName(presentation.effectiveStyle.rawValue)
+        writeRaw(presentation.effectiveStyle.wireName)
         endObject()
     }
 
@@ -87,9 +87,9 @@ extension JSONWriter {
         endArray()
     }
 
-    /// An enum raw value (plain ASCII identifiers, so no escaping scan) or null.
-    mutating func writeName(_ name: String?) {
+    /// A wire name or null.
+    mutating func writeName(_ name: StaticString?) {
         guard let name else { return writeNull() }
-        write(name)
+        writeRaw(name)
     }
 }
