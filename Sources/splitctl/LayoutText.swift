@@ -18,7 +18,7 @@ func describe(_ layout: Layout) -> String {
     for column in layout.columns { lines.append("  " + describe(column)) }
     for presentation in layout.presentations {
         let adapted = presentation.effectiveStyle == presentation.style ? "" : " (as \(presentation.effectiveStyle.rawValue))"
-        lines.append("  presented    \(presentation.vc) \(presentation.style.rawValue)\(adapted)")
+        lines.append("  presented      \(presentation.vc) \(presentation.style.rawValue)\(adapted)")
     }
     return lines.joined(separator: "\n")
 }
@@ -28,7 +28,7 @@ func describe(_ column: ColumnLayout) -> String {
     if !column.visible { flags.append("hidden") }
     if column.overlay { flags.append("overlay") }
     if column.dimmed { flags.append("dimmed") }
-    let name = column.column.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)
+    let name = column.column.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
     let x = ("x=" + points(column.x)).padding(toLength: 8, withPad: " ", startingAt: 0)
     let width = ("w=" + points(column.width)).padding(toLength: 8, withPad: " ", startingAt: 0)
     let stack = column.stack.isEmpty ? "(empty)" : column.stack.joined(separator: " > ")

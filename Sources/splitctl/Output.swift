@@ -40,9 +40,15 @@ func describe(_ push: LayoutPush) -> String {
 /// A JSON value as readable `key: value` lines (stats, hello, devices...).
 func describeFields(_ value: JSONValue, indent: String = "") -> String {
     switch value {
+    case .object(let object) where object.isEmpty:
+        return indent + "{}"
+    case .array(let elements) where elements.isEmpty:
+        return indent + "[]"
     case .object(let object):
         return object.map { member in
             switch member.value {
+            case .object(let nested) where nested.isEmpty: "\(indent)\(member.key): {}"
+            case .array(let nested) where nested.isEmpty: "\(indent)\(member.key): []"
             case .object, .array:
                 "\(indent)\(member.key):\n" + describeFields(member.value, indent: indent + "  ")
             default:

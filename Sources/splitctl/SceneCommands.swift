@@ -43,11 +43,7 @@ struct SceneCommand: ParsableCommand {
 
         func run() throws {
             let reply = try withConnection(global) { connection throws(ClientError) in try connection.getScene(scene) }
-            emit(reply.raw, json: global.json) {
-                var text = describe(reply)
-                if let state = reply.raw["state"] { text += "\nstate:\n" + describeFields(state, indent: "  ") }
-                return text
-            }
+            emit(reply.raw, json: global.json) { describe(reply) + "\n" + describeStateSummary(reply.raw["state"]) }
         }
     }
 
@@ -83,4 +79,16 @@ struct SceneCommand: ParsableCommand {
             emit(raw, json: global.json) { "deleted \(scene)" }
         }
     }
+}
+
+/// The few state fields a person asks for first; `--json` has the whole state.
+func describeStateSummary(_ state: JSONValue?) -> String {
+    let config = state?["config"]
+    let fields: [(String, JSONValue?)] = [
+        ("device", state?["device"]), ("style", config?["style"]), ("sizePolicy", config?["sizePolicy"]),
+        ("preferredDisplayMode", config?["preferredDisplayMode"]), ("collapsePolicy", config?["collapsePolicy"]),
+        ("detailRouting", config?["detailRouting"]),
+    ]
+    let known = fields.compactMap { name, value in value.map { "\(name)=\($0.string ?? JSONWriter.string($0))" } }
+    return known.isEmpty ? "(state: see --json)" : known.joined(separator: " ") + " (full state: --json)"
 }

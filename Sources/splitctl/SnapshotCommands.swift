@@ -86,10 +86,10 @@ func describeSession(_ result: JSONValue) -> String {
             lines.append("  difference: \(scalar(difference))")
         }
     }
+    // Each layout's header line starts with its size.
     for snapshot in result["snapshots"]?.array ?? [] {
         let layout = snapshot["layout"].flatMap { try? decodeLayout($0) }
-        lines.append("at \(snapshot["size"].flatMap(sizeText) ?? "?"):")
-        lines.append(layout.map { describe($0) } ?? "  (unreadable layout)")
+        lines.append(layout.map { describe($0) } ?? "\(snapshot["size"].flatMap(sizeText) ?? "?") (unreadable layout)")
     }
     return lines.joined(separator: "\n")
 }

@@ -41,10 +41,13 @@ struct Watch: ParsableCommand {
                 received += 1
                 if global.json {
                     emit(JSONWriter.string(push))
+                } else if push["event"]?.string == "layout" {
+                    emit(describe(try LayoutPush(decoding: push)))
                 } else {
-                    let decoded = try LayoutPush(decoding: push)
-                    emit(describe(decoded))
+                    emit("event \(push["event"]?.string ?? "?"): \(JSONWriter.string(push))")
                 }
+                // A deleted scene sends nothing more.
+                if push["event"]?.string == "deleted" { return }
             }
         }
     }
