@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
     ],
     targets: [
         // System libraries (Debian: libuv1-dev, libsqlite3-dev).
@@ -47,8 +48,11 @@ let package = Package(
         ]),
 
         // Benchmarks: core microbenchmarks and (later) the daemon load generator.
+        // Linux-only C interfaces (epoll, affinity) for the benchmark's load generator.
+        .target(name: "CLinuxShims"),
         .executableTarget(name: "splitbench", dependencies: [
-            "SplitCore", "SplitWire", "SplitClient",
+            "SplitCore", "SplitWire", "SplitClient", "CLinuxShims",
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -59,6 +63,10 @@ let package = Package(
             "SplitWire", "SplitCore", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "SplitStoreTests", dependencies: ["SplitStore"]),
+        .testTarget(name: "SplitServerTests", dependencies: [
+            "SplitServer", "SplitCore", "SplitWire", "SplitStore",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: ["SplitClient", "SplitWire", "SplitCore"]),
     ],
     swiftLanguageModes: [.v6]
