@@ -186,3 +186,25 @@ public struct ColumnShares: Codable, Hashable, Sendable {
         }
     }
 }
+
+extension NavigationState {
+    enum CodingKeys: String, CodingKey {
+        case primary, supplementary, secondary, compact, placeholder, tabs, selectedTab, presentations,
+             lastNavigated, collapsed
+    }
+
+    /// Missing keys decode as empty, so states persisted before a field existed still load.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        primary = try c.decodeIfPresent([String].self, forKey: .primary) ?? []
+        supplementary = try c.decodeIfPresent([String].self, forKey: .supplementary) ?? []
+        secondary = try c.decodeIfPresent([String].self, forKey: .secondary) ?? []
+        compact = try c.decodeIfPresent([String].self, forKey: .compact) ?? []
+        placeholder = try c.decodeIfPresent(String.self, forKey: .placeholder)
+        tabs = try c.decodeIfPresent([TabState].self, forKey: .tabs) ?? []
+        selectedTab = try c.decodeIfPresent(Int.self, forKey: .selectedTab)
+        presentations = try c.decodeIfPresent([Presentation].self, forKey: .presentations) ?? []
+        lastNavigated = try c.decodeIfPresent(Column.self, forKey: .lastNavigated)
+        collapsed = try c.decodeIfPresent(CollapsedStack.self, forKey: .collapsed)
+    }
+}

@@ -98,6 +98,13 @@ import Testing
         }
     }
 
+    @Test func navigationDecodesMissingKeysAsEmpty() throws {
+        let nav = try JSONDecoder().decode(NavigationState.self, from: Data(#"{"primary":["p"]}"#.utf8))
+        var expected = NavigationState()
+        expected.primary = ["p"]
+        #expect(nav == expected)
+    }
+
     @Test func sceneStateRoundTripsThroughJSON() throws {
         let s = try run([.push(column: .primary, vc: "a"), .present(vc: "m", style: .formSheet)],
                         on: makeScene { $0.tabs = [TabConfig(root: "t0"), TabConfig(root: "t1")]; $0.placeholder = "ph" })
