@@ -31,5 +31,19 @@ extension EndToEnd {
                 try daemon.client().ping()
             }
         }
+
+        @Test(.enabled(if: canSwitchUser, "needs root and setpriv to run a client as nobody"))
+        func aPeerOnTheAllowListIsServed() throws {
+            // The same set-up as above with nobody allowed: the refusal above is the credential check.
+            try withDaemon(environment: ["SPLITD_ACCESS_ALLOW_UIDS": "0,65534"]) { daemon in
+                #expect(chmod(daemon.directory, 0o755) == 0)
+                #expect(chmod(daemon.socketPath, 0o666) == 0)
+                let output = try runCommand("/usr/bin/setpriv", [
+                    "--reuid=65534", "--regid=65534", "--clear-groups",
+                    Binaries.splitctl, "--socket", daemon.socketPath, "ping",
+                ])
+                #expect(output.exitCode == 0, "\(output)")
+            }
+        }
     }
 }
