@@ -22,7 +22,7 @@ struct Splitctl: ParsableCommand {
             HideColumn.self, SetConfig.self,
             SnapshotCommand.self, Watch.self,
             Simulate.self,
-            // Extension point: `attach` (the terminal scene, Sources/splitctl/Attach/) registers here.
+            Attach.self,
         ]
     )
 
