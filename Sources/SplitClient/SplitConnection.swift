@@ -25,6 +25,9 @@ public final class SplitConnection {
     private var waitingResponses: [JSONValue: JSONValue] = [:]
     private var nextID: Int64 = 1
     private var sawEndOfStream = false
+    /// The last message read, to tell a refusal (an id-null error right before the close)
+    /// from an older id-null error.
+    private var lastMessage: JSONValue?
 
     public init(socket: UnixSocket, timeout: Duration = .seconds(10)) {
         self.socket = socket
@@ -71,6 +74,18 @@ public final class SplitConnection {
         return id
     }
 
+    /// Writes a request object as given; an `id` is added when it has none. Answers the id.
+    @discardableResult
+    public func send(request: JSONObject) throws(ClientError) -> JSONValue {
+        var request = request
+        if request["id"] == nil {
+            request["id"] = .int(nextID)
+            nextID += 1
+        }
+        try sendLine(JSONWriter.string(.object(request)))
+        return request["id"] ?? .null
+    }
+
     /// Writes `line` plus a terminating newline, as is (no validation: tests send garbage).
     public func sendLine(_ line: String) throws(ClientError) {
         try sendRaw(Array(line.utf8) + [UInt8(ascii: "\n")])
@@ -93,7 +108,7 @@ public final class SplitConnection {
         while !sawEndOfStream || lines.bufferedCount > 0 {
             guard let message = try? nextMessage(deadline: deadline), (try? file(message)) != nil else { break }
         }
-        if let refusal = unreadableResponses.last, let code = refusal["error"]?["code"]?.string {
+        if let refusal = lastMessage, refusal["id"] == .null, let code = refusal["error"]?["code"]?.string {
             return .server(code: code, message: refusal["error"]?["message"]?.string ?? "")
         }
         return .closed
@@ -175,7 +190,11 @@ public final class SplitConnection {
 
     private func nextMessage(deadline: Deadline) throws(ClientError) -> JSONValue {
         while true {
-            if let line = try lines.nextLine() { return try parseMessage(line) }
+            if let line = try lines.nextLine() {
+                let message = try parseMessage(line)
+                lastMessage = message
+                return message
+            }
             if sawEndOfStream { throw .closed }
             let bytes = try socket.read(deadline: deadline)
             if bytes.isEmpty { sawEndOfStream = true } else { lines.append(bytes) }
