@@ -48,9 +48,11 @@ struct AttachState {
         self.revision = revision
         if !layout.collapsed { styleColumns = layout.columns.map(\.column) }
         if !events.isEmpty { ticker = "rev \(revision): " + events.map(describe).joined(separator: " · ") }
-        let visible = layout.visibleColumns.map(\.column)
-        if let focus, visible.contains(focus) { return }
-        focus = visible.first
+        // Keys act on what can be seen: a dimmed secondary lies under a sidebar.
+        let undimmed = layout.visibleColumns.filter { !$0.dimmed }.map(\.column)
+        let focusable = undimmed.isEmpty ? layout.visibleColumns.map(\.column) : undimmed
+        if let focus, focusable.contains(focus) { return }
+        focus = focusable.first
     }
 
     mutating func say(_ text: String, error: Bool = false) {

@@ -42,14 +42,15 @@ enum ScreenRenderer {
         return canvas
     }
 
-    /// `scene S │ rev 7 │ 1600x800 landscape │ regular/regular │ expanded oneBesideSecondary tile │ tab 0 │ window 200x50`.
+    /// `scene S │ rev 7 │ expanded oneBesideSecondary tile │ regular/regular │ 1600x800 landscape │ tab 0 │ window 200x50`.
     static func statusText(_ state: AttachState) -> String {
         var parts = ["scene \(state.scene)", "rev \(state.revision)"]
+        // Most telling first: a narrow terminal cuts the line from the right.
         if let layout = state.layout {
-            parts.append("\(sizeLabel(layout.size)) \(layout.orientation.rawValue)")
-            parts.append("\(layout.traits.horizontalSizeClass.rawValue)/\(layout.traits.verticalSizeClass.rawValue)")
             parts.append(layout.collapsed ? "collapsed"
                 : "expanded \(layout.displayMode?.rawValue ?? "-") \(layout.splitBehavior?.rawValue ?? "-")")
+            parts.append("\(layout.traits.horizontalSizeClass.rawValue)/\(layout.traits.verticalSizeClass.rawValue)")
+            parts.append("\(sizeLabel(layout.size)) \(layout.orientation.rawValue)")
             if let tab = layout.selectedTab { parts.append("tab \(tab)") }
         }
         parts.append("\(state.role.rawValue) \(state.terminal.columns)x\(state.terminal.rows)")
