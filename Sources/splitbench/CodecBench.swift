@@ -68,7 +68,33 @@ enum CodecBench {
         results.append(try harness.measure("decode scene state blob: Foundation") {
             consume(try decoder.decode(SceneState.self, from: blob))
         })
+
+        try verifyStreamingCodable(transition.state)
+        let streaming = StreamingJSONEncoder()
+        results.append(try harness.measure("encode scene state blob: StreamingJSONEncoder") {
+            consume(try streaming.encode(transition.state))
+        })
+        let streamed = try streaming.encode(transition.state)
+        let treeDecoder = JSONValueDecoder()
+        results.append(try harness.measure("decode scene state blob: JSONValueDecoder") {
+            consume(try treeDecoder.decode(SceneState.self, from: streamed))
+        })
         return results
+    }
+
+    /// The proposed codec must agree with Foundation both ways before its speed means anything.
+    static func verifyStreamingCodable(_ state: SceneState) throws {
+        let foundation = try JSONEncoder().encode(state)
+        let streamed = try StreamingJSONEncoder().encode(state)
+        let viaFoundation = try JSONDecoder().decode(SceneState.self, from: Data(streamed))
+        let viaTree = try JSONValueDecoder().decode(SceneState.self, from: Array(foundation))
+        guard viaFoundation == state, viaTree == state,
+              try JSONValueDecoder().decode(SceneState.self, from: streamed) == state else {
+            throw BenchError("StreamingJSONEncoder/JSONValueDecoder disagree with Foundation on SceneState")
+        }
+        guard try JSONParser.parse(streamed) == JSONParser.parse(Array(foundation)) else {
+            throw BenchError("StreamingJSONEncoder output differs from Foundation's as JSON")
+        }
     }
 
     /// Bytes of the response and the blob, for the report.

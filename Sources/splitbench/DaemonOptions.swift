@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLinuxShims
 import Foundation
 import Glibc
 
@@ -65,16 +66,9 @@ struct DaemonOptions: ParsableArguments {
     }
 }
 
-/// Restricts the calling thread to one CPU (what `taskset -c` does for a whole process).
-/// `sched_setaffinity` comes through `dlsym`: Swift's Glibc module leaves it out.
+/// Restricts this process to one CPU (what `taskset -c` does).
 func pinCurrentThread(to cpu: Int) {
-    typealias SetAffinity = @convention(c) (Int32, Int, UnsafeRawPointer) -> Int32
-    let setAffinity: SetAffinity = symbol("sched_setaffinity")
-    var mask = [UInt64](repeating: 0, count: 16)
-    guard cpu >= 0, cpu < 64 * mask.count else { return }
-    mask[cpu / 64] |= 1 << UInt64(cpu % 64)
-    let status = mask.withUnsafeBytes { setAffinity(0, $0.count, $0.baseAddress!) }
-    if status != 0 {
+    if splitd_pin_to_cpu(Int32(cpu)) != 0 {
         FileHandle.standardError.write(Data("splitbench: cannot pin to CPU \(cpu): \(errnoText())\n".utf8))
     }
 }

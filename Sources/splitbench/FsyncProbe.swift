@@ -13,7 +13,7 @@ enum FsyncProbe {
             unlink(path)
         }
         let page = [UInt8](repeating: 0x78, count: 4096)
-        var latencies = Latencies(expected: count)
+        var latencies = Latencies()
         for index in 0..<count {
             let started = monotonicNanoseconds()
             let written = page.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, off_t(index * 4096)) }

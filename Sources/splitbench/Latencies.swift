@@ -1,24 +1,32 @@
-/// Latencies of one run, in nanoseconds, kept whole and sorted once at the end (a stand-in
-/// for HdrHistogram until the package is added: exact, and at a few million samples cheap).
-struct Latencies {
-    private(set) var samples: [UInt64] = []
+import Histogram
 
-    init(expected: Int = 1 << 16) {
-        samples.reserveCapacity(expected)
-    }
+/// Latencies of one run in nanoseconds, in an HdrHistogram (3 significant digits, from 1 ns
+/// to 100 s): constant memory and cost per sample however long the run.
+struct Latencies {
+    private var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 100_000_000_000,
+                                              numberOfSignificantValueDigits: .three)
+
+    init() {}
 
     @inline(__always)
     mutating func record(_ nanoseconds: UInt64) {
-        samples.append(nanoseconds)
+        _ = histogram.record(max(1, nanoseconds))
     }
 
     mutating func merge(_ other: Latencies) {
-        samples.append(contentsOf: other.samples)
+        histogram.add(other.histogram)
     }
 
     func summary() -> LatencySummary {
-        LatencySummary(samples.sorted())
+        guard histogram.totalCount > 0 else { return .empty }
+        return LatencySummary(count: Int(histogram.totalCount),
+                              p50: microseconds(histogram.valueAtPercentile(50)),
+                              p99: microseconds(histogram.valueAtPercentile(99)),
+                              p999: microseconds(histogram.valueAtPercentile(99.9)),
+                              max: microseconds(histogram.max), mean: histogram.mean / 1000)
     }
+
+    private func microseconds(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1000 }
 }
 
 /// Percentiles of a set of latencies, in microseconds.
@@ -30,23 +38,5 @@ struct LatencySummary: Sendable {
     var max: Double
     var mean: Double
 
-    static let empty = LatencySummary([])
-
-    /// `sorted` must be in ascending order (nanoseconds).
-    init(_ sorted: [UInt64]) {
-        count = sorted.count
-        p50 = Self.percentile(0.50, of: sorted)
-        p99 = Self.percentile(0.99, of: sorted)
-        p999 = Self.percentile(0.999, of: sorted)
-        max = Double(sorted.last ?? 0) / 1000
-        mean = sorted.isEmpty ? 0 : Double(sorted.reduce(0, &+)) / Double(sorted.count) / 1000
-    }
-
-    /// Nearest-rank percentile: the smallest sample with at least `fraction` of all samples at
-    /// or below it.
-    static func percentile(_ fraction: Double, of sorted: [UInt64]) -> Double {
-        guard !sorted.isEmpty else { return 0 }
-        let rank = Int((fraction * Double(sorted.count)).rounded(.up))
-        return Double(sorted[Swift.max(0, Swift.min(sorted.count - 1, rank - 1))]) / 1000
-    }
+    static let empty = LatencySummary(count: 0, p50: 0, p99: 0, p999: 0, max: 0, mean: 0)
 }

@@ -58,8 +58,7 @@ final class LoadEngine {
         partialLine = Array(repeating: [], count: count)
         isOpen = Array(repeating: false, count: count)
         readBuffer = .allocate(byteCount: 256 * 1024, alignment: 64)
-        let expected = min(plan.maxRequests, 4_000_000)
-        latencies = Latencies(expected: max(1024, expected == .max ? 1 << 20 : expected))
+        latencies = Latencies()
         for index in 0..<count {
             output[index].reserveCapacity(512 * ringSize)
         }
@@ -342,10 +341,10 @@ func find(_ pattern: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
     return nil
 }
 
-/// CPU seconds this process used so far.
+/// CPU seconds this process used so far (all threads). A clock rather than getrusage: the
+/// CLinuxShims module's <sys/resource.h> clashes with Glibc's definition of `__rusage_who`.
 func processCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    var now = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
