@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SplitStore
 
 /// A `SceneStore` that keeps everything in memory: the demo's store when no database is
@@ -15,6 +16,14 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
     private var sessionNumber: Int64 = 0
     private var isClosed = false
     public private(set) var statistics = StoreStatistics()
+    private var injectedDelay: UInt32 = 0
+
+    /// Microseconds every commit takes (a slow disk, for tests of what arrives meanwhile).
+    public var commitDelayMicroseconds: UInt32 {
+        get { lock.withLock { injectedDelay } }
+        set { lock.withLock { injectedDelay = newValue } }
+    }
+
     /// When set, `commit` fails with this error (and changes nothing).
     public var failure: StoreError? {
         get { lock.withLock { injectedFailure } }
@@ -25,6 +34,8 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
 
     public func commit(_ batch: StoreBatch) throws(StoreError) {
         guard !batch.isEmpty else { return }
+        let delay = commitDelayMicroseconds
+        if delay > 0 { usleep(delay) }
         if let failure {
             statistics.failedCommits += 1
             throw failure

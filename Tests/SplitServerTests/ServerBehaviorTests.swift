@@ -208,6 +208,31 @@ struct ServerBehaviorTests {
         #expect(try client.request(["op": "scene.get", "scene": "s"])["revision"] == 1)
     }
 
+    @Test func aGracefulStopAnswersEveryRequestAlreadySent() throws {
+        let store = MemorySceneStore()
+        let daemon = try TestDaemon(store: store)
+        let busy = try daemon.connect(), client = try daemon.connect()
+        #expect(try busy.request(create).isOK)
+        // Hold the loop in a slow commit; meanwhile the stop is requested, then requests
+        // arrive: they were sent before the daemon acted on the stop, so they are answered.
+        store.commitDelayMicroseconds = 300_000
+        try busy.send(raw: #"{"id":99,"op":"resize","scene":"s","width":400,"height":1024}"# + "\n")
+        usleep(100_000)
+        daemon.requestStop()
+        let count = 400
+        let lines = (1...count).map { #"{"id":\#($0),"op":"scene.get","scene":"s"}"# }
+        try client.send(raw: lines.joined(separator: "\n") + "\n")
+        // Read until the daemon closes the connection (it waits for us to read its replies).
+        var ids: [Int] = []
+        while let line = try client.readLine(timeout: 5000) {
+            ids.append(try JSONParser.parse(line)["id"]?.int ?? -1)
+        }
+        daemon.waitUntilFinished()
+        #expect(ids == Array(1...count))
+        #expect(try busy.readMessage()["revision"] == 2)
+        #expect(try store.loadScenes().first?.revision == 2)
+    }
+
     @Test func deletingASceneTellsAttachedClients() throws {
         let daemon = try TestDaemon()
         defer { daemon.stop() }

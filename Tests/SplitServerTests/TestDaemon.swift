@@ -42,7 +42,14 @@ final class TestDaemon: @unchecked Sendable {
 
     /// Stops like SIGTERM and waits for the loop to end.
     func stop() {
-        control.stop()
+        requestStop()
+        waitUntilFinished()
+    }
+
+    /// Starts a graceful stop without waiting for it.
+    func requestStop() { control.stop() }
+
+    func waitUntilFinished() {
         _ = finished.wait(timeout: .now() + 10)
         try? FileManager.default.removeItem(atPath: directory)
     }
