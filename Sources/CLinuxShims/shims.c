@@ -1,4 +1,25 @@
+#define _GNU_SOURCE
 #include "CLinuxShims.h"
+#include <sched.h>
+#include <sys/epoll.h>
+
+int splitd_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int splitd_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event event = {.events = events, .data.u64 = data};
+    return epoll_ctl(epfd, op, fd, &event);
+}
+
+int splitd_epoll_wait(int epfd, splitd_epoll_ready *ready, int capacity, int timeout_ms) {
+    struct epoll_event events[1024];
+    if (capacity > 1024) capacity = 1024;
+    int n = epoll_wait(epfd, events, capacity, timeout_ms);
+    for (int i = 0; i < n; i++) {
+        ready[i].events = events[i].events;
+        ready[i].data = events[i].data.u64;
+    }
+    return n;
+}
 
 int splitd_pin_to_cpu(int cpu) {
     cpu_set_t set;

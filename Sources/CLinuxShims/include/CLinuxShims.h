@@ -1,14 +1,32 @@
 #ifndef SPLITD_CLINUXSHIMS_H
 #define SPLITD_CLINUXSHIMS_H
-// Linux interfaces Glibc's Swift module does not expose (epoll, CPU affinity, statfs).
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#include <sched.h>
-#include <sys/epoll.h>
-#include <sys/statfs.h>
-#include <sys/resource.h>
+// Linux interfaces Glibc's Swift module does not expose (epoll, CPU affinity), wrapped with
+// plain types only: including <sys/epoll.h> or <sys/resource.h> here would clash with the
+// Glibc module's own copies of those declarations.
+#include <stdint.h>
 
+/// One ready descriptor, as epoll_wait reports it.
+typedef struct splitd_epoll_ready {
+    uint32_t events;
+    uint64_t data;
+} splitd_epoll_ready;
+
+enum {
+    SPLITD_EPOLLIN = 0x001,
+    SPLITD_EPOLLOUT = 0x004,
+    SPLITD_EPOLLERR = 0x008,
+    SPLITD_EPOLLHUP = 0x010,
+    SPLITD_EPOLL_CTL_ADD = 1,
+    SPLITD_EPOLL_CTL_DEL = 2,
+    SPLITD_EPOLL_CTL_MOD = 3,
+};
+
+/// epoll_create1(EPOLL_CLOEXEC).
+int splitd_epoll_create(void);
+/// epoll_ctl with the event's data set to `data`.
+int splitd_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
+/// epoll_wait into `ready` (at most `capacity`, itself at most 1024).
+int splitd_epoll_wait(int epfd, splitd_epoll_ready *ready, int capacity, int timeout_ms);
 /// Pins the calling process to one CPU; 0 on success, -1 with errno on failure.
 int splitd_pin_to_cpu(int cpu);
 #endif
