@@ -75,6 +75,9 @@ enum CodecBench {
             consume(try streaming.encode(transition.state))
         })
         let streamed = try streaming.encode(transition.state)
+        results.append(try harness.measure("parse scene state blob: SplitWire JSONParser (tree only)") {
+            consume(try JSONParser.parse(streamed))
+        })
         let treeDecoder = JSONValueDecoder()
         results.append(try harness.measure("decode scene state blob: JSONValueDecoder") {
             consume(try treeDecoder.decode(SceneState.self, from: streamed))

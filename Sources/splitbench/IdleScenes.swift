@@ -17,10 +17,13 @@ enum IdleScenes {
         var residentAfterRestart: Int?
     }
 
-    static func run(options: DaemonOptions, scenes: Int) throws -> Result {
+    /// `keep`: leave the folder (database and log) for a later look, and print where it is.
+    static func run(options: DaemonOptions, scenes: Int, keep: Bool = false) throws -> Result {
         var launch = options.launch(named: "idle", environment: ["SPLITD_LIMITS_MAX_SCENES": String(scenes + 1000)])
         launch.durability = options.durability
-        defer { removeDirectory(launch.directory) }
+        defer {
+            if keep { print("kept \(launch.directory)") } else { removeDirectory(launch.directory) }
+        }
         let first = try DaemonProcess(launch)
         _ = try first.waitUntilReady()
         let probe = ProcessProbe(pid: first.pid)

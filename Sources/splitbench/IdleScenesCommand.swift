@@ -12,9 +12,12 @@ struct IdleScenesCommand: ParsableCommand {
     @Option(help: "Scenes to create.")
     var scenes = 100_000
 
+    @Flag(help: "Keep the work folder (database, log) afterwards.")
+    var keep = false
+
     func run() throws {
         daemon.pinClient()
-        let result = try IdleScenes.run(options: daemon, scenes: scenes)
+        let result = try IdleScenes.run(options: daemon, scenes: scenes, keep: keep)
         print(IdleScenes.report(result))
         if result.restoredScenes != scenes { throw ExitCode(3) }
     }
