@@ -341,8 +341,7 @@ func find(_ pattern: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
     return nil
 }
 
-/// CPU seconds this process used so far (all threads). A clock rather than getrusage: the
-/// CLinuxShims module's <sys/resource.h> clashes with Glibc's definition of `__rusage_who`.
+/// CPU seconds this process used so far (all threads).
 func processCPUSeconds() -> Double {
     var now = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
