@@ -90,6 +90,15 @@ public enum Daemon {
             extras.watchdog = timer
             logger.info("systemd watchdog: pinging every \(half) ms")
         }
+        if notifier.isEnabled {
+            // `systemctl status splitd` shows what the daemon is doing.
+            let timer = LoopTimer(loop: loop) { [unowned server] in
+                notifier.notify("STATUS=serving \(server.scenes.count) scene(s), \(server.sessions.count) client(s), \(server.stats.requests) request(s) so far")
+            }
+            timer.start(delay: 10_000, interval: 10_000)
+            timer.unref()
+            extras.status = timer
+        }
         if let demo {
             extras.demo = demo.start(on: server)
         }
@@ -182,6 +191,7 @@ public enum Daemon {
     private final class Extras {
         var signals: SignalWatcher?
         var watchdog: LoopTimer?
+        var status: LoopTimer?
         var mailbox: LoopMailbox?
         var demo: DemoRunner?
         var controlMailbox: LoopMailbox?
@@ -189,6 +199,7 @@ public enum Daemon {
         func close() {
             signals?.close()
             watchdog?.close()
+            status?.close()
             mailbox?.close()
             demo?.stop()
             controlMailbox?.close()
