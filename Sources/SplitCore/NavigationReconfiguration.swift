@@ -30,14 +30,14 @@ enum Reconfiguration {
     static func restack(_ nav: NavigationState, from old: SplitConfig, to new: SplitConfig) -> NavigationState {
         var result = nav
         result.placeholder = new.placeholder
-        for column in [Column.supplementary, .compact] where old.roots[column] != new.roots[column] {
-            result.setStack(column, stackOfRoot(new.roots[column]))
+        for column in [Column.supplementary, .compact] where old.root(of: column) != new.root(of: column) {
+            result.setStack(column, stackOfRoot(new.root(of: column)))
         }
         if old.secondaryRoot != new.secondaryRoot { result.secondary = stackOfRoot(new.secondaryRoot) }
         if old.tabs.map(\.root) != new.tabs.map(\.root) {
             retab(&result, from: old, to: new)
-        } else if new.tabs.isEmpty, old.roots.primary != new.roots.primary {
-            result.primary = stackOfRoot(new.roots.primary)
+        } else if new.tabs.isEmpty, old.primaryRoot != new.primaryRoot {
+            result.primary = [new.primaryRoot]
         }
         return result
     }
@@ -46,7 +46,7 @@ enum Reconfiguration {
         guard !new.tabs.isEmpty else {
             nav.tabs = []
             nav.selectedTab = nil
-            nav.primary = stackOfRoot(new.roots.primary)
+            nav.primary = [new.primaryRoot]
             return
         }
         let kept = { (i: Int) in i < old.tabs.count && i < new.tabs.count && old.tabs[i].root == new.tabs[i].root }

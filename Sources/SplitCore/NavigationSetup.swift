@@ -1,8 +1,27 @@
 // OWNER: core-navigation.
 
 extension SplitConfig {
-    /// The secondary's root: `roots.secondary`, else the placeholder (SEMANTICS 6).
-    var secondaryRoot: String? { roots.secondary ?? placeholder }
+    /// The primary's root: `roots.primary`, else `"primary"`. A column always shows a view
+    /// controller, as in UIKit, so a scene configured without roots can push and pop back.
+    var primaryRoot: String { roots.primary ?? Column.primary.rawValue }
+
+    /// The supplementary's root: `roots.supplementary`, else `"supplementary"` (kept, hidden,
+    /// in two-column styles).
+    var supplementaryRoot: String { roots.supplementary ?? Column.supplementary.rawValue }
+
+    /// The secondary's root: `roots.secondary`, else the placeholder (SEMANTICS 6), else
+    /// `"secondary"`.
+    var secondaryRoot: String? { roots.secondary ?? placeholder ?? Column.secondary.rawValue }
+
+    /// The root a column starts from; nil only for an unconfigured compact column.
+    func root(of column: Column) -> String? {
+        switch column {
+        case .primary: primaryRoot
+        case .supplementary: supplementaryRoot
+        case .secondary: secondaryRoot
+        case .compact: roots.compact
+        }
+    }
 
     /// True when a `compact` column replaces the stacked columns while collapsed.
     var hasCompactColumn: Bool { roots.compact != nil }
@@ -20,8 +39,8 @@ extension NavigationState {
         var nav = NavigationState()
         nav.placeholder = config.placeholder
         nav.resetTabs(to: config)
-        if config.tabs.isEmpty { nav.primary = stackOfRoot(config.roots.primary) }
-        nav.supplementary = stackOfRoot(config.roots.supplementary)
+        if config.tabs.isEmpty { nav.primary = [config.primaryRoot] }
+        nav.supplementary = [config.supplementaryRoot]
         nav.secondary = stackOfRoot(config.secondaryRoot)
         nav.compact = stackOfRoot(config.roots.compact)
         return nav

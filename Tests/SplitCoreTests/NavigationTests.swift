@@ -108,8 +108,29 @@ import Testing
         #expect(s.visibleStack(.secondary) == ["detail"])
     }
 
+    @Test func columnsWithoutConfiguredRootsStartAtDefaultRoots() throws {
+        let s = try engine.createScene(id: "defaults", device: "ipad-pro-12.9", size: nil, config: nil)
+        let layout = engine.layout(of: s)
+        #expect(layout.columns.map(\.stack) == [["primary"], ["secondary"]])
+        let pushed = try run([.push(column: .primary, vc: "p1")], on: s)
+        #expect(pushed.visibleStack(.primary) == ["primary", "p1"])
+        let popped = try run([.pop(column: .primary)], on: pushed)
+        #expect(popped.visibleStack(.primary) == ["primary"])
+        #expect(errorCode { _ = try engine.apply(.intent(.pop(column: .primary)), to: popped) } == .invalidIntent)
+        var triple = SplitConfigPatch()
+        triple.style = .tripleColumn
+        let t = try engine.createScene(id: "t", device: "ipad-pro-12.9", size: nil, config: triple)
+        #expect(engine.layout(of: t).columns.map(\.stack) == [["primary"], ["supplementary"], ["secondary"]])
+        // UIKit's default collapse shows the secondary on top of the primary on an iPhone.
+        let phone = try engine.createScene(id: "p", device: "iphone-14", size: nil, config: nil)
+        #expect(phone.collapsedStack == ["primary", "secondary"])
+    }
+
     @Test func backAtTheRootOfTheCollapsedStackIsAnError() throws {
-        let s = try makeScene("iphone-14", size: phonePortrait) { $0.roots = ColumnRoots(primary: "list") }
+        let s = try makeScene("iphone-14", size: phonePortrait) {
+            $0.roots = ColumnRoots(primary: "list")
+            $0.collapsePolicy = .keepPrimary
+        }
         #expect(s.collapsedStack == ["list"])
         #expect(errorCode { _ = try engine.apply(.intent(.back), to: s) } == .invalidIntent)
         #expect(errorCode { _ = try engine.apply(.intent(.pop(column: .primary)), to: s) } == .invalidIntent)
