@@ -134,7 +134,7 @@ extension EndToEnd {
             try withDaemon { daemon in
                 let connection = try daemon.client()
                 try connection.createScene("phone", device: IPadPro129.device, size: IPadPro129.oneThird,
-                                           config: ["roots": ["primary": "inbox"]])
+                                           config: ["roots": ["primary": "inbox"], "collapsePolicy": "keepPrimary"])
                 try connection.intent("phone", .push(column: .primary, vc: "thread"))
                 let back = try connection.intent("phone", .back)
                 #expect(back.layout.columns.first?.stack == ["inbox"])
