@@ -67,13 +67,14 @@ struct LoadCommand: ParsableCommand {
 enum LoadReport {
     static func table() -> Table {
         Table(["mix", "conns", "depth", "req/s", "p50 µs", "p99 µs", "p99.9 µs", "max µs", "errors",
-               "splitd CPU%", "client CPU%", "splitd RSS MiB"])
+               "splitd CPU%", "CPU µs/req", "client CPU%", "splitd RSS MiB"])
     }
 
     static func row(_ result: LoadResult, label: String) -> [String] {
         [label, String(result.plan.connections), String(result.plan.depth), rate(result.requestsPerSecond),
          fixed(result.latency.p50, 0), fixed(result.latency.p99, 0), fixed(result.latency.p999, 0),
          fixed(result.latency.max, 0), String(result.errors), optionalPercent(result.daemonCPUPercent),
+         result.daemonCPUMicrosecondsPerRequest.map { fixed($0, 1) } ?? "-",
          optionalPercent(result.clientCPUPercent), mebibytes(result.daemonResidentBytes)]
     }
 
@@ -87,6 +88,7 @@ enum LoadReport {
             "max_us=\(fixed(result.latency.max, 0))", "mean_us=\(fixed(result.latency.mean, 0))",
             "client_cpu_pct=\(optionalPercent(result.clientCPUPercent))",
             "server_cpu_pct=\(optionalPercent(result.daemonCPUPercent))",
+            "server_cpu_us_per_req=\(result.daemonCPUMicrosecondsPerRequest.map { fixed($0, 1) } ?? "-")",
             "server_rss_kib=\(result.daemonResidentBytes.map { String($0 / 1024) } ?? "-")",
             "errors=\(result.errors)", "error_replies=\(result.errorReplies)",
             "unanswered=\(result.unanswered)", "unexpected=\(result.unexpectedLines)",

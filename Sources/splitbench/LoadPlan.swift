@@ -67,4 +67,11 @@ struct LoadResult: Sendable {
     var memory: [MemorySample]
 
     var errors: Int { errorReplies + unexpectedLines + unanswered + connectionFailures }
+
+    /// The daemon's CPU time per answered request, in microseconds: what a request costs it
+    /// whatever else competes for the CPU (1e6 / this = requests/s one core could serve).
+    var daemonCPUMicrosecondsPerRequest: Double? {
+        guard let percent = daemonCPUPercent, answered > 0 else { return nil }
+        return percent / 100 * seconds * 1e6 / Double(answered)
+    }
 }

@@ -168,7 +168,8 @@ struct Suite {
 
         let own = try splitbenchLoad(durability: "full", connections: 100, depth: 1, seconds: seconds)
         print("round \(round): splitd full (splitbench load): \(rate(own.requestsPerSecond)) req/s, p50 \(fixed(own.latency.p50, 0)) µs, "
-            + "p99 \(fixed(own.latency.p99, 0)) µs, errors \(own.errors)")
+            + "p99 \(fixed(own.latency.p99, 0)) µs, server CPU \(optionalPercent(own.daemonCPUPercent))% = "
+            + "\(own.daemonCPUMicrosecondsPerRequest.map { fixed($0, 1) } ?? "-") µs/request, errors \(own.errors)")
         goals.durableOwnClient.append(own.requestsPerSecond)
         goals.durableOwnP99.append(own.latency.p99)
 
@@ -209,7 +210,7 @@ struct Suite {
     /// the echo anchor under the same load (loadgen, fixed template) beside it.
     private mutating func matrix(anchors: Anchors) throws {
         var table = Table(["server", "mix", "conns", "depth", "req/s", "p50 µs", "p99 µs", "p99.9 µs", "errors",
-                           "server CPU%", "client CPU%", "RSS MiB"])
+                           "server CPU%", "CPU µs/req", "client CPU%", "RSS MiB"])
         for depth in [1, 16] {
             for connections in [1, 10, 100, 1000] {
                 let echo = try anchors.withEchoServer(cpu: serverCPU, scratch: scratch) { socket, pid in
@@ -219,7 +220,9 @@ struct Suite {
                 }
                 table.add(["echo (loadgen)", "resize", String(connections), String(depth), rate(echo.requestsPerSecond),
                            fixed(echo.p50, 0), fixed(echo.p99, 0), fixed(echo.p999, 0), String(echo.errors),
-                           fixed(echo.serverCPU, 0), fixed(echo.clientCPU, 0), "-"])
+                           fixed(echo.serverCPU, 0),
+                           fixed(echo.serverCPU / 100 * 1e6 / max(1, echo.requestsPerSecond), 1),
+                           fixed(echo.clientCPU, 0), "-"])
                 for durability in ["normal", "full"] {
                     for workload in [Workload.resize, .mixed] {
                         let result = try splitbenchLoad(durability: durability, connections: connections, depth: depth,
