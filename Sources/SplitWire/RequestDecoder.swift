@@ -110,8 +110,12 @@ extension FieldReader {
         case "scene.list": return .sceneList
         case "scene.delete": return .sceneDelete(scene: try identifier("scene"))
         case "scene.attach":
-            return .sceneAttach(scene: try identifier("scene"), role: try enumeration("role", ClientRole.self),
-                                size: try optionalWindowSize("size"))
+            // `role` may be left out (ours): a client that sends its size is a window, one
+            // that does not only watches.
+            let size = try optionalWindowSize("size")
+            let role = optional("role") == nil ? (size == nil ? ClientRole.viewer : .window)
+                : try enumeration("role", ClientRole.self)
+            return .sceneAttach(scene: try identifier("scene"), role: role, size: size)
         case "scene.detach": return .sceneDetach(scene: try identifier("scene"))
         case "snapshot": return .snapshot(scene: try identifier("scene"), target: try snapshotTarget())
         case "snapshot.list": return .snapshotList(scene: try identifier("scene"))

@@ -32,6 +32,10 @@ struct RequestDecoderTests {
         (#"{"id":1,"op":"scene.attach","scene":"s1","role":"viewer"}"#, .sceneAttach(scene: "s1", role: .viewer, size: nil)),
         (#"{"id":1,"op":"scene.attach","scene":"s1","role":"window","size":{"width":375,"height":667}}"#,
          .sceneAttach(scene: "s1", role: .window, size: Size(width: 375, height: 667))),
+        // Without a role: a window when it sends its size, else a viewer.
+        (#"{"id":1,"op":"scene.attach","scene":"s1"}"#, .sceneAttach(scene: "s1", role: .viewer, size: nil)),
+        (#"{"id":1,"op":"scene.attach","scene":"s1","size":{"width":375,"height":667}}"#,
+         .sceneAttach(scene: "s1", role: .window, size: Size(width: 375, height: 667))),
         (#"{"id":1,"op":"scene.detach","scene":"s1"}"#, .sceneDetach(scene: "s1")),
         (#"{"id":1,"op":"resize","scene":"s1","width":1366,"height":1024}"#,
          .resize(scene: "s1", size: Size(width: 1366, height: 1024), baseRevision: nil)),
@@ -231,7 +235,6 @@ struct RequestDecoderTests {
         (#"{"id":1,"op":"scene.get"}"#, "scene"),
         (#"{"id":1,"op":"scene.get","scene":5}"#, "scene"),
         (#"{"id":1,"op":"scene.delete"}"#, "scene"),
-        (#"{"id":1,"op":"scene.attach","scene":"s"}"#, "role"),
         (#"{"id":1,"op":"scene.attach","scene":"s","role":"owner"}"#, "role"),
         (#"{"id":1,"op":"scene.attach","scene":"s","role":"window","size":{"width":10}}"#, "size.height"),
         (#"{"id":1,"op":"scene.detach"}"#, "scene"),
