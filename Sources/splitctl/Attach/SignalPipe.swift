@@ -17,6 +17,12 @@ enum SignalPipe {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
         signalPipeWriteEnd = ends[1]
+        // A parent may have left these blocked (test runners, some job controls): a blocked
+        // SIGWINCH would freeze the size and a blocked SIGTERM would leave the terminal raw.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in signals { sigaddset(&unblock, number) }
+        _ = pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for number in signals {
             _ = signal(number) { number in
                 var byte = UInt8(truncatingIfNeeded: number)
