@@ -128,6 +128,13 @@ extension EndToEnd {
                 try tmux.resize("a", columns: 60, rows: 50)
                 try tmux.waitForScreen("a", what: "one column at 60x50") { showsOneColumn($0) }
                 #expect(try client.getScene("term").layout.collapsed)
+                // While collapsed, `p` grows the one visible stack (pushed from the primary).
+                let collapsedAt = try client.getScene("term").revision
+                try tmux.sendKeys("a", "p")
+                try tmux.waitForScreen("a", what: "a push while collapsed") {
+                    revision(of: $0) == collapsedAt + 1 && $0.contains("▸ primary-\(collapsedAt + 1)") && showsOneColumn($0)
+                }
+                #expect(try client.getScene("term").layout.column(.compact)?.stack.last == "primary-\(collapsedAt + 1)")
 
                 try tmux.resize("a", columns: 200, rows: 50)
                 var screen = try tmux.waitForScreen("a", what: "two columns again at 200x50") { showsTwoColumns($0) }

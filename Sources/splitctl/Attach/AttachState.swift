@@ -63,8 +63,8 @@ struct AttachState {
     /// The column to push into: the focused one; while collapsed, the primary (the one
     /// visible stack grows from it).
     var pushColumn: Column {
-        guard let layout, !layout.collapsed else { return focus ?? .primary }
-        return .primary
+        if layout?.collapsed ?? false { return .primary }
+        return focus ?? .primary
     }
 }
 
