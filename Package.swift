@@ -35,7 +35,7 @@ let package = Package(
             .product(name: "Configuration", package: "swift-configuration"),
         ]),
         // A small blocking client used by splitctl, benchmarks and tests.
-        .target(name: "SplitClient", dependencies: ["SplitWire"]),
+        .target(name: "SplitClient", dependencies: ["SplitWire", "SplitCore"]),
 
         .executableTarget(name: "splitd", dependencies: [
             "SplitServer",
@@ -45,6 +45,7 @@ let package = Package(
         .executableTarget(name: "splitctl", dependencies: [
             "SplitClient", "SplitCore", "SplitWire", "SplitServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
 
         // Benchmarks: core microbenchmarks and (later) the daemon load generator.
