@@ -10,11 +10,13 @@ struct TransitionNote: Hashable, Sendable {
     static let none = TransitionNote()
 }
 
-/// The one place that orders the events of a change (SEMANTICS 7):
-/// 1. `viewWillTransition(to:)` when the size changed;
-/// 2. `traitsChanged` when a size class changed;
-/// 3. `willCollapse`/`didCollapse` or `willExpand`/`didExpand` with the moved ids;
-/// 4. `displayModeChanged(from:to:)` (nil while collapsed) when the resolved mode changed;
+/// The one place that orders the events of a change, in the order SEMANTICS 7 lists them
+/// (the trait change comes before the size change, as UIKit calls `willTransition(to:
+/// UITraitCollection)` before `viewWillTransition(to:)`, seed 003):
+/// 1. `traitsChanged` when a size class changed;
+/// 2. `willCollapse`/`didCollapse` or `willExpand`/`didExpand` with the moved ids;
+/// 3. `displayModeChanged(from:to:)` (nil while collapsed) when the resolved mode changed;
+/// 4. `viewWillTransition(to:)` when the size changed;
 /// 5. `disappear` for every view controller no longer visible, in the old layout's order;
 /// 6. `appear` for every newly visible view controller, in the new layout's order;
 /// 7. `dismissed` (top first) then `presented` (bottom first, with the effective style).
@@ -27,13 +29,13 @@ struct TransitionNote: Hashable, Sendable {
 enum EventOrder {
     static func events(from old: Layout, to new: Layout, note: TransitionNote) -> [SceneEvent] {
         var events: [SceneEvent] = []
-        if old.size != new.size { events.append(.viewWillTransition(to: new.size)) }
         if old.traits != new.traits { events.append(.traitsChanged(from: old.traits, to: new.traits)) }
         if let moved = note.collapsed { events += [.willCollapse(moved: moved), .didCollapse(moved: moved)] }
         if let moved = note.expanded { events += [.willExpand(moved: moved), .didExpand(moved: moved)] }
         if old.displayMode != new.displayMode {
             events.append(.displayModeChanged(from: old.displayMode, to: new.displayMode))
         }
+        if old.size != new.size { events.append(.viewWillTransition(to: new.size)) }
         events += visibilityEvents(from: old, to: new)
         events += presentationEvents(from: old.presentations, to: new.presentations)
         return events

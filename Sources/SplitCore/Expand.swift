@@ -69,7 +69,7 @@ enum Expand {
         result.primary = [bottom.vc]
         result.supplementary = restore(.supplementary, own: supplementary, from: nav,
                                        share: collapsed.shares.supplementary, config: config)
-        result.secondary = stackOfRoot(config.secondaryRoot) + detail
+        result.secondary = [config.secondaryRoot] + detail
         return (result, above.map(\.0.vc))
     }
 
@@ -83,10 +83,10 @@ enum Expand {
             // Nothing left: a column that moved nothing keeps its stack; one whose entries
             // were all popped keeps what stayed behind, else the secondary falls back to its root.
             if share == 0 { return stack }
-            return column == .secondary && base.isEmpty ? stackOfRoot(config.secondaryRoot) : base
+            return column == .secondary && base.isEmpty ? [config.secondaryRoot] : base
         }
         if first.origin == .detail {
-            let root = config.detailRouting == .resetAndPush ? stackOfRoot(config.secondaryRoot) : []
+            let root = config.detailRouting == .resetAndPush ? [config.secondaryRoot] : []
             return root + own.map(\.vc)
         }
         return base + own.map(\.vc)

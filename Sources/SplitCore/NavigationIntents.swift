@@ -64,7 +64,7 @@ struct Navigator {
             nav.lastNavigated = .secondary
             return
         }
-        let root = config.detailRouting == .resetAndPush ? stackOfRoot(config.secondaryRoot) : []
+        let root = config.detailRouting == .resetAndPush ? [config.secondaryRoot] : []
         let stack = root + [vc]
         guard stack != nav.secondary else { return }
         nav.secondary = stack
@@ -122,11 +122,10 @@ struct Navigator {
 
     func switchTab(to index: Int, _ nav: inout NavigationState) {
         guard let current = nav.selectedTab else { return }
-        let root = stackOfRoot(config.secondaryRoot)
-        let detail = nav.secondary.starts(with: root) ? Array(nav.secondary.dropFirst(root.count)) : nav.secondary
-        nav.tabs[current] = TabState(primary: nav.primary, savedDetail: detail)
+        let root = config.secondaryRoot
+        nav.tabs[current] = TabState(leaving: nav.primary, secondary: nav.secondary, root: root)
         nav.primary = nav.tabs[index].primary
-        nav.secondary = root + nav.tabs[index].savedDetail
+        nav.secondary = nav.tabs[index].restoredSecondary(root: root)
         nav.tabs[index] = TabState()
         nav.selectedTab = index
     }

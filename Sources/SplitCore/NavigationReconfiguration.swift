@@ -33,7 +33,7 @@ enum Reconfiguration {
         for column in [Column.supplementary, .compact] where old.root(of: column) != new.root(of: column) {
             result.setStack(column, stackOfRoot(new.root(of: column)))
         }
-        if old.secondaryRoot != new.secondaryRoot { result.secondary = stackOfRoot(new.secondaryRoot) }
+        if old.secondaryRoot != new.secondaryRoot { result.secondary = [new.secondaryRoot] }
         if old.tabs.map(\.root) != new.tabs.map(\.root) {
             retab(&result, from: old, to: new)
         } else if new.tabs.isEmpty, old.primaryRoot != new.primaryRoot {
@@ -55,9 +55,8 @@ enum Reconfiguration {
             nav.tabs = states
             return
         }
-        let root = stackOfRoot(new.secondaryRoot)
         nav.primary = states[0].primary
-        nav.secondary = root + states[0].savedDetail
+        nav.secondary = states[0].restoredSecondary(root: new.secondaryRoot)
         states[0] = TabState()
         nav.tabs = states
         nav.selectedTab = 0

@@ -11,7 +11,7 @@ extension SplitConfig {
 
     /// The secondary's root: `roots.secondary`, else the placeholder (SEMANTICS 6), else
     /// `"secondary"`.
-    var secondaryRoot: String? { roots.secondary ?? placeholder ?? Column.secondary.rawValue }
+    var secondaryRoot: String { roots.secondary ?? placeholder ?? Column.secondary.rawValue }
 
     /// The root a column starts from; nil only for an unconfigured compact column.
     func root(of column: Column) -> String? {
@@ -41,7 +41,7 @@ extension NavigationState {
         nav.resetTabs(to: config)
         if config.tabs.isEmpty { nav.primary = [config.primaryRoot] }
         nav.supplementary = [config.supplementaryRoot]
-        nav.secondary = stackOfRoot(config.secondaryRoot)
+        nav.secondary = [config.secondaryRoot]
         nav.compact = stackOfRoot(config.roots.compact)
         return nav
     }

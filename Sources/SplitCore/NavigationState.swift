@@ -58,10 +58,29 @@ public struct TabState: Codable, Hashable, Sendable {
     public var primary: [String]
     /// What the secondary held above its root when the tab was left.
     public var savedDetail: [String]
+    /// The secondary's whole stack when the tab was left, if it no longer started at its
+    /// root (a `replace` showDetail); then `savedDetail` is empty. Kept apart so that a
+    /// saved detail still sits on the current root when the root changes (setConfig).
+    public var savedSecondary: [String]?
 
-    public init(primary: [String] = [], savedDetail: [String] = []) {
+    public init(primary: [String] = [], savedDetail: [String] = [], savedSecondary: [String]? = nil) {
         self.primary = primary
         self.savedDetail = savedDetail
+        self.savedSecondary = savedSecondary
+    }
+
+    /// The state of a tab left with these stacks.
+    init(leaving primary: [String], secondary: [String], root: String) {
+        if secondary.first == root {
+            self.init(primary: primary, savedDetail: Array(secondary.dropFirst()))
+        } else {
+            self.init(primary: primary, savedSecondary: secondary)
+        }
+    }
+
+    /// The secondary stack to show when the tab is selected again.
+    func restoredSecondary(root: String) -> [String] {
+        savedSecondary ?? [root] + savedDetail
     }
 }
 

@@ -123,9 +123,7 @@ public struct SplitEngine: Sendable {
         case let .setPreferredDisplayMode(mode):
             var patch = SplitConfigPatch()
             patch.preferredDisplayMode = mode
-            next.config = try state.config.applying(patch)
-            // The app's explicit request supersedes a mode the user chose.
-            next.display.userDisplayMode = nil
+            next = try reconfigure(state, with: patch)
         case .displayModeButton:
             next.display = try displayAction(.displayModeButton, state)
         case .gesture:
@@ -147,11 +145,23 @@ public struct SplitEngine: Sendable {
                 next.display = try displayAction(.hideColumn(column), state)
             }
         case let .setConfig(patch):
-            next.config = try state.config.applying(patch)
-            try checkConfig(next.config)
-            next.navigation = Reconfiguration.reconfigure(state.navigation, from: state.config, to: next.config)
+            next = try reconfigure(state, with: patch)
         }
         next.navigation.collapsed?.settle()
+        return next
+    }
+
+    /// `setConfig` and `setPreferredDisplayMode`: the new configuration and its stacks. A new
+    /// preferred display mode is the app's explicit request and supersedes a mode the user
+    /// chose; setting the mode it already has changes nothing (SEMANTICS 1).
+    func reconfigure(_ state: SceneState, with patch: SplitConfigPatch) throws(CoreError) -> SceneState {
+        var next = state
+        next.config = try state.config.applying(patch)
+        try checkConfig(next.config)
+        next.navigation = Reconfiguration.reconfigure(state.navigation, from: state.config, to: next.config)
+        if next.config.preferredDisplayMode != state.config.preferredDisplayMode {
+            next.display.userDisplayMode = nil
+        }
         return next
     }
 

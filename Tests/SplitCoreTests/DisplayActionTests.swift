@@ -180,6 +180,26 @@ import Testing
         #expect(horizontal.userDisplayMode == nil)
     }
 
+    /// Through the engine: a user mode outlives a resize that keeps the orientation and the
+    /// size classes, and expires on a rotation or a size-class change (then automatic applies).
+    @Test func userModeOutlivesOnlyASameClassResize() throws {
+        let s = try makeScene { $0.roots = ColumnRoots(primary: "list", secondary: "detail") }
+        let hidden = try run([.displayModeButton], on: s)
+        #expect(hidden.layout.displayMode == .secondaryOnly)
+        let smaller = try resized(hidden, Size(width: 1200, height: 1000))   // still landscape, still regular
+        #expect(smaller.state.traits == hidden.traits)
+        #expect(smaller.layout.displayMode == .secondaryOnly)
+        #expect(smaller.state.display.userDisplayMode == .secondaryOnly)
+        let rotated = try resized(smaller.state, Size(width: 1000, height: 1200))
+        #expect(rotated.state.display.userDisplayMode == nil)
+        #expect(rotated.layout.displayMode == .secondaryOnly)   // portrait's automatic mode
+        let back = try resized(rotated.state, padLandscape)
+        #expect(back.layout.displayMode == .oneBesideSecondary)
+        // Same orientation, new size class (a landscape-shaped pad window under 640 pt): expired too.
+        let compact = try resized(hidden, Size(width: 600, height: 500))
+        #expect(compact.state.traits.horizontalSizeClass == .compact && compact.state.display.userDisplayMode == nil)
+    }
+
     /// Any action on any scene answers a memory whose resolution is a mode the behavior
     /// allows; an answer that differs from the input changes the displayed mode.
     @Test func actionsChangeTheDisplayOrNothing() async throws {

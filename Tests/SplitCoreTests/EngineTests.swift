@@ -74,18 +74,29 @@ import Testing
         #expect(!t.changed && t.events.isEmpty && t.state == s && t.state.revision == 1)
     }
 
-    @Test func acceptedResizeBumpsTheRevisionAndStartsWithViewWillTransition() throws {
+    @Test func acceptedResizeBumpsTheRevisionAndAnnouncesTheSize() throws {
         let s = try makeScene()
         let t = try resized(s, padPortrait)
         #expect(t.changed && t.state.revision == 2)
-        #expect(t.events.first == .viewWillTransition(to: padPortrait))
+        #expect(t.events.filter { $0.type == "viewWillTransition" } == [.viewWillTransition(to: padPortrait)])
         #expect(t.layout == engine.layout(of: t.state))
     }
 
-    @Test func invalidResizeThrowsBadRequest() throws {
+    /// WIRE.md: sides are > 0 and <= 100000; anything else (zero, negative, NaN, infinite,
+    /// huge) is a bad_request for create, resize and snapshot alike.
+    static let invalidSizes: [Size] = [
+        Size(width: 0, height: 10), Size(width: 10, height: 0), Size(width: -1, height: 10),
+        Size(width: .nan, height: 10), Size(width: 10, height: .nan), Size(width: .infinity, height: 10),
+        Size(width: 10, height: -.infinity), Size(width: 100_000.5, height: 10), Size(width: 10, height: 1e9),
+    ]
+
+    @Test(arguments: invalidSizes)
+    func invalidSizesAreBadRequests(size: Size) throws {
         let s = try makeScene()
-        #expect(errorCode { _ = try resized(s, Size(width: -1, height: 10)) } == .badRequest)
-        #expect(errorCode { _ = try resized(s, Size(width: .nan, height: 10)) } == .badRequest)
+        #expect(errorCode { _ = try resized(s, size) } == .badRequest)
+        #expect(errorCode { _ = try engine.snapshot(s, sizes: [padPortrait, size]) } == .badRequest)
+        #expect(errorCode { _ = try engine.createScene(id: "a", device: "material", size: size, config: nil) } == .badRequest)
+        #expect(try resized(s, Size(width: 100_000, height: 100_000)).changed)
     }
 
     @Test func layoutIsNeverAutomaticAndListsTheStyleColumns() throws {

@@ -12,14 +12,16 @@ import Testing
         }
     }
 
+    /// SEMANTICS 7 order: traits, collapse, display mode, size, visibility. The trait change
+    /// comes before the size change (seed 003: willTransition(to:) before viewWillTransition).
     @Test func collapseEventsInOrder() throws {
         let t = try resized(scene(), padThird)
         #expect(t.events == [
-            .viewWillTransition(to: padThird),
             .traitsChanged(from: .regularRegular, to: .compactRegular),
             .willCollapse(moved: ["detail"]),
             .didCollapse(moved: ["detail"]),
             .displayModeChanged(from: .oneBesideSecondary, to: nil),
+            .viewWillTransition(to: padThird),
             // detail stays visible (top of the collapsed stack): no event for it.
             .disappear(vc: "list", column: .primary),
         ])
@@ -29,11 +31,11 @@ import Testing
         let c = try resized(scene(), padThird).state
         let t = try resized(c, padLandscape)
         #expect(t.events == [
-            .viewWillTransition(to: padLandscape),
             .traitsChanged(from: .compactRegular, to: .regularRegular),
             .willExpand(moved: ["detail"]),
             .didExpand(moved: ["detail"]),
             .displayModeChanged(from: nil, to: .oneBesideSecondary),
+            .viewWillTransition(to: padLandscape),
             .appear(vc: "list", column: .primary),
         ])
     }
@@ -41,9 +43,21 @@ import Testing
     @Test func rotationHidesTheSidebarWithoutTraitChange() throws {
         let t = try resized(scene(), padPortrait)
         #expect(t.events == [
-            .viewWillTransition(to: padPortrait),
             .displayModeChanged(from: .oneBesideSecondary, to: .secondaryOnly),
+            .viewWillTransition(to: padPortrait),
             .disappear(vc: "list", column: .primary),
+        ])
+    }
+
+    /// A change of the vertical class alone is a trait change too (material: below 480 pt
+    /// high is vertically compact), announced before the size.
+    @Test func verticalClassChangeAloneIsATraitChange() throws {
+        let s = try engine.createScene(id: "m", device: "material", size: Size(width: 1000, height: 500),
+                                       config: patch { $0.roots = ColumnRoots(primary: "list", secondary: "detail") })
+        let short = Size(width: 1000, height: 470)
+        #expect(try resized(s, short).events == [
+            .traitsChanged(from: .regularRegular, to: .regularCompact),
+            .viewWillTransition(to: short),
         ])
     }
 

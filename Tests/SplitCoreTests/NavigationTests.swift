@@ -165,6 +165,27 @@ import Testing
         #expect(s.visibleStack(.secondary) == ["empty", "card"])
     }
 
+    /// Under `replace` routing the detail stack no longer starts at the placeholder; coming
+    /// back to the tab restores it as it was, without a placeholder slipped under it.
+    @Test func selectTabRestoresAReplacedDetailExactly() throws {
+        let s = try run([.showDetail(vc: "chat1"), .push(column: .secondary, vc: "profile")], on: makeScene {
+            $0.tabs = [TabConfig(root: "chats"), TabConfig(root: "contacts")]
+            $0.placeholder = "empty"
+        })
+        #expect(s.visibleStack(.secondary) == ["chat1", "profile"])
+        let away = try run([.selectTab(index: 1)], on: s)
+        #expect(away.visibleStack(.secondary) == ["empty"])
+        let back = try run([.selectTab(index: 0)], on: away)
+        #expect(back.navigation == s.navigation)
+        #expect(back.visibleStack(.secondary) == ["chat1", "profile"])
+        // Collapsed, the same trip shows the same stack again.
+        let collapsed = try resized(s, padThird).state
+        #expect(collapsed.collapsedStack == ["chats", "chat1", "profile"])
+        let trip = try run([.selectTab(index: 1), .selectTab(index: 0)], on: collapsed)
+        #expect(trip.collapsedStack == ["chats", "chat1", "profile"])
+        #expect(try resized(trip, padLandscape).state.navigation == s.navigation)
+    }
+
     @Test func selectTabErrorsAndNoOps() throws {
         let tabs = try makeScene { $0.tabs = [TabConfig(root: "a"), TabConfig(root: "b")] }
         for index in [-1, 2] {
@@ -221,6 +242,28 @@ import Testing
         let t = try engine.apply(.intent(.setPreferredDisplayMode(.secondaryOnly)), to: s)
         #expect(t.changed && t.state.config.preferredDisplayMode == .secondaryOnly)
         #expect(try !engine.apply(.intent(.setPreferredDisplayMode(.secondaryOnly)), to: t.state).changed)
+        // Still a no-op while the user has chosen another mode: the preference did not change.
+        let chosen = try run([.displayModeButton], on: s)
+        #expect(chosen.layout.displayMode == .secondaryOnly)
+        let again = try engine.apply(.intent(.setPreferredDisplayMode(.automatic)), to: chosen)
+        #expect(!again.changed && again.events.isEmpty && again.state.revision == chosen.revision)
+    }
+
+    /// A new preferred mode is the app's request: it supersedes the user's choice, whether it
+    /// comes as setPreferredDisplayMode or inside setConfig.
+    @Test func aNewPreferredModeSupersedesTheUsersChoice() throws {
+        let chosen = try run([.displayModeButton], on: expanded())   // landscape: sidebar hidden
+        #expect(chosen.layout.displayMode == .secondaryOnly)
+        for intent: Intent in [.setPreferredDisplayMode(.oneBesideSecondary),
+                               .setConfig(patch { $0.preferredDisplayMode = .oneBesideSecondary })] {
+            let t = try engine.apply(.intent(intent), to: chosen)
+            #expect(t.layout.displayMode == .oneBesideSecondary)
+            #expect(t.state.display.userDisplayMode == nil)
+            #expect(t.events.contains(.displayModeChanged(from: .secondaryOnly, to: .oneBesideSecondary)))
+        }
+        // Other configuration changes leave the user's choice alone.
+        let widened = try engine.apply(.intent(.setConfig(patch { $0.maximumPrimaryColumnWidth = 400 })), to: chosen)
+        #expect(widened.layout.displayMode == .secondaryOnly)
     }
 
     @Test func displayActionsWhileCollapsedChangeNothing() throws {

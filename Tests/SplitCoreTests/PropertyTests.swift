@@ -150,3 +150,45 @@ import Testing
         }
     }
 }
+
+/// SEMANTICS 5 and 6 rules that hold for all histories.
+@Suite struct HistoryRuleTests {
+    func history(_ seed: Int, _ steps: [Int], check: (SceneState) throws -> Void) throws {
+        var state = try RandomScene.scene(seed)
+        for step in steps {
+            var dice = Dice(step)
+            try check(state)
+            if let t = try? engine.apply(RandomScene.change(state, &dice), to: state) { state = t.state }
+        }
+    }
+
+    /// A user-chosen mode expires on a change of orientation or size class, and only then.
+    @Test func userModesExpireOnOrientationOrSizeClassChangeOnly() async {
+        await propertyCheck(count: 150, input: PropertyTests.seeds, PropertyTests.steps) { seed, steps in
+            var dice = Dice(seed)
+            try history(seed, steps) { state in
+                let chosen = try engine.apply(.intent(.displayModeButton), to: state).state
+                guard let user = chosen.display.userDisplayMode else { return }
+                let size = RandomScene.size(device: chosen.device, &dice)
+                let after = try engine.apply(.resize(size), to: chosen).state
+                let kept = after.traits == chosen.traits && size.orientation == chosen.size.orientation
+                #expect(after.display.userDisplayMode == (kept ? user : nil), "\(chosen.size) -> \(size)")
+            }
+        }
+    }
+
+    /// selectTab away and back restores the navigation exactly (SEMANTICS 6: the tab's detail
+    /// stack is saved and restored), expanded or freshly collapsed.
+    @Test func tabTripsRestoreTheNavigation() async {
+        await propertyCheck(count: 150, input: PropertyTests.seeds, PropertyTests.steps) { seed, steps in
+            try history(seed, steps) { state in
+                guard let current = state.navigation.selectedTab, state.navigation.tabs.count > 1,
+                      RandomScene.isFresh(state) else { return }
+                let other = (current + 1) % state.navigation.tabs.count
+                let back = try run([.selectTab(index: other), .selectTab(index: current)], on: state)
+                #expect(back.navigation == state.navigation)
+                #expect(back.layout == state.layout)
+            }
+        }
+    }
+}
