@@ -1,5 +1,3 @@
-// OWNER: core-navigation.
-
 /// Regular -> compact (SEMANTICS 6): builds the one visible stack from the column stacks.
 /// The column stacks themselves are left as they are: they are what expand restores.
 enum Collapse {

@@ -1,4 +1,4 @@
-// OWNER: core-layout. Column widths and frames of an expanded scene (SEMANTICS 5).
+// Column widths and frames of an expanded scene (SEMANTICS 5).
 
 /// The widths of the sidebars: preferred width, else fraction x window width, else 320;
 /// clamped to [minimum, maximum] (the maximum wins when a configuration has min > max).

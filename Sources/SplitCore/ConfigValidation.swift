@@ -1,4 +1,4 @@
-// OWNER: core-layout. Validation of split configurations and application of patches.
+// Validation of split configurations and application of patches.
 
 extension SplitConfig {
     /// Longest accepted view-controller id (roots, placeholder, tab roots).

@@ -1,4 +1,4 @@
-// OWNER: core-layout. Device profiles and rule sets by name (SEMANTICS 2).
+// Device profiles and rule sets by name (SEMANTICS 2).
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -42,6 +42,20 @@ public struct DeviceProfile: Codable, Hashable, Sendable {
     public func screen(in orientation: Orientation) -> Size {
         let short = min(screen.width, screen.height), long = max(screen.width, screen.height)
         return orientation == .portrait ? Size(width: short, height: long) : Size(width: long, height: short)
+    }
+}
+
+/// A named size a device profile offers (SEMANTICS 2 multitasking presets).
+public struct NamedSize: Codable, Hashable, Sendable {
+    /// e.g. `full`, `2/3`, `1/2`, `1/3`, `slideOver`.
+    public var name: String
+    public var orientation: Orientation
+    public var size: Size
+
+    public init(name: String, orientation: Orientation, size: Size) {
+        self.name = name
+        self.orientation = orientation
+        self.size = size
     }
 }
 

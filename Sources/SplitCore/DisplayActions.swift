@@ -1,4 +1,4 @@
-// OWNER: core-layout. User display actions on an expanded scene (SEMANTICS 5).
+// User display actions on an expanded scene (SEMANTICS 5).
 
 extension DisplayResolver {
     /// Applies a user display action to an expanded scene and answers the new memory (its

@@ -1,4 +1,4 @@
-// OWNER: core-layout. Split behavior and display mode of an expanded scene (SEMANTICS 5).
+// Split behavior and display mode of an expanded scene (SEMANTICS 5).
 
 /// Display mode / split behavior / frames of expanded scenes, and the user display actions.
 public enum DisplayResolver {

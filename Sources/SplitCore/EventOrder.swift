@@ -1,5 +1,3 @@
-// OWNER: core-navigation.
-
 /// What the reducer knows about a transition beyond the two layouts.
 struct TransitionNote: Hashable, Sendable {
     /// Ids moved onto the collapsed stack, when the change collapsed the scene.

@@ -1,5 +1,3 @@
-// OWNER: core-navigation.
-
 /// Compact -> regular (SEMANTICS 6): gives the collapsed stack back to the columns.
 enum Expand {
     /// The expanded navigation, and the ids that left the collapsed stack for a column other

@@ -1,5 +1,3 @@
-// OWNER: core-navigation.
-
 /// WIRE.md's Layout object from a scene state: traits, the display side's resolution
 /// (expanded) and the stacks.
 enum LayoutAssembly {

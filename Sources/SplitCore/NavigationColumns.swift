@@ -1,5 +1,3 @@
-// OWNER: core-navigation.
-
 /// `showColumn` / `hideColumn` on a collapsed scene (SEMANTICS 5, UIKit's documented rules).
 /// Expanded scenes hand them to `DisplayResolver` instead.
 extension Navigator {

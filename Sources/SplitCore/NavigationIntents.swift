@@ -1,5 +1,3 @@
-// OWNER: core-navigation.
-
 /// The navigation intents of SEMANTICS 6 on one navigation state. Each function validates
 /// first and throws before touching anything; a request that changes nothing leaves the
 /// state equal to its input (the engine turns that into a no-op).

@@ -1,5 +1,3 @@
-// OWNER: core-navigation.
-
 /// What `setConfig` does to the stacks (ours; UIKit's `setViewController(_:for:)` replaces a
 /// column's whole navigation controller):
 /// - a column whose root changes restarts at the new root (the secondary's root is

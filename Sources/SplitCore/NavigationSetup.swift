@@ -1,5 +1,3 @@
-// OWNER: core-navigation.
-
 extension SplitConfig {
     /// The primary's root: `roots.primary`, else `"primary"`. A column always shows a view
     /// controller, as in UIKit, so a scene configured without roots can push and pop back.

@@ -1,5 +1,3 @@
-// OWNER: core-navigation.
-
 /// The navigation part of a scene (SEMANTICS 6): per-column stacks, tabs, modal
 /// presentations and, while collapsed, the one visible stack.
 ///

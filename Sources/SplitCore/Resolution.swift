@@ -1,12 +1,13 @@
-// The seam between size-class/display resolution (core-layout) and the reducer
-// (core-navigation). Signatures are fixed by the lead; bodies belong to core-layout.
+// The values the reducer and the display resolution (DisplayModeResolution.swift,
+// ColumnFrames.swift, DisplayActions.swift) exchange.
 
 /// What the display side remembers between changes. Stored inside `SceneState`.
 public struct DisplayMemory: Codable, Hashable, Sendable {
     /// A display mode chosen by a user action (button, gesture, tap on dimmed, showColumn,
     /// hideColumn). Holds until the next change of orientation or size class (SEMANTICS 5).
     public var userDisplayMode: DisplayMode?
-    /// The traits last resolved, used by rule-set hysteresis.
+    /// The traits last resolved. Mirrors `SceneState.traits` (which feeds rule-set
+    /// hysteresis); kept so that persisted states keep their shape.
     public var lastTraits: Traits?
 
     public init(userDisplayMode: DisplayMode? = nil, lastTraits: Traits? = nil) {
@@ -55,29 +56,4 @@ public enum DisplayAction: Hashable, Sendable {
     case tapDimmed
     case showColumn(Column)
     case hideColumn(Column)
-}
-
-/// A named size a device profile offers (SEMANTICS 2 multitasking presets).
-public struct NamedSize: Codable, Hashable, Sendable {
-    /// e.g. `full`, `2/3`, `1/2`, `1/3`, `slideOver`.
-    public var name: String
-    public var orientation: Orientation
-    public var size: Size
-
-    public init(name: String, orientation: Orientation, size: Size) {
-        self.name = name
-        self.orientation = orientation
-        self.size = size
-    }
-}
-
-/// Limits the reducer enforces (`limit_exceeded`). The daemon sets them from its config.
-public struct CoreLimits: Codable, Hashable, Sendable {
-    public var maxStackDepth: Int = 64
-    public var maxIdLength: Int = 128
-    public var maxPresentations: Int = 16
-    public var maxTabs: Int = 32
-    public var maxSnapshotSizes: Int = 64
-
-    public init() {}
 }

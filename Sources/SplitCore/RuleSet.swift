@@ -1,4 +1,4 @@
-// OWNER: core-layout. Rule sets (SEMANTICS 2, ours): ordered size-class rules on the window.
+// Rule sets (SEMANTICS 2, ours): ordered size-class rules on the window.
 
 /// A bound on one measure of the window. Bounds are inclusive, as in CSS media queries and
 /// libadwaita breakpoints: `max-width 400` holds at 400.

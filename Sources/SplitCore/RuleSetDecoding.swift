@@ -1,4 +1,4 @@
-// OWNER: core-layout. The JSON form of rule sets (Config/rulesets.json, the daemon's config).
+// The JSON form of rule sets (Config/rulesets.json, the daemon's config).
 
 /// Any JSON object key.
 struct AnyKey: CodingKey {

@@ -1,4 +1,4 @@
-// OWNER: core-layout. Size classes from a rule set, with hysteresis.
+// Size classes from a rule set, with hysteresis.
 
 /// Kleene three-valued truth: a condition over a band of sizes may hold everywhere, nowhere,
 /// or only somewhere (`all` / `any` combine them as Kleene's and / or).

@@ -1,5 +1,3 @@
-// OWNER: core-navigation.
-
 /// The whole state of one scene. Plain value; the engine is the only thing that changes it.
 /// Codable and stable: the daemon persists it as is.
 public struct SceneState: Codable, Hashable, Sendable {

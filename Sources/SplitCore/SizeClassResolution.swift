@@ -1,4 +1,4 @@
-// OWNER: core-layout. Size classes of Apple device profiles (SEMANTICS 2).
+// Size classes of Apple device profiles (SEMANTICS 2).
 
 extension DeviceProfile {
     /// Size classes of a window of `size` (already validated) on this device.

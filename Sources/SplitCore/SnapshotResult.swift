@@ -1,5 +1,3 @@
-// OWNER: core-navigation.
-
 /// One snapshot of a session: a size and the layout the scene would show there.
 public struct SizedLayout: Codable, Hashable, Sendable {
     public var size: Size

@@ -1,5 +1,3 @@
-// OWNER: core-navigation.
-
 /// Snapshot sessions (SEMANTICS 8) as pure functions of a base state.
 extension SplitEngine {
     /// SEMANTICS 8 on explicit sizes. Never mutates `state`. Each snapshot is the layout after

@@ -1,4 +1,4 @@
-// OWNER: core-layout. The wire form of SplitConfig (WIRE.md "Config keys").
+// The wire form of SplitConfig (WIRE.md "Config keys").
 
 /// The JSON keys of a split configuration (and of a patch), named as in WIRE.md.
 enum SplitConfigKey: String, CodingKey, CaseIterable {

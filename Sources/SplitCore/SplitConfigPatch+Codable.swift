@@ -1,4 +1,4 @@
-// OWNER: core-layout. The wire form of SplitConfigPatch (same keys as SplitConfig).
+// The wire form of SplitConfigPatch (same keys as SplitConfig).
 
 extension SplitConfigPatch: Codable {
     /// Every key optional. For preferred widths and fractions, `null` or `"automatic"` means

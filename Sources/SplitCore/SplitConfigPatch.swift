@@ -1,7 +1,6 @@
 /// A partial configuration for `setConfig` (and `scene.create`'s `config`): every field is
 /// optional; absent fields keep their value. For the preferred widths and fractions, JSON
 /// `null` or `"automatic"` resets to automatic (`.some(nil)`).
-/// OWNER: core-layout helper (decoding, validation, `apply(to:)`).
 public struct SplitConfigPatch: Hashable, Sendable {
     public var style: SplitStyle?
     public var preferredDisplayMode: DisplayMode?

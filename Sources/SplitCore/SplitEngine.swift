@@ -1,5 +1,3 @@
-// OWNER: core-navigation.
-
 /// The result of applying one change.
 public struct Transition: Sendable {
     public var state: SceneState

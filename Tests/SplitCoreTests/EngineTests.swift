@@ -99,6 +99,23 @@ import Testing
         #expect(try resized(s, Size(width: 100_000, height: 100_000)).changed)
     }
 
+    /// SEMANTICS 4 widths that are no width (NaN, infinite, negative, a fraction outside
+    /// 0...1, min > max) are refused at creation and by setConfig.
+    @Test func badWidthsInAConfigAreBadRequests() throws {
+        let s = try makeScene()
+        let bad = [
+            patch { $0.preferredPrimaryColumnWidth = .some(.nan) },
+            patch { $0.maximumPrimaryColumnWidth = .infinity },
+            patch { $0.minimumSupplementaryColumnWidth = -1 },
+            patch { $0.preferredSupplementaryColumnWidthFraction = .some(1.5) },
+            patch { $0.minimumPrimaryColumnWidth = 400 },   // above the default maximum, 320
+        ]
+        for config in bad {
+            #expect(errorCode { _ = try engine.createScene(id: "a", device: "mac", size: nil, config: config) } == .badRequest)
+            #expect(errorCode { _ = try engine.apply(.intent(.setConfig(config)), to: s) } == .badRequest)
+        }
+    }
+
     @Test func layoutIsNeverAutomaticAndListsTheStyleColumns() throws {
         for style in SplitStyle.allCases {
             let s = try makeScene { $0.style = style }
