@@ -41,7 +41,7 @@ extension EndToEnd {
                 #expect(try eventually { try keeper.stats()["clients"]?.int == 1 })
                 let after = residentKiB(of: pid)
                 // Per connection, a session and small buffers: far below 64 KiB each.
-                #expect(during - before < 64 * 1000, "RSS \(before) -> \(during) KiB with 1000 connections")
+                #expect(Machine.binariesAreSanitized || during - before < 64 * 1000, "RSS \(before) -> \(during) KiB with 1000 connections")
                 print("hostile: 1000 connections: RSS \(before) -> \(during) -> \(after) KiB after they closed")
             }
         }
@@ -86,7 +86,7 @@ extension EndToEnd {
                 let after = residentKiB(of: pid)
                 // Each stalled client holds at most its coalesced backlog (soft limit 1 MiB)
                 // and never more than the hard limit (16 MiB) before being dropped.
-                #expect(after - before < 20 * 17 * 1024, "RSS \(before) -> \(after) KiB")
+                #expect(Machine.binariesAreSanitized || after - before < 20 * 17 * 1024, "RSS \(before) -> \(after) KiB")
                 let stats = try bystander.stats()
                 print("hostile: 20 stalled readers, \(changes) changes: RSS \(before) -> \(after) KiB; coalesced pushes \(stats["coalescedPushes"]?.int ?? -1), slow clients dropped \(stats["slowClientsDisconnected"]?.int ?? -1)")
             }
@@ -121,7 +121,7 @@ extension EndToEnd {
                     try connection.sendRaw(Array((index == stallers.count - 1 ? #""}"# : #"ng"}"#).utf8) + [0x0A])
                     #expect(errorCode(of: try connection.response(to: "late")) == nil)
                 }
-                #expect(during - before < 64 * 1024, "RSS \(before) -> \(during) KiB")
+                #expect(Machine.binariesAreSanitized || during - before < 64 * 1024, "RSS \(before) -> \(during) KiB")
                 print("hostile: 300 half lines + one of 65 KB stalled: RSS \(before) -> \(during) KiB")
             }
         }
@@ -147,13 +147,20 @@ extension EndToEnd {
                     slowest = max(slowest, began.duration(to: .now))
                 }
                 let outcome = flood.wait()
-                // The flooder got every answer up to its marked last line, or was dropped for not
-                // reading fast enough; either way the daemon lives and the state is intact.
+                // The daemon lives, the state is intact, and the flooder, which reads its answers,
+                // got all of them up to its marked last line.
                 #expect(outcome.sawLast || outcome.closed, "\(outcome)")
+                withKnownIssue("""
+                    splitd stages the replies of a whole read burst in one turn, so a client that \
+                    pipelines tiny lines and reads can pass the 16 MiB output limit and be dropped \
+                    as slow (notes for server, issue 6)
+                    """, isIntermittent: true) {
+                    #expect(outcome.sawLast && !outcome.closed, "\(outcome)")
+                }
                 #expect(try keeper.getScene("calm").revision == created.revision + answered)
                 let after = residentKiB(of: pid)
-                #expect(after - before < 64 * 1024, "RSS \(before) -> \(after) KiB")
-                print("hostile: flood of \(outcome.sentLines) tiny lines (\(outcome.receivedLines) answers): keeper made \(answered) changes, slowest round trip \(slowest); RSS \(before) -> \(after) KiB")
+                #expect(Machine.binariesAreSanitized || after - before < 64 * 1024, "RSS \(before) -> \(after) KiB")
+                print("hostile: flood: \(outcome): keeper made \(answered) changes, slowest round trip \(slowest); RSS \(before) -> \(after) KiB")
             }
         }
 
@@ -231,7 +238,7 @@ extension EndToEnd {
                 #expect(errorCode(of: refusal) == "bad_json")
                 try client.ping()
                 let after = residentKiB(of: pid)
-                #expect(after - before < 64 * 1024, "RSS \(before) -> \(after) KiB")
+                #expect(Machine.binariesAreSanitized || after - before < 64 * 1024, "RSS \(before) -> \(after) KiB")
                 _ = viewer.takePushes()
                 print("hostile: 20 scenes with both stacks at depth \(limit), collapsed and expanded with a viewer: RSS \(before) -> \(after) KiB")
             }

@@ -17,6 +17,10 @@ enum Machine {
         (try? runCommand("/usr/bin/env", ["python3", "-c", "import sqlite3"]))?.exitCode == 0
     }
 
+    /// Scripts/sanitizers runs the suite against ASan/TSan binaries, whose runtimes inflate
+    /// RSS (quarantine, shadow memory): memory bounds are checked on plain builds only.
+    static var binariesAreSanitized: Bool { ProcessInfo.processInfo.environment["SPLITD_SANITIZED"] != nil }
+
     static var hasSetpriv: Bool { isRoot && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") }
 
     /// Root may mount a small tmpfs (not in every container).
