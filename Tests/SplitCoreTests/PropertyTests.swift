@@ -192,3 +192,31 @@ import Testing
         }
     }
 }
+
+extension HistoryRuleTests {
+    /// SEMANTICS 7 for every accepted change: events come in the order the section lists
+    /// them, and each transition event appears exactly when its change happened.
+    @Test func eventsFollowTheSection7Order() async {
+        let rank: [String: Int] = [
+            "traitsChanged": 0, "willCollapse": 1, "didCollapse": 2, "willExpand": 1, "didExpand": 2,
+            "displayModeChanged": 3, "viewWillTransition": 4, "disappear": 5, "appear": 6, "dismissed": 7, "presented": 8,
+        ]
+        await propertyCheck(count: 150, input: PropertyTests.seeds, PropertyTests.steps) { seed, steps in
+            var dice = Dice(seed)
+            try history(seed, steps) { state in
+                guard let t = try? engine.apply(RandomScene.change(state, &dice), to: state) else { return }
+                let ranks = t.events.map { rank[$0.type] ?? -1 }
+                #expect(ranks == ranks.sorted() && !ranks.contains(-1), "\(t.events.map(\.type))")
+                let types = t.events.map(\.type)
+                func count(_ type: String) -> Int { types.filter { $0 == type }.count }
+                #expect(count("traitsChanged") == (t.state.traits != state.traits ? 1 : 0))
+                #expect(count("viewWillTransition") == (t.state.size != state.size ? 1 : 0))
+                #expect(count("willCollapse") == (t.state.collapsed && !state.collapsed ? 1 : 0))
+                #expect(count("didCollapse") == count("willCollapse"))
+                #expect(count("willExpand") == (!t.state.collapsed && state.collapsed ? 1 : 0))
+                #expect(count("didExpand") == count("willExpand"))
+                #expect(count("displayModeChanged") == (t.layout.displayMode != state.layout.displayMode ? 1 : 0))
+            }
+        }
+    }
+}
