@@ -34,6 +34,10 @@ final class ClientSession {
     var heldOrder: [String] = []
     /// Set once a final error is queued: nothing more is read or staged.
     var isClosing = false
+    /// Bytes of replies staged for this client in the current turn (not yet written).
+    var stagedBytes = 0
+    /// Reading is paused because too much of this client's output is unwritten.
+    var isThrottled = false
     /// The protocol version announced by `hello`, if any.
     var announcedProtocol: Int?
     var clientName: String?

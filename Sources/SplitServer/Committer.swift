@@ -8,6 +8,12 @@ import SplitWire
 extension Server {
     /// Stages a reply and makes sure this turn is finished before the loop sleeps.
     func stage(_ reply: Turn.Reply, for session: ClientSession) {
+        switch reply {
+        case .fixed(let bytes), .read(let bytes, _, _), .change(let bytes, _, _), .attach(let bytes, _, _):
+            session.stagedBytes += bytes.count
+        case .push, .notice, .close:
+            break
+        }
         turn.stage(reply, for: session.id)
         scheduleTurn()
     }
@@ -26,7 +32,9 @@ extension Server {
         if !committed { rollBack(work) }
         for id in work.connectionOrder {
             guard let session = sessions[id], let replies = work.replies[id] else { continue }
+            session.stagedBytes = 0
             deliver(replies, to: session, committed: committed, rolledBack: rolledBack)
+            resumeIfCaughtUp(session)
         }
         // Keep the previous turn's storage for the next one.
         work.reset()

@@ -7,8 +7,13 @@ protocol ConnectionDelegate: AnyObject {
     func connection(_ connection: Connection, didReceiveLine line: UnsafeRawBufferPointer) -> Bool
     /// A line exceeded the maximum length; reading has stopped.
     func connectionDidExceedLineLength(_ connection: Connection)
+    /// The peer finished sending (EOF, possibly a half-close); reading has stopped and the
+    /// connection stays open for the answers to what was already read.
+    func connectionDidReachEnd(_ connection: Connection)
     /// The peer hung up or the socket failed; the connection is already closed.
     func connectionDidClose(_ connection: Connection, reason: String)
+    /// A queued write completed (some output drained).
+    func connectionDidWrite(_ connection: Connection)
     /// Queued output fell to zero after having been pending.
     func connectionDidDrain(_ connection: Connection)
 }
@@ -24,6 +29,9 @@ final class Connection {
     private(set) var framer: LineFramer
     private(set) var isOpen = true
     private(set) var isReading = false
+    /// Whether lines framed from input are handed over; false once `stopReading()` ran.
+    /// `pauseReading()` keeps it, so the rest of a chunk already read is still answered.
+    private var acceptsLines = false
     private let readBuffer: UnsafeMutableRawBufferPointer
     private weak var delegate: ConnectionDelegate?
     /// Bytes written to the socket so far.
@@ -55,7 +63,15 @@ final class Connection {
     var queuedBytes: Int { isOpen ? Int(asStream(pipe).pointee.write_queue_size) : 0 }
 
     func startReading() {
-        guard isOpen, !isReading else { return }
+        guard isOpen, !isReading, !reachedEnd else { return }
+        if !heldInput.isEmpty {
+            // Input read before a pause is framed first; it may pause reading again.
+            acceptsLines = true
+            let held = heldInput
+            heldInput = []
+            held.withUnsafeBytes { frame($0) }
+            guard isOpen, acceptsLines, heldInput.isEmpty else { return }
+        }
         isReading = uv_read_start(asStream(pipe), { handle, _, buffer in
             guard let connection = owner(of: handle, as: Connection.self) else { return }
             buffer!.pointee = uv_buf_init(connection.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self),
@@ -64,17 +80,37 @@ final class Connection {
             guard let connection = owner(of: asHandle(stream!), as: Connection.self) else { return }
             connection.didRead(count)
         }) == 0
+        acceptsLines = isReading
     }
 
+    /// Stops reading for good (final error, daemon stopping): later lines are ignored.
     func stopReading() {
+        acceptsLines = false
+        pauseReading()
+    }
+
+    /// Stops reading from the socket until `startReading()` (backpressure); lines of the
+    /// chunk being framed are still handed over.
+    func pauseReading() {
         guard isOpen, isReading else { return }
         uv_read_stop(asStream(pipe))
         isReading = false
     }
 
+    /// True once the peer sent EOF: nothing more will be read.
+    private(set) var reachedEnd = false
+
     private func didRead(_ count: Int) {
+        if count == Int(UV_EOF.rawValue) {
+            // libuv already stopped reading; keep the pipe for the answers still to write.
+            reachedEnd = true
+            isReading = false
+            acceptsLines = false
+            delegate?.connectionDidReachEnd(self)
+            return
+        }
         if count < 0 {
-            close(reason: count == Int(UV_EOF.rawValue) ? "peer closed the connection" : uvErrorMessage(Int32(count)))
+            close(reason: uvErrorMessage(Int32(count)))
             return
         }
         guard count > 0 else { return }
@@ -84,24 +120,45 @@ final class Connection {
     /// Frames the first `count` bytes of the read buffer and hands complete lines over.
     private func frame(_ count: Int) {
         bytesRead += count
-        let chunk = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(readBuffer)[0..<count])
+        frame(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(readBuffer)[0..<count]))
+    }
+
+    /// Hands `chunk`'s complete lines over; if the delegate paused reading (backpressure),
+    /// the unframed rest is held until `startReading()`.
+    private func frame(_ chunk: UnsafeRawBufferPointer) {
         let outcome = framer.feed(chunk) { [unowned self] line in
-            guard let delegate = self.delegate, self.isReading || self.isDraining else { return false }
+            guard let delegate = self.delegate, self.acceptsLines || self.isDraining else { return false }
             return delegate.connection(self, didReceiveLine: line)
         }
-        if outcome == .tooLarge {
+        switch outcome {
+        case .tooLarge:
             stopReading()
             delegate?.connectionDidExceedLineLength(self)
+        case .stopped where isOpen && acceptsLines && !isReading:
+            heldInput = Array(UnsafeRawBufferPointer(rebasing: chunk[framer.stoppedAt...]))
+        case .stopped, .consumed:
+            break
         }
     }
 
-    private var isDraining = false
+    /// Input read but not framed because reading was paused (at most one read chunk).
+    private var heldInput: [UInt8] = []
+
+    /// True while `drainPendingInput()` frames input the daemon read during a stop.
+    private(set) var isDraining = false
 
     /// Reads, without blocking and after `stopReading()`, what the peer had already sent when
     /// the daemon began to stop, so a request written before SIGTERM is still answered.
     /// Reads at most what the kernel holds now (FIONREAD): a peer cannot prolong the stop.
     func drainPendingInput() {
         guard isOpen, !isReading, !framer.isBroken else { return }
+        if !heldInput.isEmpty {
+            isDraining = true
+            let held = heldInput
+            heldInput = []
+            held.withUnsafeBytes { frame($0) }
+            isDraining = false
+        }
         var fd: uv_os_fd_t = -1
         guard uv_fileno(asHandle(pipe), &fd) == 0 else { return }
         var pending: Int32 = 0
@@ -161,7 +218,8 @@ final class Connection {
             if status != UV_ECANCELED.rawValue { close(reason: "write failed: \(uvErrorMessage(status))") }
             return
         }
-        if queuedBytes == 0 { delegate?.connectionDidDrain(self) }
+        delegate?.connectionDidWrite(self)
+        if isOpen, queuedBytes == 0 { delegate?.connectionDidDrain(self) }
     }
 
     /// Stops reading and closes once every queued byte is written (used after a final error).
@@ -190,6 +248,8 @@ final class Connection {
         guard isOpen else { return }
         isOpen = false
         isReading = false
+        acceptsLines = false
+        heldInput = []
         closeAndFree(pipe)
         delegate?.connectionDidClose(self, reason: reason)
     }

@@ -26,6 +26,9 @@ public struct LineFramer: Sendable {
         self.maxLineLength = maxLineLength
     }
 
+    /// After `.stopped`: how many bytes of the chunk were consumed (the rest was not looked at).
+    private(set) public var stoppedAt = 0
+
     /// Bytes of an incomplete line held until its newline arrives.
     public var bufferedByteCount: Int { partial.count }
 
@@ -53,7 +56,10 @@ public struct LineFramer: Sendable {
                 keepGoing = partial.withUnsafeBytes { onLine(trimCarriageReturn($0)) }
                 partial.removeAll(keepingCapacity: partial.count <= 4096)
             }
-            if !keepGoing { return .stopped }
+            if !keepGoing {
+                stoppedAt = start
+                return .stopped
+            }
         }
         return .consumed
     }

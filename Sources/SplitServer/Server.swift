@@ -192,7 +192,22 @@ extension Server: ConnectionDelegate {
         stats.requests += 1
         stats.bytesIn += line.count + 1
         handle(line: line, from: session)
-        return !session.isClosing
+        throttleIfBehind(session)
+        return !session.isClosing && !session.isThrottled
+    }
+
+    func connectionDidReachEnd(_ connection: Connection) {
+        guard let session = sessions[connection.id] else { return }
+        logger.debug("connection \(connection.id): peer finished sending")
+        guard !session.isClosing else { return }
+        // WIRE: one response per request, so what was read is answered before the close.
+        session.isClosing = true
+        stage(.close(reason: "peer finished sending"), for: session)
+    }
+
+    func connectionDidWrite(_ connection: Connection) {
+        guard let session = sessions[connection.id] else { return }
+        resumeIfCaughtUp(session)
     }
 
     func connectionDidExceedLineLength(_ connection: Connection) {

@@ -62,7 +62,7 @@ struct TestFailure: Error, CustomStringConvertible {
 
 /// A blocking line client with timeouts on every read.
 final class TestClient {
-    private let fd: Int32
+    private var fd: Int32
     private var buffer: [UInt8] = []
     private var nextID: Int64 = 1
     /// Pushes seen while waiting for responses.
@@ -76,7 +76,35 @@ final class TestClient {
 
     deinit { close() }
 
-    func close() { Glibc.close(fd) }
+    /// Closes once: a second close could hit a descriptor another test reuses.
+    func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+    }
+
+    /// Sends `text` from another thread (a writer that does not wait for the reader).
+    func sendInBackground(raw text: String) {
+        let fd = fd, bytes = Array(text.utf8)
+        Thread {
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                guard sent > 0 else { return }
+                offset += sent
+            }
+        }.start()
+    }
+
+    /// Half-closes the connection (what `socat` and `nc -N` do when their input ends).
+    func shutdownWriting() { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Every line until the daemon closes the connection (or `timeout` ms of silence).
+    func readUntilClosed(timeout: Int32 = 5000) throws -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        while let line = try readLine(timeout: timeout) { lines.append(line) }
+        return lines
+    }
 
     func send(raw text: String) throws {
         let bytes = Array(text.utf8)

@@ -1,0 +1,30 @@
+// Read backpressure (Redis's client output buffer, but throttling instead of dropping): a
+// client whose unwritten answers pass the soft output limit is not read until they drain
+// below half of it, so a client that pipelines faster than it reads is slowed down, never
+// disconnected for its own responses. Pushes keep their own rules (coalesced past the soft
+// limit, hard limit disconnects).
+extension Server {
+    /// Bytes of unwritten output (queued in libuv plus staged this turn) of `session`.
+    func unwrittenOutput(of session: ClientSession) -> Int {
+        session.connection.queuedBytes + session.stagedBytes
+    }
+
+    /// Pauses reading `session` once its unwritten output passes the soft limit; the rest of
+    /// the chunk being framed waits in the connection until reading resumes.
+    func throttleIfBehind(_ session: ClientSession) {
+        // While a stop drains what clients already sent, everything read is answered.
+        guard !session.isThrottled, !session.isClosing, !session.connection.isDraining,
+              unwrittenOutput(of: session) > settings.outputSoftLimit else { return }
+        session.isThrottled = true
+        stats.throttledReads += 1
+        session.connection.pauseReading()
+    }
+
+    /// Resumes reading a throttled `session` once its output fell below half the soft limit.
+    func resumeIfCaughtUp(_ session: ClientSession) {
+        guard session.isThrottled, unwrittenOutput(of: session) <= settings.outputSoftLimit / 2 else { return }
+        session.isThrottled = false
+        guard phase == .running, !session.isClosing else { return }
+        session.connection.startReading()
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Glibc
+import SplitStore
+import SplitWire
+import Testing
+@testable import SplitServer
+
+/// Fixes of issue 3's black-box findings: half-closed clients, read backpressure, size
+/// policy changes, reproducible `scene.get`, reads in a rolled-back turn, id limits.
+@Suite("Daemon fixes", .serialized)
+struct DaemonFixesTests {
+    private let create: JSONObject = ["op": "scene.create", "scene": "s", "device": "ipad-pro-12.9"]
+
+    // WIRE: exactly one response per request, even when the client half-closes right after
+    // pipelining more answers than the socket buffer holds.
+    @Test func aHalfClosedClientGetsEveryAnswerThenEOF() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        let count = 1000
+        try client.send(raw: (1...count).map { #"{"id":\#($0),"op":"scene.get","scene":"s"}"# + "\n" }.joined())
+        client.shutdownWriting()
+        let lines = try client.readUntilClosed()
+        let ids = try lines.map { try JSONParser.parse($0)["id"]?.int ?? -1 }
+        #expect(ids == Array(1...count))
+        #expect(try lines.allSatisfy { try JSONParser.parse($0)["revision"] == 1 })
+    }
+
+    @Test func aHalfClosedClientWithNothingPendingIsClosed() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        #expect(try client.request(["op": "ping"]).isOK)
+        client.shutdownWriting()
+        #expect(client.isClosedByPeer())
+        // The daemon keeps serving others.
+        #expect(try daemon.connect().request(["op": "ping"]).isOK)
+    }
+
+    // A client that pipelines tiny lines faster than it reads is throttled, not dropped:
+    // the hard limit (far below the flood's total output) never trips on its own answers.
+    @Test func aFloodWithASlowReaderGetsEveryAnswer() throws {
+        let daemon = try TestDaemon {
+            $0.outputSoftLimit = 32 * 1024
+            $0.outputHardLimit = 256 * 1024
+        }
+        defer { daemon.stop() }
+        let flooder = try daemon.connect()
+        let bystander = try daemon.connect()
+        #expect(try bystander.request(create).isOK)
+        let count = 60_000
+        let payload = (1...count).map { #"{"id":\#($0),"op":"ping"}"# + "\n" }.joined()
+        flooder.sendInBackground(raw: payload)
+        var received = 0
+        var inOrder = true
+        while received < count {
+            guard let line = try flooder.readLine(timeout: 5000) else { break }
+            received += 1
+            if try JSONParser.parse(line)["id"]?.int != received { inOrder = false }
+            // Read slowly, so output piles up in the daemon while it reads.
+            if received % 2000 == 0 {
+                usleep(2_000)
+                // Others are served meanwhile.
+                #expect(try bystander.request(["op": "ping"]).isOK)
+            }
+        }
+        #expect(received == count)
+        #expect(inOrder)
+        let stats = try bystander.request(["op": "stats"])
+        #expect(stats["slowClientsDisconnected"] == 0)
+        #expect((stats["throttledReads"]?.int ?? 0) > 0)
+    }
+
+    // A client that never reads its own answers is throttled (its input waits in the kernel),
+    // not dropped at the hard limit, and gets every answer once it reads.
+    @Test func aClientThatStopsReadingIsThrottledThenAnsweredInFull() throws {
+        let daemon = try TestDaemon {
+            $0.outputSoftLimit = 4096
+            $0.outputHardLimit = 64 * 1024
+        }
+        defer { daemon.stop() }
+        let writer = try daemon.connect()
+        #expect(try writer.request(create).isOK)
+        let stalled = try daemon.connect()
+        let count = 2000
+        try stalled.send(raw: (1...count).map { #"{"id":\#($0),"op":"scene.get","scene":"s"}"# + "\n" }.joined())
+        // The writer is served meanwhile; its changes come after some of the reads.
+        for step in 0..<50 {
+            #expect(try writer.request(["op": "resize", "scene": "s", "width": .int(Int64(700 + step)), "height": 1024]).isOK)
+        }
+        let stats = try writer.request(["op": "stats"])
+        #expect(stats["slowClientsDisconnected"] == 0)
+        #expect((stats["throttledReads"]?.int ?? 0) > 0)
+        var ids: [Int] = []
+        while ids.count < count, let line = try stalled.readLine(timeout: 5000) {
+            ids.append(try JSONParser.parse(line)["id"]?.int ?? -1)
+        }
+        #expect(ids == Array(1...count))
+    }
+}
