@@ -150,13 +150,7 @@ extension EndToEnd {
                 // The daemon lives, the state is intact, and the flooder, which reads its answers,
                 // got all of them up to its marked last line.
                 #expect(outcome.sawLast || outcome.closed, "\(outcome)")
-                withKnownIssue("""
-                    splitd stages the replies of a whole read burst in one turn, so a client that \
-                    pipelines tiny lines and reads can pass the 16 MiB output limit and be dropped \
-                    as slow (notes for server, issue 6)
-                    """, isIntermittent: true) {
-                    #expect(outcome.sawLast && !outcome.closed, "\(outcome)")
-                }
+                #expect(outcome.sawLast && !outcome.closed, "\(outcome)")
                 #expect(try keeper.getScene("calm").revision == created.revision + answered)
                 let after = residentKiB(of: pid)
                 #expect(Machine.binariesAreSanitized || after - before < 64 * 1024, "RSS \(before) -> \(after) KiB")
