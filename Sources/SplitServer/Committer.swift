@@ -9,7 +9,8 @@ extension Server {
     /// Stages a reply and makes sure this turn is finished before the loop sleeps.
     func stage(_ reply: Turn.Reply, for session: ClientSession) {
         switch reply {
-        case .fixed(let bytes), .read(let bytes, _, _), .change(let bytes, _, _), .attach(let bytes, _, _):
+        case .fixed(let bytes), .read(let bytes, _, _), .change(let bytes, _, _), .attach(let bytes, _, _),
+             .readStaged(let bytes, _, _):
             session.stagedBytes += bytes.count
         case .push, .notice, .close:
             break
@@ -86,6 +87,8 @@ extension Server {
                 output += rolledBack.contains(scene) ? unansweredRead(id: id, scene: scene) : bytes
             case .change(let bytes, let id, _):
                 output += committed ? bytes : storageFailure(id: id)
+            case .readStaged(let bytes, let id, let what):
+                output += committed ? bytes : unansweredStagedRead(id: id, what: what)
             case .attach(let bytes, let id, let scene):
                 if rolledBack.contains(scene) {
                     removeAttachment(of: session, from: scene)
@@ -124,6 +127,12 @@ extension Server {
         stats.count(error: .storage)
         return Notices.error(id: id, code: .storage,
                              message: "scene '\(scene)' changed in the same turn and that change could not be stored; retry")
+    }
+
+    private func unansweredStagedRead(id: RequestID, what: String) -> [UInt8] {
+        stats.count(error: .storage)
+        return Notices.error(id: id, code: .storage,
+                             message: "\(what) could not be read consistently: a change in the same turn could not be stored (\(lastStorageError ?? "unknown error")); nothing was changed; retry")
     }
 
     /// Writes one turn's output with one write; a client past the hard limit is dropped.

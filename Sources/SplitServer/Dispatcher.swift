@@ -75,6 +75,8 @@ extension Server {
         case change(String?)
         /// Attaches to this scene: like `read`, and undone on failure.
         case attach(String)
+        /// Reads `what` as this turn staged it (uncommitted): refused if the commit fails.
+        case readStaged(String)
     }
 
     func respond(_ reply: Reply, id: RequestID, to session: ClientSession, as kind: ReplyKind) {
@@ -89,6 +91,7 @@ extension Server {
         case .read(let scene): stage(.read(bytes, id: id, scene: scene), for: session)
         case .change(let scene): stage(.change(bytes, id: id, scene: scene), for: session)
         case .attach(let scene): stage(.attach(bytes, id: id, scene: scene), for: session)
+        case .readStaged(let what): stage(.readStaged(bytes, id: id, what: what), for: session)
         }
     }
 

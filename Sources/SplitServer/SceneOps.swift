@@ -35,8 +35,8 @@ extension Server {
             let state = scenes[key]!.state
             return SceneListing(scene: key, revision: state.revision, device: state.device)
         }
-        // Depends on every scene changed this turn; `.change` waits for the commit.
-        respond(.sceneList(listings), id: id, to: session, as: turn.previousScenes.isEmpty ? .fixed : .change(nil))
+        // Depends on every scene changed this turn: answered once they are stored.
+        respond(.sceneList(listings), id: id, to: session, as: turn.previousScenes.isEmpty ? .fixed : .readStaged("the scene list"))
     }
 
     func deleteScene(id: RequestID, scene: String, line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {

@@ -45,7 +45,7 @@ extension Server {
             SnapshotListing(session: summary.session, baseRevision: Int(summary.baseRevision),
                             sizes: SnapshotCodec.decodeSizes(summary.sizes), hash: summary.hash)
         }
-        respond(.snapshotSessions(listings), id: id, to: session, as: pending.isEmpty ? .read(scene) : .change(scene))
+        respond(.snapshotSessions(listings), id: id, to: session, as: pending.isEmpty ? .read(scene) : .readStaged("the snapshot sessions of scene '\(scene)'"))
     }
 
     func getSnapshot(id: RequestID, session sessionID: String, from session: ClientSession) throws(WireError) {
@@ -68,7 +68,7 @@ extension Server {
             throw WireError(.internal, "snapshot session '\(sessionID)' cannot be decoded: \(error)")
         }
         let record = SnapshotRecord(session: sessionID, scene: stored.summary.scene, hash: stored.summary.hash, result: result)
-        respond(.snapshot(record), id: id, to: session, as: pending == nil ? .fixed : .change(nil))
+        respond(.snapshot(record), id: id, to: session, as: pending == nil ? .fixed : .readStaged("snapshot session '\(sessionID)'"))
     }
 }
 

@@ -15,6 +15,9 @@ struct Turn {
         case read([UInt8], id: RequestID, scene: String)
         /// A reply reporting a change: answered only if the commit succeeds.
         case change([UInt8], id: RequestID, scene: String?)
+        /// A reply reading what this turn staged (several scenes, snapshot sessions): answered
+        /// only if the commit succeeds, else a `storage` error saying the read was not answered.
+        case readStaged([UInt8], id: RequestID, what: String)
         /// A `scene.attach` reply: like `read`, and the attachment is undone on failure.
         case attach([UInt8], id: RequestID, scene: String)
         /// A layout push; dropped if the commit fails.

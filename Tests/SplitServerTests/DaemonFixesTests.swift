@@ -98,4 +98,28 @@ struct DaemonFixesTests {
         }
         #expect(ids == Array(1...count))
     }
+
+    // A read in a turn whose commit failed changed nothing: its error must not say a change
+    // was refused, and it must not show the rolled-back change.
+    @Test func aListInARolledBackTurnIsARefusedReadNotARefusedChange() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        daemon.store.failure = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
+        try client.send(raw: #"{"id":"c","op":"scene.create","scene":"t","device":"ipad-pro-11"}"# + "\n"
+                        + #"{"id":"l","op":"scene.list"}"# + "\n")
+        let change = try client.readMessage()
+        #expect(change["id"] == "c")
+        #expect(change.errorCode == "storage")
+        let list = try client.readMessage()
+        #expect(list["id"] == "l")
+        #expect(list.errorCode == "storage")
+        let message = list["error"]?["message"]?.string ?? ""
+        #expect(!message.contains("not applied") && message.contains("scene list"), "\(message)")
+        // A list in a turn without changes reads committed state and is answered as usual.
+        let plain = try client.request(["op": "scene.list"])
+        #expect(plain["scenes"]?.array?.count == 1)
+        daemon.store.failure = nil
+    }
 }
