@@ -16,7 +16,10 @@ extension Server {
 
         var target: Size?
         let policy = live.state.config.sizePolicy
-        if role == .window {
+        if role == .viewer, previous?.role == .window {
+            // A window that became a viewer no longer counts.
+            target = SceneSizing.aggregate(policy, windows: windows(of: scene))
+        } else if role == .window {
             switch policy {
             case .latest:
                 if let size {
@@ -103,7 +106,23 @@ extension Server {
                .max(by: { $0.value.reportedAt < $1.value.reportedAt }) {
             latestSizeSource[scene] = newest.key
         }
-        let journal = Self.windowLeftJournal(scene: scene, size: target)
+        return resizeOnItsOwn(scene: scene, to: target, cause: "windowLeft")
+    }
+
+    /// Under `largest`/`smallest`, gives `scene` the aggregate size of its attached windows
+    /// (after its policy changed); true if that made a new revision.
+    @discardableResult
+    func followWindows(scene: String, cause: String) -> Bool {
+        guard let live = scenes[scene],
+              let target = SceneSizing.aggregate(live.state.config.sizePolicy, windows: windows(of: scene)),
+              target != live.state.size else { return false }
+        return resizeOnItsOwn(scene: scene, to: target, cause: cause)
+    }
+
+    /// A resize the daemon makes itself: stored, journaled with its cause and pushed to every
+    /// attached client like any change.
+    private func resizeOnItsOwn(scene: String, to target: Size, cause: String) -> Bool {
+        let journal = Self.daemonResizeJournal(scene: scene, size: target, cause: cause)
         guard let outcome = try? apply(.resize(target), to: scene, journal: journal), outcome.changed else { return false }
         broadcast(scene: scene, fields: outcome.fields)
         return true
@@ -111,6 +130,11 @@ extension Server {
 
     /// The journal entry of a resize the daemon made itself when a window left.
     static func windowLeftJournal(scene: String, size: Size) -> [UInt8] {
+        daemonResizeJournal(scene: scene, size: size, cause: "windowLeft")
+    }
+
+    /// The journal entry of a resize the daemon made itself, with why (`cause`).
+    static func daemonResizeJournal(scene: String, size: Size, cause: String) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
         writer.rawKey("op")
@@ -122,7 +146,7 @@ extension Server {
         writer.rawKey("height")
         writer.write(size.height)
         writer.rawKey("cause")
-        writer.writeRaw("windowLeft")
+        writer.write(cause)
         writer.endObject()
         return writer.bytes
     }

@@ -28,6 +28,11 @@ extension Server {
         let live = try liveScene(scene)
         try check(baseRevision, against: live, scene: scene)
         try change(scene, by: .intent(intent), id: id, journal: Array(line), from: session)
+        // A new sizePolicy takes effect now (SEMANTICS 9), as the revision after the change.
+        if case .setConfig = intent, let after = scenes[scene],
+           after.state.config.sizePolicy != live.state.config.sizePolicy {
+            followWindows(scene: scene, cause: "sizePolicy")
+        }
     }
 
     private func check(_ baseRevision: Int?, against live: LiveScene, scene: String) throws(WireError) {

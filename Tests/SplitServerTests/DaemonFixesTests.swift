@@ -122,4 +122,36 @@ struct DaemonFixesTests {
         #expect(plain["scenes"]?.array?.count == 1)
         daemon.store.failure = nil
     }
+
+    // SEMANTICS 9: under largest/smallest the size is the aggregate of the attached windows,
+    // from the moment the policy is set (not from the next window event).
+    @Test func settingASizePolicyResizesToTheWindowsAtOnce() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let a = try daemon.connect(), b = try daemon.connect(), c = try daemon.connect()
+        var manual: JSONObject = create
+        manual["config"] = ["sizePolicy": "manual"]
+        #expect(try a.request(manual).isOK)
+        #expect(try a.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 1200, "height": 800]]).isOK)
+        #expect(try b.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 1000, "height": 900]]).isOK)
+        let resized = try c.request(["op": "resize", "scene": "s", "width": 900, "height": 700])
+        #expect(resized["layout"]?["size"] == ["width": 900, "height": 700])
+        let before = resized["revision"]?.int ?? 0
+
+        let set = try c.request(["op": "intent", "scene": "s", "intent": ["kind": "setConfig", "config": ["sizePolicy": "smallest"]]])
+        #expect(set.isOK)
+        let now = try c.request(["op": "scene.get", "scene": "s"])
+        #expect(now["layout"]?["size"] == ["width": 1000, "height": 800])
+        #expect((now["revision"]?.int ?? 0) > before)
+        // Attached windows are told the new size.
+        try a.drainPushes()
+        #expect(a.pushes.last?["layout"]?["size"] == ["width": 1000, "height": 800])
+        #expect(a.pushes.last?["revision"] == now["revision"])
+
+        _ = try c.request(["op": "intent", "scene": "s", "intent": ["kind": "setConfig", "config": ["sizePolicy": "largest"]]])
+        #expect(try c.request(["op": "scene.get", "scene": "s"])["layout"]?["size"] == ["width": 1200, "height": 900])
+        // A window that re-attaches as a viewer stops counting.
+        #expect(try a.request(["op": "scene.attach", "scene": "s", "role": "viewer"]).isOK)
+        #expect(try c.request(["op": "scene.get", "scene": "s"])["layout"]?["size"] == ["width": 1000, "height": 900])
+    }
 }
