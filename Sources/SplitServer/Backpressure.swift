@@ -16,7 +16,6 @@ extension Server {
         guard !session.isThrottled, !session.isClosing, !session.connection.isDraining,
               unwrittenOutput(of: session) > settings.outputSoftLimit else { return }
         session.isThrottled = true
-        stats.throttledReads += 1
         session.connection.pauseReading()
     }
 

@@ -25,7 +25,14 @@ extension Server {
 
     func getScene(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {
         let live = try liveScene(scene)
-        let state = try JSONValue(encoding: live.state)
+        // In the declaration order of SceneState's Codable conformance (Foundation's encoder
+        // orders members by hash, differently in each process).
+        let state: JSONValue
+        do {
+            state = try JSONParser.parse(StreamingJSONEncoder().encode(live.state))
+        } catch {
+            throw WireError(.internal, "cannot encode scene '\(scene)': \(error)")
+        }
         respond(.sceneDetail(scene: scene, revision: live.state.revision, layout: live.layout, state: state),
                 id: id, to: session, as: .read(scene))
     }

@@ -12,8 +12,6 @@ struct ServerStats {
     var pushes = 0
     var coalescedPushes = 0
     var slowClientsDisconnected = 0
-    /// Times a client was not read until its unwritten answers drained (backpressure).
-    var throttledReads = 0
     var connectionsAccepted = 0
     var refusedPeers = 0
     var bytesIn = 0

@@ -18,7 +18,6 @@ extension Server {
         add("pushes", stats.pushes)
         add("coalescedPushes", stats.coalescedPushes)
         add("slowClientsDisconnected", stats.slowClientsDisconnected)
-        add("throttledReads", stats.throttledReads)
         add("connectionsAccepted", stats.connectionsAccepted)
         add("refusedPeers", stats.refusedPeers)
         add("bytesIn", stats.bytesIn)

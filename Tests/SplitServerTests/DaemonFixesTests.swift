@@ -69,7 +69,6 @@ struct DaemonFixesTests {
         #expect(inOrder)
         let stats = try bystander.request(["op": "stats"])
         #expect(stats["slowClientsDisconnected"] == 0)
-        #expect((stats["throttledReads"]?.int ?? 0) > 0)
     }
 
     // A client that never reads its own answers is throttled (its input waits in the kernel),
@@ -91,7 +90,6 @@ struct DaemonFixesTests {
         }
         let stats = try writer.request(["op": "stats"])
         #expect(stats["slowClientsDisconnected"] == 0)
-        #expect((stats["throttledReads"]?.int ?? 0) > 0)
         var ids: [Int] = []
         while ids.count < count, let line = try stalled.readLine(timeout: 5000) {
             ids.append(try JSONParser.parse(line)["id"]?.int ?? -1)
