@@ -9,7 +9,7 @@ struct Navigator {
 
     /// Expanded: a push onto the column. Collapsed: onto the one visible stack.
     func push(_ vc: String, onto column: Column, _ nav: inout NavigationState) throws(CoreError) {
-        try checkColumn(column)
+        try checkColumn(column, nav)
         try checkId(vc)
         if var collapsed = nav.collapsed {
             try checkDepth(collapsed.entries.count)
@@ -19,11 +19,11 @@ struct Navigator {
             try checkDepth(nav.stack(column).count)
             nav.setStack(column, nav.stack(column) + [vc])
         }
-        nav.lastNavigated = column
+        if config.accepts(column) { nav.lastNavigated = column }
     }
 
     func pop(_ column: Column, _ nav: inout NavigationState) throws(CoreError) {
-        try checkColumn(column)
+        try checkColumn(column, nav)
         if var collapsed = nav.collapsed {
             guard collapsed.entries.count > 1 else { throw .invalidIntent("pop at the root of the collapsed stack") }
             collapsed.entries.removeLast()
@@ -37,7 +37,7 @@ struct Navigator {
 
     /// At the root already: nothing changes.
     func popToRoot(_ column: Column, _ nav: inout NavigationState) throws(CoreError) {
-        try checkColumn(column)
+        try checkColumn(column, nav)
         if var collapsed = nav.collapsed {
             collapsed.entries = Array(collapsed.entries.prefix(1))
             nav.collapsed = collapsed
@@ -145,7 +145,10 @@ struct Navigator {
 
     // MARK: validation
 
-    func checkColumn(_ column: Column) throws(CoreError) {
+    /// A column of the style, or the configured compact column; while collapsed, `compact`
+    /// also names the one visible stack, as layouts call it.
+    func checkColumn(_ column: Column, _ nav: NavigationState) throws(CoreError) {
+        if column == .compact, nav.collapsed != nil { return }
         guard config.accepts(column) else {
             throw .invalidIntent("no \(column.rawValue) column in a \(config.style.rawValue) split")
         }

@@ -126,6 +126,24 @@ import Testing
         #expect(phone.collapsedStack == ["primary", "secondary"])
     }
 
+    @Test func collapsedIntentsMayNameTheCompactColumnTheLayoutShows() throws {
+        let s = try makeScene("iphone-14", size: phonePortrait) {
+            $0.style = .doubleColumn
+            $0.roots = ColumnRoots(primary: "list", secondary: "detail")
+        }
+        #expect(engine.layout(of: s).columns.map(\.column) == [.compact])
+        let pushed = try run([.push(column: .compact, vc: "x")], on: s)
+        #expect(pushed.collapsedStack == ["list", "detail", "x"])
+        let popped = try run([.pop(column: .compact)], on: pushed)
+        #expect(popped.collapsedStack == ["list", "detail"])
+        let rooted = try run([.popToRoot(column: .compact)], on: popped)
+        #expect(rooted.collapsedStack == ["list"])
+        #expect(errorCode { _ = try engine.apply(.intent(.pop(column: .compact)), to: rooted) } == .invalidIntent)
+        // Expanded, `compact` is no column of a doubleColumn split.
+        let wide = try makeScene { $0.style = .doubleColumn }
+        #expect(errorCode { _ = try engine.apply(.intent(.push(column: .compact, vc: "x")), to: wide) } == .invalidIntent)
+    }
+
     @Test func backAtTheRootOfTheCollapsedStackIsAnError() throws {
         let s = try makeScene("iphone-14", size: phonePortrait) {
             $0.roots = ColumnRoots(primary: "list")
