@@ -27,6 +27,7 @@ extension Server {
                      line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
         let live = try liveScene(scene)
         try check(baseRevision, against: live, scene: scene)
+        try checkViewControllerIDs(of: intent)
         try change(scene, by: .intent(intent), id: id, journal: Array(line), from: session)
         // A new sizePolicy takes effect now (SEMANTICS 9), as the revision after the change.
         if case .setConfig = intent, let after = scenes[scene],

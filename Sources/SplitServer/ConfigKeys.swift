@@ -68,7 +68,7 @@ public enum ConfigKeys {
         .init(key: "limits.maxStackDepth", kind: .int, defaultJSON: "64",
               help: "View controllers per navigation stack (limit_exceeded). Reloaded on SIGHUP."),
         .init(key: "limits.maxIdLength", kind: .int, defaultJSON: "128",
-              help: "Longest scene or view-controller id, at most 128 (limit_exceeded). Reloaded on SIGHUP."),
+              help: "Longest scene or view-controller id, 1-128. A longer id, but at most 128 characters, is limit_exceeded; an id over 128 characters (or a scene id outside [A-Za-z0-9._:-]) is bad_request whatever this says. Reloaded on SIGHUP."),
         .init(key: "limits.maxPresentations", kind: .int, defaultJSON: "16",
               help: "Modal presentations stacked at once. Reloaded on SIGHUP."),
         .init(key: "limits.maxTabs", kind: .int, defaultJSON: "32",

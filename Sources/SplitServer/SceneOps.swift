@@ -5,9 +5,8 @@ import SplitWire
 extension Server {
     func createScene(id: RequestID, scene: String, device: String, size: Size?, config: SplitConfigPatch?,
                      line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
-        guard scene.utf8.count <= settings.coreLimits.maxIdLength else {
-            throw WireError(.limitExceeded, "scene id longer than \(settings.coreLimits.maxIdLength) characters")
-        }
+        try checkNewSceneID(scene)
+        try checkViewControllerIDs(of: config)
         guard scenes[scene] == nil else { throw WireError(.sceneExists, "scene '\(scene)' already exists") }
         guard scenes.count < settings.maxScenes else {
             throw WireError(.limitExceeded, "too many scenes (limit \(settings.maxScenes))")

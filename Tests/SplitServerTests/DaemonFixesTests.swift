@@ -152,4 +152,37 @@ struct DaemonFixesTests {
         #expect(try a.request(["op": "scene.attach", "scene": "s", "role": "viewer"]).isOK)
         #expect(try c.request(["op": "scene.get", "scene": "s"])["layout"]?["size"] == ["width": 1000, "height": 900])
     }
+
+    // One rule for scene and view-controller ids: impossible ids (over 128 characters, a
+    // scene id outside [A-Za-z0-9._:-]) are bad_request; valid ids over the configured
+    // limits.maxIdLength are limit_exceeded.
+    @Test func idsOverTheConfiguredLimitAreLimitExceededAndImpossibleIdsBadRequest() throws {
+        let daemon = try TestDaemon { $0.coreLimits.maxIdLength = 8 }
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        func createCode(_ scene: String, config: JSONObject? = nil) throws -> String? {
+            var request: JSONObject = ["op": "scene.create", "scene": .string(scene), "device": "ipad-pro-12.9"]
+            if let config { request["config"] = .object(config) }
+            return try client.request(request).errorCode
+        }
+        #expect(try createCode(String(repeating: "s", count: 9)) == "limit_exceeded")
+        #expect(try createCode(String(repeating: "s", count: 129)) == "bad_request")
+        #expect(try createCode("bad/id") == "bad_request")
+        #expect(try createCode("s", config: ["roots": ["secondary": .string(String(repeating: "r", count: 9))]]) == "limit_exceeded")
+        #expect(try createCode("s", config: ["roots": ["secondary": .string(String(repeating: "r", count: 129))]]) == "bad_request")
+        #expect(try createCode("s") == nil)
+
+        func pushCode(_ vc: String) throws -> String? {
+            try client.request(["op": "intent", "scene": "s", "intent": ["kind": "push", "column": "secondary", "vc": .string(vc)]]).errorCode
+        }
+        #expect(try pushCode(String(repeating: "v", count: 9)) == "limit_exceeded")
+        #expect(try pushCode(String(repeating: "v", count: 129)) == "bad_request")
+        #expect(try pushCode(String(repeating: "v", count: 8)) == nil)
+        let present = try client.request(["op": "intent", "scene": "s", "intent": ["kind": "present", "vc": .string(String(repeating: "p", count: 9)), "style": "formSheet"]])
+        #expect(present.errorCode == "limit_exceeded")
+        let setConfig = try client.request(["op": "intent", "scene": "s", "intent": ["kind": "setConfig", "config": ["placeholder": .string(String(repeating: "h", count: 9))]]])
+        #expect(setConfig.errorCode == "limit_exceeded")
+        // Nothing refused changed the scene: created at 1, one push accepted.
+        #expect(try client.request(["op": "scene.get", "scene": "s"])["revision"] == 2)
+    }
 }
