@@ -36,7 +36,10 @@ final class ClientSession {
     var isClosing = false
     /// Bytes of replies staged for this client in the current turn (not yet written).
     var stagedBytes = 0
-    /// Reading is paused because too much of this client's output is unwritten.
+    /// Lines read from this client in the current turn.
+    var linesThisTurn = 0
+    /// Reading is paused: too much of this client's output is unwritten, or it used its
+    /// share of the turn.
     var isThrottled = false
     /// The protocol version announced by `hello`, if any.
     var announcedProtocol: Int?

@@ -34,6 +34,7 @@ extension Server {
         for id in work.connectionOrder {
             guard let session = sessions[id], let replies = work.replies[id] else { continue }
             session.stagedBytes = 0
+            session.linesThisTurn = 0
             deliver(replies, to: session, committed: committed, rolledBack: rolledBack)
             resumeIfCaughtUp(session)
         }
