@@ -153,7 +153,9 @@ final class Server: @unchecked Sendable {
         listeners = []
         for session in sessions.values.sorted(by: { $0.id < $1.id }) {
             session.connection.stopReading()
-            // Requests already sent are answered (this turn commits them), nothing later.
+            // Requests already sent are answered (this turn commits them), nothing later;
+            // input held back by backpressure included.
+            session.isThrottled = false
             if !session.isClosing { session.connection.drainPendingInput() }
         }
         phase = .stopping

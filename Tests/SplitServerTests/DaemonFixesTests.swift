@@ -18,13 +18,28 @@ struct DaemonFixesTests {
         defer { daemon.stop() }
         let client = try daemon.connect()
         #expect(try client.request(create).isOK)
-        let count = 1000
-        try client.send(raw: (1...count).map { #"{"id":\#($0),"op":"scene.get","scene":"s"}"# + "\n" }.joined())
-        client.shutdownWriting()
+        // More than a turn's share of lines, and more answers than the socket buffer holds.
+        let count = 3000
+        client.sendInBackground(raw: (1...count).map { #"{"id":\#($0),"op":"scene.get","scene":"s"}"# + "\n" }.joined(),
+                                thenShutdown: true)
         let lines = try client.readUntilClosed()
         let ids = try lines.map { try JSONParser.parse($0)["id"]?.int ?? -1 }
         #expect(ids == Array(1...count))
         #expect(try lines.allSatisfy { try JSONParser.parse($0)["revision"] == 1 })
+    }
+
+    // A graceful stop answers every request already sent, those held back by backpressure too.
+    @Test func aStopAnswersInputHeldBackByBackpressure() throws {
+        let daemon = try TestDaemon()
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        let count = 3000
+        try client.send(raw: (1...count).map { #"{"id":\#($0),"op":"scene.get","scene":"s"}"# + "\n" }.joined())
+        #expect(try client.readMessage()["id"] == 1)
+        daemon.requestStop()
+        let ids = try client.readUntilClosed().map { try JSONParser.parse($0)["id"]?.int ?? -1 }
+        daemon.waitUntilFinished()
+        #expect(ids == Array(2...count))
     }
 
     @Test func aHalfClosedClientWithNothingPendingIsClosed() throws {

@@ -84,7 +84,8 @@ final class TestClient {
     }
 
     /// Sends `text` from another thread (a writer that does not wait for the reader).
-    func sendInBackground(raw text: String) {
+    /// With `thenShutdown`, half-closes the connection once everything is sent.
+    func sendInBackground(raw text: String, thenShutdown: Bool = false) {
         let fd = fd, bytes = Array(text.utf8)
         Thread {
             var offset = 0
@@ -93,6 +94,7 @@ final class TestClient {
                 guard sent > 0 else { return }
                 offset += sent
             }
+            if thenShutdown { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
         }.start()
     }
 
