@@ -151,22 +151,40 @@ public enum Daemon {
         }
     }
 
-    /// Every stored scene at its last committed revision, with its layout resolved.
+    /// Every stored scene at its last committed revision, with its layout resolved. The blobs
+    /// are decoded on every core (a restart with many scenes is bound by decoding).
     static func restoreScenes(from store: any SceneStore, engine: SplitEngine) throws -> [String: LiveScene] {
+        let rows = try store.loadScenes()
+        var restored = [Result<LiveScene, SystemError>?](repeating: nil, count: rows.count)
+        let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, rows.count / 512))
+        restored.withUnsafeMutableBufferPointer { buffer in
+            // Each lane writes only its own indices.
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                for index in stride(from: lane, to: rows.count, by: lanes) {
+                    slots[index] = restore(rows[index], engine: engine)
+                }
+            }
+        }
         var scenes: [String: LiveScene] = [:]
-        for stored in try store.loadScenes() {
-            let state: SceneState
-            do {
-                state = try SceneBlob.decode(stored.state)
-            } catch {
-                throw SystemError("scene '\(stored.id)' in the database cannot be decoded (\(error)); refusing to guess")
-            }
-            guard state.revision == Int(stored.revision), state.id == stored.id else {
-                throw SystemError("scene '\(stored.id)': stored revision \(stored.revision) does not match its state (\(state.revision))")
-            }
-            scenes[stored.id] = LiveScene(state: state, layout: engine.layout(of: state))
+        scenes.reserveCapacity(rows.count)
+        for (row, result) in zip(rows, restored) {
+            scenes[row.id] = try result!.get()
         }
         return scenes
+    }
+
+    private static func restore(_ stored: StoredScene, engine: SplitEngine) -> Result<LiveScene, SystemError> {
+        let state: SceneState
+        do {
+            state = try SceneBlob.decode(stored.state)
+        } catch {
+            return .failure(SystemError("scene '\(stored.id)' in the database cannot be decoded (\(error)); refusing to guess"))
+        }
+        guard state.revision == Int(stored.revision), state.id == stored.id else {
+            return .failure(SystemError("scene '\(stored.id)': stored revision \(stored.revision) does not match its state (\(state.revision))"))
+        }
+        return .success(LiveScene(state: state, layout: engine.layout(of: state)))
     }
 
     /// Socket-activated sockets if systemd passed any, else the self-bound socket.

@@ -84,7 +84,11 @@ enum SnapshotCodec {
         return encodeSorted(Content(snapshots: result.snapshots, roundTrip: result.roundTrip))
     }
 
-    static func encodeBody(_ result: SnapshotResult) -> [UInt8] { encodeSorted(result) }
+    /// The stored body: only ever decoded (never hashed), so the streaming encoder's order
+    /// is fine and it is several times cheaper than Foundation's sorted encoding.
+    static func encodeBody(_ result: SnapshotResult) -> [UInt8] {
+        (try? StreamingJSONEncoder().encode(result)) ?? encodeSorted(result)
+    }
 
     static func encodeSizes(_ sizes: [Size]) -> [UInt8] { encodeSorted(sizes) }
 
