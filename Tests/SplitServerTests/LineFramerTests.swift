@@ -62,6 +62,27 @@ struct LineFramerTests {
         #expect(seen == 2)
     }
 
+    // Backpressure resumes from `stoppedAt`: feeding the rest later delivers every line once.
+    @Test func resumingFromWhereItStoppedDeliversTheRestOnce() {
+        var framer = LineFramer(maxLineLength: 16)
+        let stream = Array("one\ntwo\nthree\nfour\n".utf8)
+        var lines: [String] = []
+        var rest = stream[...]
+        while !rest.isEmpty {
+            var taken = 0
+            let outcome = Array(rest).withUnsafeBytes { chunk in
+                framer.feed(chunk) { line in
+                    lines.append(String(decoding: line, as: UTF8.self))
+                    taken += 1
+                    return taken < 1
+                }
+            }
+            guard outcome == .stopped else { break }
+            rest = rest.dropFirst(framer.stoppedAt)
+        }
+        #expect(lines == ["one", "two", "three", "four"])
+    }
+
     @Test func deliversExactlyTheLinesUpToTheFirstOverlongOneWhateverTheChunking() async {
         let lines = Gen.uint8(in: 0x20...0x7E).array(of: 0...40).array(of: 0...12)
         let chunks = Gen.int(in: 1...23).array(of: 1...8)
