@@ -35,7 +35,7 @@ extension Server {
         var fields: ChangeFields?
         if let target, target != live.state.size {
             do {
-                let outcome = try apply(.resize(target), to: scene, journal: Array(line))
+                let outcome = try apply(.resize(target), to: scene)
                 if outcome.changed { fields = outcome.fields }
             } catch {
                 restoreAttachment(previous, of: session, to: scene)
@@ -119,35 +119,12 @@ extension Server {
         return resizeOnItsOwn(scene: scene, to: target, cause: cause)
     }
 
-    /// A resize the daemon makes itself: stored, journaled with its cause and pushed to every
-    /// attached client like any change.
+    /// A resize the daemon makes itself: stored, journaled as the resize it applied and
+    /// pushed to every attached client like any change.
     private func resizeOnItsOwn(scene: String, to target: Size, cause: String) -> Bool {
-        let journal = Self.daemonResizeJournal(scene: scene, size: target, cause: cause)
-        guard let outcome = try? apply(.resize(target), to: scene, journal: journal), outcome.changed else { return false }
+        guard let outcome = try? apply(.resize(target), to: scene), outcome.changed else { return false }
+        logger.debug("scene '\(scene)' resized to \(target) by the daemon (\(cause))")
         broadcast(scene: scene, fields: outcome.fields)
         return true
-    }
-
-    /// The journal entry of a resize the daemon made itself when a window left.
-    static func windowLeftJournal(scene: String, size: Size) -> [UInt8] {
-        daemonResizeJournal(scene: scene, size: size, cause: "windowLeft")
-    }
-
-    /// The journal entry of a resize the daemon made itself, with why (`cause`).
-    static func daemonResizeJournal(scene: String, size: Size, cause: String) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.rawKey("op")
-        writer.writeRaw("resize")
-        writer.rawKey("scene")
-        writer.write(scene)
-        writer.rawKey("width")
-        writer.write(size.width)
-        writer.rawKey("height")
-        writer.write(size.height)
-        writer.rawKey("cause")
-        writer.write(cause)
-        writer.endObject()
-        return writer.bytes
     }
 }

@@ -20,7 +20,7 @@ extension Server {
             if let aggregate = SceneSizing.aggregate(policy, windows: windows(of: scene)) { target = aggregate }
         }
         if policy == .latest { latestSizeSource[scene] = session.id }
-        try change(scene, by: .resize(target), id: id, journal: Array(line), from: session)
+        try change(scene, by: .resize(target), id: id, from: session)
     }
 
     func applyIntent(id: RequestID, scene: String, intent: Intent, baseRevision: Int?,
@@ -28,7 +28,7 @@ extension Server {
         let live = try liveScene(scene)
         try check(baseRevision, against: live, scene: scene)
         try checkViewControllerIDs(of: intent)
-        try change(scene, by: .intent(intent), id: id, journal: Array(line), from: session)
+        try change(scene, by: .intent(intent), id: id, from: session)
         // A new sizePolicy takes effect now (SEMANTICS 9), as the revision after the change.
         if case .setConfig = intent, let after = scenes[scene],
            after.state.config.sizePolicy != live.state.config.sizePolicy {
@@ -43,17 +43,18 @@ extension Server {
 
     /// Applies `change` and answers `revision`, `layout`, `events`; a no-op answers the
     /// current revision with no events and stores nothing.
-    private func change(_ scene: String, by change: SceneChange, id: RequestID, journal: [UInt8],
+    private func change(_ scene: String, by change: SceneChange, id: RequestID,
                         from session: ClientSession) throws(WireError) {
-        let outcome = try apply(change, to: scene, journal: journal)
+        let outcome = try apply(change, to: scene)
         var bytes: [UInt8] = []
         WireEncoder.appendResponse(id: id, change: outcome.fields, to: &bytes)
         stage(bytes, id: id, to: session, as: outcome.changed ? .change(scene) : .read(scene))
         if outcome.changed { broadcast(scene: scene, fields: outcome.fields) }
     }
 
-    /// Runs the engine on the live scene; an accepted change is recorded in the turn.
-    func apply(_ change: SceneChange, to scene: String, journal: [UInt8]) throws(WireError) -> (fields: ChangeFields, changed: Bool) {
+    /// Runs the engine on the live scene; an accepted change is recorded in the turn (the
+    /// change as applied is what the journal keeps).
+    func apply(_ change: SceneChange, to scene: String) throws(WireError) -> (fields: ChangeFields, changed: Bool) {
         let live = try liveScene(scene)
         let transition: Transition
         do {
@@ -64,7 +65,7 @@ extension Server {
         guard transition.changed else {
             return (ChangeFields(revision: live.state.revision, layout: live.layout, events: []), false)
         }
-        record(LiveScene(state: transition.state, layout: transition.layout), journal: journal)
+        record(transition.state, layout: transition.layout, as: .change(change))
         return (ChangeFields(revision: transition.state.revision, layout: transition.layout, events: transition.events), true)
     }
 

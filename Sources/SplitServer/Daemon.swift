@@ -35,13 +35,14 @@ public enum Daemon {
         let engine = SplitEngine(limits: settings.coreLimits)
         let restored: [String: LiveScene]
         do {
-            restored = try restoreScenes(from: store, engine: engine)
+            let outcome = try SceneRestore.restore(from: store, engine: engine)
+            restored = outcome.scenes
+            logger.info("restored \(restored.count) scene(s) from \(settings.databasePath ?? "memory"), replaying \(outcome.replayed) journal entries above their checkpoints")
         } catch {
             logger.critical("refusing to start: \(error)")
             try? store.close()
             return startFailure
         }
-        logger.info("restored \(restored.count) scene(s) from \(settings.databasePath ?? "memory")")
 
         let loop = allocateUV(uv_loop_t.self)
         uv_loop_init(loop)
@@ -52,6 +53,7 @@ public enum Daemon {
         let notifier = SystemdNotifier(environment: environment)
         let server = Server(loop: loop, settings: settings, logger: logger, store: store, engine: engine, notifier: notifier)
         server.scenes = restored
+        server.uncheckpointed = Set(restored.filter { $0.value.uncheckpointedChanges > 0 }.keys)
 
         let listeners: [Listener]
         do {
@@ -64,6 +66,7 @@ public enum Daemon {
         server.startListening(on: listeners)
 
         let extras = Extras()
+        extras.checkpointSweep = server.startCheckpointSweep()
         if let control {
             let mailbox = LoopMailbox(loop: loop)
             extras.controlMailbox = mailbox
@@ -114,6 +117,7 @@ public enum Daemon {
         uv_run(loop, UV_RUN_NOWAIT)
 
         server.logSummary()
+        server.checkpointAllForStop()
         do {
             try store.checkpoint()
             try store.close()
@@ -151,42 +155,6 @@ public enum Daemon {
         }
     }
 
-    /// Every stored scene at its last committed revision, with its layout resolved. The blobs
-    /// are decoded on every core (a restart with many scenes is bound by decoding).
-    static func restoreScenes(from store: any SceneStore, engine: SplitEngine) throws -> [String: LiveScene] {
-        let rows = try store.loadScenes()
-        var restored = [Result<LiveScene, SystemError>?](repeating: nil, count: rows.count)
-        let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, rows.count / 512))
-        restored.withUnsafeMutableBufferPointer { buffer in
-            // Each lane writes only its own indices.
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-                for index in stride(from: lane, to: rows.count, by: lanes) {
-                    slots[index] = restore(rows[index], engine: engine)
-                }
-            }
-        }
-        var scenes: [String: LiveScene] = [:]
-        scenes.reserveCapacity(rows.count)
-        for (row, result) in zip(rows, restored) {
-            scenes[row.id] = try result!.get()
-        }
-        return scenes
-    }
-
-    private static func restore(_ stored: StoredScene, engine: SplitEngine) -> Result<LiveScene, SystemError> {
-        let state: SceneState
-        do {
-            state = try SceneBlob.decode(stored.state)
-        } catch {
-            return .failure(SystemError("scene '\(stored.id)' in the database cannot be decoded (\(error)); refusing to guess"))
-        }
-        guard state.revision == Int(stored.revision), state.id == stored.id else {
-            return .failure(SystemError("scene '\(stored.id)': stored revision \(stored.revision) does not match its state (\(state.revision))"))
-        }
-        return .success(LiveScene(state: state, layout: engine.layout(of: state)))
-    }
-
     /// Socket-activated sockets if systemd passed any, else the self-bound socket.
     static func listen(server: Server, settings: ServerSettings, environment: [String: String],
                        logger: Logger) throws -> [Listener] {
@@ -213,8 +181,10 @@ public enum Daemon {
         var mailbox: LoopMailbox?
         var demo: DemoRunner?
         var controlMailbox: LoopMailbox?
+        var checkpointSweep: LoopTimer?
 
         func close() {
+            checkpointSweep?.close()
             signals?.close()
             watchdog?.close()
             status?.close()

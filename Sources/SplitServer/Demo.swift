@@ -55,8 +55,8 @@ final class DemoRunner {
         if server.scenes[script.scene] == nil {
             do {
                 let state = try server.engine.createScene(id: script.scene, device: script.device, size: nil, config: DemoScript.config)
-                server.record(LiveScene(state: state, layout: server.engine.layout(of: state)), journal: Array(#"{"op":"scene.create","cause":"demo"}"#.utf8))
-                _ = try? server.apply(.intent(.showDetail(vc: "chat-42")), to: script.scene, journal: Array(#"{"op":"intent","cause":"demo"}"#.utf8))
+                server.record(state, layout: server.engine.layout(of: state), as: .created)
+                _ = try? server.apply(.intent(.showDetail(vc: "chat-42")), to: script.scene)
             } catch {
                 server.logger.error("demo: cannot create scene '\(script.scene)': \(error)")
                 return
@@ -74,9 +74,8 @@ final class DemoRunner {
         guard server.phase == .running, !sizes.isEmpty, server.scenes[script.scene] != nil else { return }
         step = (step + 1) % sizes.count
         let size = sizes[step]
-        let journal = Server.windowLeftJournal(scene: script.scene, size: size)
         do {
-            let outcome = try server.apply(.resize(size), to: script.scene, journal: journal)
+            let outcome = try server.apply(.resize(size), to: script.scene)
             guard outcome.changed, let live = server.scenes[script.scene] else { return }
             server.broadcast(scene: script.scene, fields: outcome.fields)
             print(DemoRenderer.render(scene: script.scene, layout: live.layout, revision: live.state.revision,

@@ -74,6 +74,12 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
         return limit.map { Array(entries.prefix($0)) } ?? entries
     }
 
+    public func journalTails() throws(StoreError) -> [JournalEntry] {
+        scenes.values.sorted { $0.id < $1.id }.flatMap { scene in
+            (journalEntries[scene.id] ?? []).filter { $0.revision > scene.revision }.sorted { $0.revision < $1.revision }
+        }
+    }
+
     public func snapshotSessions(scene: String) throws(StoreError) -> [SnapshotSessionSummary] {
         sessions.values.map(\.summary).filter { $0.scene == scene }.sorted { $0.number < $1.number }
     }

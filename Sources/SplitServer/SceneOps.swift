@@ -18,7 +18,7 @@ extension Server {
             throw WireError(error)
         }
         let layout = engine.layout(of: state)
-        record(LiveScene(state: state, layout: layout), journal: Array(line))
+        record(state, layout: layout, as: .created)
         respond(.scene(scene: scene, revision: state.revision, layout: layout), id: id, to: session, as: .change(scene))
     }
 
@@ -63,17 +63,5 @@ extension Server {
             client.heldPushes.removeValue(forKey: scene)
             stage(.notice(notice), for: client)
         }
-    }
-
-    /// Makes `live` the scene's state in memory and stages its row and journal entry.
-    func record(_ live: LiveScene, journal: [UInt8]) {
-        let id = live.state.id
-        turn.remember(scene: id, before: scenes[id])
-        scenes[id] = live
-        turn.batch.upsertScene(id: id, device: live.state.device, revision: Int64(live.state.revision),
-                               state: SceneBlob.encode(live.state))
-        turn.batch.appendJournal(scene: id, revision: Int64(live.state.revision), change: journal)
-        stats.changes += 1
-        scheduleTurn()
     }
 }

@@ -35,6 +35,13 @@ final class Server: @unchecked Sendable {
     let startedAt = uv_hrtime()
     /// Called once the loop has nothing left to do after a graceful stop.
     var onStopped: (() -> Void)?
+    /// Scenes that may have changes above their checkpoint, for the sweep (a hint: the sweep
+    /// checks each scene's `LiveScene`).
+    var uncheckpointed: Set<String> = []
+    /// `stats.failedCommits` when the sweep last rebuilt `uncheckpointed`.
+    var failedCommitsAtSweep = 0
+    /// Checkpoints staged since start (logged at stop).
+    var checkpointsStaged = 0
 
     private var nextConnectionID: Connection.ID = 1
     private(set) var sizeReportSequence: UInt64 = 0

@@ -17,6 +17,10 @@ public struct ServerSettings: Sendable, Equatable {
     public var integrityCheck: IntegrityCheck = .quick
     public var busyTimeoutMilliseconds: Int32 = 100
     public var journalRetention: Int64 = 1000
+    /// Changes of a scene stored as journal entries only before its full state is written
+    /// again (a checkpoint); a restart replays at most this many per scene (fewer after the
+    /// periodic sweep or a graceful stop).
+    public var checkpointEvery: Int = 64
     public var logLevel: Logger.Level = .info
 
     /// Longest request line in bytes (WIRE.md default 65536).

@@ -66,8 +66,15 @@ struct Turn {
     }
 }
 
-/// A scene as the loop holds it: its state and the layout last resolved for it.
+/// A scene as the loop holds it: its state, the layout last resolved for it, and the
+/// revision its stored row (checkpoint) holds. Kept here so that a turn whose commit fails
+/// puts the checkpoint bookkeeping back with the state.
 struct LiveScene: Sendable {
     var state: SceneState
     var layout: Layout
+    /// The revision of the scene's row in the store; the journal holds every revision above it.
+    var checkpointRevision: Int = 0
+
+    /// Changes above the checkpoint, which a restart would replay from the journal.
+    var uncheckpointedChanges: Int { state.revision - checkpointRevision }
 }

@@ -46,6 +46,14 @@ enum Migrations {
             ) WITHOUT ROWID;
             PRAGMA application_id = \(applicationID);
             """),
+        // No table changes; the meaning of the rows changes. A scene's row is now its last
+        // checkpoint and the journal entries above it (versioned change records) are replayed
+        // at start. The new version keeps an older splitd, which would take the checkpoint for
+        // the current state and drop the acknowledged changes above it, from opening the file.
+        Migration(version: 2, summary: "scene rows are checkpoints, the journal above them is replayed", sql: """
+            INSERT INTO meta (key, value) VALUES ('journal_format', 'checkpoint+changes 1')
+            ON CONFLICT (key) DO NOTHING;
+            """),
     ]
 
     /// The version this binary writes.

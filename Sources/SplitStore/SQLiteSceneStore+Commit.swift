@@ -32,6 +32,7 @@ extension SQLiteSceneStore {
             try statement.bind(state, at: 4)
             try statement.bind(now, at: 5)
             try statement.run()
+            return try pruneJournal(scene: id, checkpoint: revision, statements: statements)
         case let .deleteScene(id):
             try statements.deleteScene.bind(id, at: 1)
             try statements.deleteScene.run()
@@ -43,7 +44,6 @@ extension SQLiteSceneStore {
             try statement.bind(layoutHash, at: 4)
             try statement.bind(now, at: 5)
             try statement.run()
-            return try pruneJournal(scene: scene, appended: revision, statements: statements)
         case let .insertSnapshotSession(session):
             try insert(session, statements: statements, now: now)
         case let .setMeta(key, value):
@@ -54,9 +54,9 @@ extension SQLiteSceneStore {
         return 0
     }
 
-    // Keeps revisions (appended - retention, appended]: one indexed range delete per append,
-    // which in steady state removes exactly one row.
-    private func pruneJournal(scene: String, appended revision: Int64, statements: StoreStatements) throws(StoreError) -> Int64 {
+    // Keeps revisions above checkpoint - retention: one indexed range delete per checkpoint.
+    // Nothing above the checkpoint goes: a restart replays those entries.
+    private func pruneJournal(scene: String, checkpoint revision: Int64, statements: StoreStatements) throws(StoreError) -> Int64 {
         let retention = options.journalRetention
         guard retention > 0, revision - retention >= 0 else { return 0 }
         try statements.pruneJournal.bind(scene, at: 1)

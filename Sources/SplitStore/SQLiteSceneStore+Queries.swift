@@ -27,6 +27,18 @@ extension SQLiteSceneStore {
         return entries
     }
 
+    public func journalTails() throws(StoreError) -> [JournalEntry] {
+        let statement = try statements().journalTails
+        defer { statement.reset() }
+        var entries: [JournalEntry] = []
+        while try statement.step() {
+            entries.append(JournalEntry(scene: statement.text(at: 0), revision: statement.int64(at: 1),
+                                        change: statement.blob(at: 2), layoutHash: statement.optionalText(at: 3),
+                                        at: statement.int64(at: 4)))
+        }
+        return entries
+    }
+
     public func snapshotSessions(scene: String) throws(StoreError) -> [SnapshotSessionSummary] {
         let statement = try statements().sessions
         defer { statement.reset() }

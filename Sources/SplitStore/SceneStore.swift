@@ -10,12 +10,18 @@ public protocol SceneStore: AnyObject {
     /// Returns when the batch is durable as `Durability` defines. An empty batch is a no-op.
     func commit(_ batch: StoreBatch) throws(StoreError)
 
-    /// Every scene with its last committed revision and state, in no particular order.
+    /// Every scene with the revision and state of its last checkpoint (the upsert that last
+    /// wrote its row), in no particular order. Later changes are in `journalTails()`.
     func loadScenes() throws(StoreError) -> [StoredScene]
 
     /// The scene's journal entries with revision >= `revision`, oldest first, at most
-    /// `limit` of them (nil: all). Entries older than the retention are gone.
+    /// `limit` of them (nil: all). Entries older than the retention below the scene's
+    /// checkpoint are gone.
     func journal(scene: String, from revision: Int64, limit: Int?) throws(StoreError) -> [JournalEntry]
+
+    /// Every journal entry above its scene's stored revision (the scene's checkpoint): what a
+    /// restart replays. Grouped by scene, oldest first within a scene.
+    func journalTails() throws(StoreError) -> [JournalEntry]
 
     /// The scene's snapshot sessions, oldest first, without their bodies.
     func snapshotSessions(scene: String) throws(StoreError) -> [SnapshotSessionSummary]

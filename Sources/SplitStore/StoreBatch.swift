@@ -9,7 +9,8 @@
 public struct StoreBatch: Sendable {
     /// One change to the database.
     public enum Operation: Sendable, Hashable {
-        /// Creates the scene or replaces its device, revision and state.
+        /// Creates the scene or replaces its device, revision and state (a checkpoint), and
+        /// prunes its journal at or below `revision - journalRetention`.
         case upsertScene(id: String, device: String, revision: Int64, state: [UInt8])
         /// Deletes the scene, its journal and its snapshot sessions (no-op if absent).
         case deleteScene(id: String)

@@ -39,8 +39,9 @@ public struct StoreOptions: Sendable {
     /// How long a write waits for another connection's lock before failing with `.busy`.
     /// Small: the daemon's loop waits this long at most.
     public var busyTimeoutMilliseconds: Int32
-    /// Journal entries kept per scene: appending revision R deletes revisions <= R - N in
-    /// the same transaction. 0 keeps everything.
+    /// Journal entries kept per scene at or below its checkpoint: upserting the scene at
+    /// revision R deletes its revisions <= R - N in the same transaction; entries above the
+    /// checkpoint are always kept. 0 keeps everything.
     public var journalRetention: Int64
     /// The WAL is truncated back to this size after a checkpoint (PRAGMA journal_size_limit).
     public var walSizeLimitBytes: Int64

@@ -24,6 +24,9 @@ final class StoreStatements {
     let loadScenes: Statement
     /// ?1 scene, ?2 from revision, ?3 limit (-1: none).
     let journal: Statement
+    /// The entries above each scene's row revision. CROSS JOIN keeps `scenes` the outer loop,
+    /// so each scene costs one seek into the journal's key instead of a scan of the journal.
+    let journalTails: Statement
     /// ?1 scene.
     let sessions: Statement
     /// ?1 session.
@@ -60,6 +63,10 @@ final class StoreStatements {
         journal = try database.prepare("""
             SELECT revision, change, layout_hash, at FROM journal
             WHERE scene = ?1 AND revision >= ?2 ORDER BY revision LIMIT ?3
+            """)
+        journalTails = try database.prepare("""
+            SELECT j.scene, j.revision, j.change, j.layout_hash, j.at FROM scenes AS s CROSS JOIN journal AS j
+            WHERE j.scene = s.id AND j.revision > s.revision
             """)
         sessions = try database.prepare("""
             SELECT session, number, scene, base_revision, sizes, hash, created_at FROM snapshot_sessions

@@ -3,8 +3,9 @@ import Testing
 
 /// The documented semantics of a batch, written independently of SQL: operations apply in
 /// order; a journal entry or session needs its scene and a fresh key; deleting a scene
-/// deletes its journal and sessions; appending revision R keeps (R - retention, R]; any
-/// failure leaves everything as it was.
+/// deletes its journal and sessions; upserting a scene at revision R (a checkpoint) keeps its
+/// journal above R - retention, appending prunes nothing; any failure leaves everything as it
+/// was.
 struct StoreModel {
     struct Scene: Equatable { var device: String; var revision: Int64; var state: [UInt8] }
 
@@ -25,6 +26,7 @@ struct StoreModel {
         switch operation {
         case let .upsertScene(id, device, revision, state):
             scenes[id] = Scene(device: device, revision: revision, state: state)
+            if retention > 0 { journal[id] = journal[id]?.filter { $0.key > revision - retention } }
         case let .deleteScene(id):
             scenes[id] = nil
             journal[id] = nil
@@ -32,7 +34,6 @@ struct StoreModel {
         case let .appendJournal(scene, revision, change, _):
             guard scenes[scene] != nil, journal[scene]?[revision] == nil else { return false }
             journal[scene, default: [:]][revision] = change
-            if retention > 0 { journal[scene] = journal[scene]?.filter { $0.key > revision - retention } }
         case let .insertSnapshotSession(session):
             guard scenes[session.scene] != nil, sessions[session.session] == nil,
                   !sessions.values.contains(where: { $0.number == session.number }) else { return false }
@@ -96,6 +97,13 @@ struct ModelTests {
             let expectedSessions = model.sessions.values.filter { $0.scene == scene }.sorted { $0.number < $1.number }
             #expect(sessions.map(\.session) == expectedSessions.map(\.session), "seed \(seed) sessions of \(scene)")
         }
+        // What a restart replays: every entry above its scene's row revision, grouped by scene.
+        let tails = try store.journalTails()
+        let expectedTails = model.scenes.flatMap { id, scene in
+            (model.journal[id] ?? [:]).filter { $0.key > scene.revision }.map { "\(id)@\($0.key)" }
+        }
+        #expect(tails.map { "\($0.scene)@\($0.revision)" }.sorted() == expectedTails.sorted(), "seed \(seed) tails")
+        #expect(tails.map(\.change) == tails.map { model.journal[$0.scene]?[$0.revision] ?? [] }, "seed \(seed) tails")
         for session in model.sessions.values {
             #expect(try store.snapshotSession(id: session.session)?.body == session.body, "seed \(seed)")
         }

@@ -1,0 +1,97 @@
+import SplitCore
+import SplitStore
+import SplitWire
+
+// What an accepted change stores (Redis's AOF + RDB): a journal entry with the change as the
+// engine applied it, every time; the full state blob (the scene's row, its checkpoint) only
+// when the scene is created, every `checkpointEvery` changes, by a periodic sweep of scenes
+// left with changes above their checkpoint, and at a graceful stop. A restart replays the
+// journal above each checkpoint (SceneRestore.swift).
+extension Server {
+    /// How many scenes one sweep checkpoints at most, so a sweep turn stays short.
+    static let checkpointsPerSweep = 256
+    /// Milliseconds between sweeps.
+    static let checkpointSweepInterval: UInt64 = 1000
+
+    /// Makes `state` the scene's state in memory and stages its journal entry; a created scene,
+    /// or one `checkpointEvery` changes past its checkpoint, is checkpointed in the same batch.
+    func record(_ state: SceneState, layout: Layout, as change: JournalRecord) {
+        let id = state.id
+        let previous = scenes[id]
+        turn.remember(scene: id, before: previous)
+        var live = LiveScene(state: state, layout: layout, checkpointRevision: previous?.checkpointRevision ?? 0)
+        let entry = JournalRecordCoding.encode(change)
+        let revision = Int64(state.revision)
+        if case .created = change {
+            // The row must exist before its journal entry (foreign key).
+            stageCheckpoint(of: &live)
+            turn.batch.appendJournal(scene: id, revision: revision, change: entry, layoutHash: LayoutDigest.hex(layout))
+        } else {
+            turn.batch.appendJournal(scene: id, revision: revision, change: entry, layoutHash: LayoutDigest.hex(layout))
+            if live.uncheckpointedChanges >= settings.checkpointEvery {
+                stageCheckpoint(of: &live)
+            } else {
+                uncheckpointed.insert(id)
+            }
+        }
+        scenes[id] = live
+        stats.changes += 1
+        scheduleTurn()
+    }
+
+    /// Stages the scene's row at its current revision and moves its checkpoint there.
+    private func stageCheckpoint(of live: inout LiveScene) {
+        turn.batch.upsertScene(id: live.state.id, device: live.state.device, revision: Int64(live.state.revision),
+                               state: SceneBlob.encode(live.state))
+        live.checkpointRevision = live.state.revision
+        checkpointsStaged += 1
+    }
+
+    /// Starts the periodic sweep on the loop; the caller closes the timer at stop.
+    func startCheckpointSweep() -> LoopTimer {
+        let timer = LoopTimer(loop: loop) { [unowned self] in self.sweepCheckpoints(limit: Self.checkpointsPerSweep) }
+        timer.start(delay: Self.checkpointSweepInterval, interval: Self.checkpointSweepInterval)
+        // Alone it must not keep a stopping loop alive.
+        timer.unref()
+        return timer
+    }
+
+    /// Checkpoints up to `limit` scenes that have changes above their checkpoint, in this
+    /// turn's batch (their bookkeeping rolls back with it if the commit fails).
+    func sweepCheckpoints(limit: Int) {
+        guard phase == .running else { return }
+        if stats.failedCommits != failedCommitsAtSweep {
+            // A failed commit put back older checkpoints that the set no longer lists.
+            failedCommitsAtSweep = stats.failedCommits
+            uncheckpointed = Set(scenes.filter { $0.value.uncheckpointedChanges > 0 }.keys)
+        }
+        var staged = 0
+        while staged < limit, let id = uncheckpointed.popFirst() {
+            guard var live = scenes[id], live.uncheckpointedChanges > 0 else { continue }
+            turn.remember(scene: id, before: live)
+            stageCheckpoint(of: &live)
+            scenes[id] = live
+            staged += 1
+        }
+        if staged > 0 { scheduleTurn() }
+    }
+
+    /// After the loop ended (graceful stop): one batch checkpointing every scene with changes
+    /// above its checkpoint, so the next start replays nothing. Failing only costs replay time:
+    /// the journal holds those changes.
+    func checkpointAllForStop() {
+        var batch = StoreBatch()
+        for live in scenes.values where live.uncheckpointedChanges > 0 {
+            batch.upsertScene(id: live.state.id, device: live.state.device, revision: Int64(live.state.revision),
+                              state: SceneBlob.encode(live.state))
+        }
+        guard !batch.isEmpty else { return }
+        do {
+            try store.commit(batch)
+            checkpointsStaged += batch.count
+            logger.info("stop: checkpointed \(batch.count) scene(s)")
+        } catch {
+            logger.error("stop: could not checkpoint \(batch.count) scene(s), the next start replays their journal: \(error)")
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import SplitCore
+import SplitStore
+import SplitWire
+
+/// Start-up: every stored scene at its last acknowledged revision. Each scene's row is its
+/// checkpoint; the journal entries above it are replayed through `SplitEngine.apply` (pure
+/// and deterministic), scenes spread over every core. A gap in the revisions, an entry that
+/// does not decode, or a replay whose layout differs from the one acknowledged (its digest
+/// is stored with the entry) refuses the start: the daemon never guesses a state.
+enum SceneRestore {
+    /// What a restore found.
+    struct Outcome {
+        var scenes: [String: LiveScene]
+        /// Journal entries replayed over all scenes.
+        var replayed: Int
+    }
+
+    static func restore(from store: any SceneStore, engine: SplitEngine) throws -> Outcome {
+        let rows = try store.loadScenes()
+        let tails = try store.journalTails()
+        let ranges = tailRanges(of: tails)
+        let replayEngine = permissive(engine)
+        var restored = [Result<LiveScene, SystemError>?](repeating: nil, count: rows.count)
+        let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, rows.count / 512))
+        restored.withUnsafeMutableBufferPointer { buffer in
+            // Each lane writes only its own indices.
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                for index in stride(from: lane, to: rows.count, by: lanes) {
+                    let row = rows[index]
+                    slots[index] = restore(row, tail: ranges[row.id].map { tails[$0] } ?? [], engine: replayEngine)
+                }
+            }
+        }
+        var scenes: [String: LiveScene] = [:]
+        scenes.reserveCapacity(rows.count)
+        for (row, result) in zip(rows, restored) {
+            scenes[row.id] = try result!.get()
+        }
+        return Outcome(scenes: scenes, replayed: tails.count)
+    }
+
+    /// Where each scene's entries are in `tails` (the store returns them grouped by scene).
+    static func tailRanges(of tails: [JournalEntry]) -> [String: Range<Int>] {
+        var ranges: [String: Range<Int>] = [:]
+        var start = 0
+        for index in tails.indices where index + 1 == tails.count || tails[index + 1].scene != tails[index].scene {
+            ranges[tails[index].scene] = start..<(index + 1)
+            start = index + 1
+        }
+        return ranges
+    }
+
+    /// The engine with limits that refuse nothing: every entry was accepted under the limits
+    /// of its time, which a reload may since have lowered.
+    static func permissive(_ engine: SplitEngine) -> SplitEngine {
+        var limits = engine.limits
+        limits.maxStackDepth = 1 << 40
+        limits.maxIdLength = 1 << 40
+        limits.maxPresentations = 1 << 40
+        limits.maxTabs = 1 << 40
+        limits.maxSnapshotSizes = 1 << 40
+        return SplitEngine(catalog: engine.catalog, limits: limits)
+    }
+
+    /// The scene's checkpoint with its journal tail replayed.
+    static func restore(_ stored: StoredScene, tail: ArraySlice<JournalEntry>, engine: SplitEngine) -> Result<LiveScene, SystemError> {
+        var state: SceneState
+        do {
+            state = try SceneBlob.decode(stored.state)
+        } catch {
+            return .failure(SystemError("scene '\(stored.id)' in the database cannot be decoded (\(error)); refusing to guess"))
+        }
+        guard state.revision == Int(stored.revision), state.id == stored.id else {
+            return .failure(SystemError("scene '\(stored.id)': stored revision \(stored.revision) does not match its state (\(state.revision))"))
+        }
+        var layout = engine.layout(of: state)
+        for entry in tail.sorted(by: { $0.revision < $1.revision }) {
+            switch replay(entry, on: state, engine: engine) {
+            case .success(let transition):
+                state = transition.state
+                layout = transition.layout
+            case .failure(let error):
+                return .failure(error)
+            }
+        }
+        return .success(LiveScene(state: state, layout: layout, checkpointRevision: Int(stored.revision)))
+    }
+
+    /// Applies one journal entry to the state before it.
+    static func replay(_ entry: JournalEntry, on state: SceneState, engine: SplitEngine) -> Result<Transition, SystemError> {
+        let scene = "scene '\(entry.scene)' revision \(entry.revision)"
+        guard entry.revision == Int64(state.revision) + 1 else {
+            return .failure(SystemError("\(scene): the journal jumps from revision \(state.revision) to \(entry.revision) (entries missing); refusing to guess"))
+        }
+        let record: JournalRecord
+        do {
+            record = try JournalRecordCoding.decode(entry.change)
+        } catch {
+            return .failure(SystemError("\(scene): journal entry cannot be decoded (\(error.message)); refusing to guess"))
+        }
+        guard case .change(let change) = record else {
+            return .failure(SystemError("\(scene): a creation above the scene's checkpoint; refusing to guess"))
+        }
+        let transition: Transition
+        do {
+            transition = try engine.apply(change, to: state)
+        } catch {
+            return .failure(SystemError("REPLAY DIVERGED: \(scene): the acknowledged change \(change) is refused on replay (\(error)); refusing to start"))
+        }
+        guard transition.changed else {
+            return .failure(SystemError("REPLAY DIVERGED: \(scene): the acknowledged change \(change) is a no-op on replay; refusing to start"))
+        }
+        if let acknowledged = entry.layoutHash, LayoutDigest.hex(transition.layout) != acknowledged {
+            return .failure(SystemError("REPLAY DIVERGED: \(scene): replaying \(change) gives another layout than the one acknowledged (digest \(LayoutDigest.hex(transition.layout)), stored \(acknowledged)); refusing to start"))
+        }
+        return .success(transition)
+    }
+}

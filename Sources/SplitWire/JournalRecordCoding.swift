@@ -1,0 +1,80 @@
+import SplitCore
+
+/// One journal entry as splitd stores it: what the engine applied to reach the entry's
+/// revision. Replaying `.change` entries in order through `SplitEngine.apply` from a
+/// checkpointed state gives back every later acknowledged state.
+public enum JournalRecord: Hashable, Sendable {
+    /// The scene was created at this revision (its state is in the checkpoint stored with it).
+    case created
+    /// The change as applied: a resize after window aggregation (or made by the daemon
+    /// itself), or an intent.
+    case change(SceneChange)
+}
+
+/// The versioned encoding of a `JournalRecord`: a JSON object whose `v` is the format
+/// version, then exactly one of `created`, `resize` (`{width, height}`) or `intent` (the
+/// WIRE.md intent object). Request lines journaled by older daemons have no `v`, so they are
+/// never mistaken for a record.
+public enum JournalRecordCoding {
+    /// The format version written (and the only one read).
+    public static let version = 1
+
+    public static func encode(_ record: JournalRecord) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.rawKey("v")
+        writer.write(version)
+        switch record {
+        case .created:
+            writer.rawKey("created")
+            writer.write(true)
+        case .change(.resize(let size)):
+            writer.rawKey("resize")
+            writer.beginObject()
+            writer.rawKey("width")
+            writer.write(size.width)
+            writer.rawKey("height")
+            writer.write(size.height)
+            writer.endObject()
+        case .change(.intent(let intent)):
+            writer.rawKey("intent")
+            writer.write(intent)
+        }
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// Decodes an entry written by `encode`; anything else (another version, a request line
+    /// of an older daemon, damaged bytes) throws, so a replay never guesses.
+    public static func decode(_ bytes: [UInt8]) throws(WireError) -> JournalRecord {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw WireError.badRequest("journal entry is not JSON: \(error)")
+        }
+        guard case .object(let object) = value else {
+            throw WireError.badRequest("journal entry must be a JSON object, got \(value.typeName)")
+        }
+        let fields = FieldReader(object)
+        guard fields.optional("v") != nil else {
+            throw WireError.badRequest("journal entry has no format version 'v' (a request line of an older splitd?)")
+        }
+        let found = try fields.int("v")
+        guard found == version else {
+            throw WireError.badRequest("journal entry format \(found) is not \(version)")
+        }
+        if fields.optional("created") != nil {
+            guard try fields.bool("created") else { throw WireError.badRequest("journal entry 'created' must be true") }
+            return .created
+        }
+        if fields.optional("resize") != nil {
+            let size = try fields.nested("resize")
+            return .change(.resize(Size(width: try size.double("width"), height: try size.double("height"))))
+        }
+        if fields.optional("intent") != nil {
+            return .change(.intent(try fields.nested("intent").intent()))
+        }
+        throw WireError.badRequest("journal entry has none of 'created', 'resize', 'intent'")
+    }
+}

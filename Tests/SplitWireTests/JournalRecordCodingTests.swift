@@ -1,0 +1,43 @@
+import PropertyBased
+import SplitCore
+import SplitWire
+import Testing
+
+@Suite("Journal record coding")
+struct JournalRecordCodingTests {
+    static let records = Generator<JournalRecord, Shrink.None<JournalRecord>>(run: { rng in
+        switch Int.random(in: 0..<5, using: &rng) {
+        case 0: return .created
+        case 1: return .change(.resize(WireGenerators.makeWindowSize(using: &rng)))
+        case 2: return .change(.resize(Size(width: Double.random(in: 0.001...100_000, using: &rng),
+                                            height: Double.random(in: 0.001...100_000, using: &rng))))
+        default: return .change(.intent(WireGenerators.makeIntent(using: &rng)))
+        }
+    })
+
+    @Test("encode then decode gives back every record")
+    func roundTrip() async {
+        await propertyCheck(count: 1000, input: Self.records) { record throws in
+            #expect(try JournalRecordCoding.decode(JournalRecordCoding.encode(record)) == record)
+        }
+    }
+
+    @Test("the encoding carries its format version")
+    func versioned() throws {
+        let bytes = JournalRecordCoding.encode(.change(.resize(Size(width: 390, height: 844))))
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"v":1,"resize":{"width":390,"height":844}}"#)
+    }
+
+    @Test("request lines of older daemons, other versions and damaged entries are refused",
+          arguments: [#"{"id":1,"op":"resize","scene":"a","width":390,"height":844}"#,
+                      #"{"v":2,"resize":{"width":390,"height":844}}"#,
+                      #"{"v":1}"#,
+                      #"{"v":1,"created":false}"#,
+                      #"{"v":1,"intent":{"kind":"teleport"}}"#,
+                      #"{"v":1,"resize":{"width":390}}"#,
+                      #"[1]"#,
+                      #"{"v":1,"resize":"#])
+    func refusesOthers(text: String) {
+        #expect(throws: WireError.self) { try JournalRecordCoding.decode(Array(text.utf8)) }
+    }
+}
