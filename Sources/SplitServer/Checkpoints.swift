@@ -10,8 +10,6 @@ import SplitWire
 extension Server {
     /// How many scenes one sweep checkpoints at most, so a sweep turn stays short.
     static let checkpointsPerSweep = 256
-    /// Milliseconds between sweeps.
-    static let checkpointSweepInterval: UInt64 = 1000
 
     /// Makes `state` the scene's state in memory and stages its journal entry; a created scene,
     /// or one `checkpointEvery` changes past its checkpoint, is checkpointed in the same batch.
@@ -47,10 +45,13 @@ extension Server {
         checkpointsStaged += 1
     }
 
-    /// Starts the periodic sweep on the loop; the caller closes the timer at stop.
-    func startCheckpointSweep() -> LoopTimer {
+    /// Starts the periodic sweep on the loop (nil when turned off); the caller closes the
+    /// timer at stop.
+    func startCheckpointSweep() -> LoopTimer? {
+        let interval = settings.checkpointSweepMilliseconds
+        guard interval > 0 else { return nil }
         let timer = LoopTimer(loop: loop) { [unowned self] in self.sweepCheckpoints(limit: Self.checkpointsPerSweep) }
-        timer.start(delay: Self.checkpointSweepInterval, interval: Self.checkpointSweepInterval)
+        timer.start(delay: interval, interval: interval)
         // Alone it must not keep a stopping loop alive.
         timer.unref()
         return timer

@@ -22,6 +22,7 @@ extension Server {
         applied.maxLineLength = new.maxLineLength
         applied.maxClients = new.maxClients
         applied.maxScenes = new.maxScenes
+        applied.checkpointEvery = new.checkpointEvery
         applied.coreLimits = new.coreLimits
         applied.outputSoftLimit = new.outputSoftLimit
         applied.outputHardLimit = new.outputHardLimit
@@ -30,7 +31,7 @@ extension Server {
         settings = applied
         logger.logLevel = new.logLevel
         engine.limits = new.coreLimits
-        logger.info("configuration reloaded (log level \(new.logLevel), limits, allow-list; new connections use the new line limit)")
+        logger.info("configuration reloaded (log level \(new.logLevel), limits, allow-list, checkpointEvery; new connections use the new line limit)")
         if !restartNeeded.isEmpty {
             logger.warning("changed settings that need a restart were not applied: \(restartNeeded.joined(separator: ", "))")
         }

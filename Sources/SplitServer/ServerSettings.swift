@@ -21,6 +21,10 @@ public struct ServerSettings: Sendable, Equatable {
     /// again (a checkpoint); a restart replays at most this many per scene (fewer after the
     /// periodic sweep or a graceful stop).
     public var checkpointEvery: Int = 64
+    /// Milliseconds between sweeps checkpointing scenes left with changes above their
+    /// checkpoint (at most `Server.checkpointsPerSweep` per sweep); 0: no sweep. Not a
+    /// configuration key: tests turn it off or speed it up.
+    public var checkpointSweepMilliseconds: UInt64 = 1000
     public var logLevel: Logger.Level = .info
 
     /// Longest request line in bytes (WIRE.md default 65536).

@@ -13,6 +13,7 @@ public enum SettingsReport {
             database.integrityCheck      \(settings.integrityCheck.rawValue)
             database.busyTimeoutMilliseconds \(settings.busyTimeoutMilliseconds)
             database.journalRetention    \(settings.journalRetention)
+            database.checkpointEvery     \(settings.checkpointEvery)
             log.level                    \(settings.logLevel)
             limits.maxLineLength         \(settings.maxLineLength)
             limits.maxClients            \(settings.maxClients)

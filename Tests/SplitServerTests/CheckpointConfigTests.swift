@@ -1,0 +1,28 @@
+import Foundation
+import Glibc
+import Testing
+@testable import SplitServer
+
+@Suite("database.checkpointEvery")
+struct CheckpointConfigTests {
+    private let baseEnvironment = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/7"]
+
+    @Test func defaultsTo64AndIsReadFromTheEnvironment() async throws {
+        #expect(try await ConfigLoader.load(ConfigSources(environment: baseEnvironment)).checkpointEvery == 64)
+        var environment = baseEnvironment
+        environment["SPLITD_DATABASE_CHECKPOINT_EVERY"] = "8"
+        #expect(try await ConfigLoader.load(ConfigSources(environment: environment)).checkpointEvery == 8)
+    }
+
+    @Test(arguments: ["0", "-1", "1000001", "often"])
+    func outOfRangeIsRefused(value: String) async throws {
+        var environment = baseEnvironment
+        environment["SPLITD_DATABASE_CHECKPOINT_EVERY"] = value
+        do {
+            _ = try await ConfigLoader.load(ConfigSources(environment: environment))
+            Issue.record("checkpointEvery \(value) was accepted")
+        } catch let error as ConfigError {
+            #expect(error.problems.joined(separator: "\n").contains("database.checkpointEvery"))
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import SplitCore
+import SplitStore
+import SplitWire
+import Testing
+@testable import SplitServer
+
+/// Journal-only writes with checkpoints: what a change stores, when a scene is checkpointed,
+/// that a failed commit puts the checkpoint bookkeeping back, and that a restart replays the
+/// journal above each checkpoint (refusing gaps, undecodable entries and divergent replays).
+@Suite("Checkpoints and replay", .serialized)
+struct CheckpointReplayTests {
+    private let create: JSONObject = ["op": "scene.create", "scene": "s", "device": "ipad-pro-12.9"]
+    private let engine = SplitEngine()
+    private let diskFull = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
+
+    private func resize(_ width: Int) -> JSONObject {
+        ["op": "resize", "scene": "s", "width": .int(Int64(width)), "height": 1024]
+    }
+
+    /// Stops the daemon without its final checkpoints (the commit fails), as a crash would
+    /// leave the store, and returns the store's rows and tails.
+    private func crash(_ daemon: TestDaemon) throws -> (rows: [StoredScene], tails: [JournalEntry]) {
+        daemon.store.failure = diskFull
+        daemon.stop()
+        daemon.store.failure = nil
+        return (try daemon.store.loadScenes(), try daemon.store.journalTails())
+    }
+
+    @Test func aChangeStoresOnlyItsJournalEntryUntilCheckpointEveryChanges() throws {
+        let daemon = try TestDaemon { $0.checkpointEvery = 4; $0.checkpointSweepMilliseconds = 0 }
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        let widths = [981, 678, 375, 1366, 700, 800]
+        var acknowledged: [JSONValue] = []
+        for width in widths { acknowledged.append(try client.request(resize(width))) }
+        #expect(acknowledged.last?["revision"] == 7)
+        client.close()
+        let stored = try crash(daemon)
+        #expect(stored.rows.map(\.revision) == [5], "created at 1, checkpointed 4 changes later")
+        #expect(stored.tails.map(\.revision) == [6, 7])
+        let records = try stored.tails.map { try JournalRecordCoding.decode($0.change) }
+        #expect(records == [.change(.resize(Size(width: 700, height: 1024))), .change(.resize(Size(width: 800, height: 1024)))])
+        let journal = try daemon.store.journal(scene: "s", from: 0)
+        #expect(try JournalRecordCoding.decode(journal[0].change) == .created)
+        #expect(journal.allSatisfy { $0.layoutHash?.count == 16 })
+    }
+
+    @Test func aRestartReplaysTheTailAndServesTheAcknowledgedRevisionAndLayout() throws {
+        let store = MemorySceneStore()
+        var acknowledged: JSONValue = .null
+        do {
+            let daemon = try TestDaemon(store: store) { $0.checkpointEvery = 1000; $0.checkpointSweepMilliseconds = 0 }
+            let client = try daemon.connect()
+            #expect(try client.request(create).isOK)
+            #expect(try client.request(["op": "intent", "scene": "s", "intent": ["kind": "showDetail", "vc": "mail"]]).isOK)
+            #expect(try client.request(resize(678)).isOK)
+            acknowledged = try client.request(["op": "intent", "scene": "s", "intent": ["kind": "present", "vc": "compose", "style": "formSheet"]])
+            client.close()
+            let stored = try crash(daemon)
+            #expect(stored.rows.map(\.revision) == [1])
+            #expect(stored.tails.map(\.revision) == [2, 3, 4])
+        }
+        let restarted = try TestDaemon(store: store) { $0.checkpointSweepMilliseconds = 0 }
+        let client = try restarted.connect()
+        let served = try client.request(["op": "scene.get", "scene": "s"])
+        #expect(served["revision"] == acknowledged["revision"])
+        #expect(served["layout"] == acknowledged["layout"])
+        client.close()
+        restarted.stop()
+        #expect(try store.loadScenes().map(\.revision) == [4], "a graceful stop checkpoints every scene")
+        #expect(try store.journalTails().isEmpty)
+    }
+
+    @Test func aFailedCommitPutsTheCheckpointBookkeepingBack() throws {
+        let daemon = try TestDaemon { $0.checkpointEvery = 2; $0.checkpointSweepMilliseconds = 0 }
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        #expect(try client.request(resize(981))["revision"] == 2)
+        daemon.store.failure = diskFull
+        // Revision 3 would be checkpointed with it; the commit fails, so neither happened.
+        #expect(try client.request(resize(678)).errorCode == "storage")
+        daemon.store.failure = nil
+        #expect(try client.request(resize(375))["revision"] == 3)
+        client.close()
+        let stored = try crash(daemon)
+        #expect(stored.rows.map(\.revision) == [3], "checkpointed at 3: the rolled-back checkpoint did not count")
+        #expect(stored.tails.isEmpty)
+    }
+
+    @Test func theSweepCheckpointsScenesLeftWithChanges() throws {
+        let daemon = try TestDaemon { $0.checkpointEvery = 1000; $0.checkpointSweepMilliseconds = 20 }
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        #expect(try client.request(resize(981)).isOK)
+        let commits = try client.request(["op": "stats"])["storeCommits"]?.int ?? 0
+        // Wait for the sweep's own commit (no request makes it).
+        var waited = 0
+        while try client.request(["op": "stats"])["storeCommits"]?.int ?? 0 == commits, waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        client.close()
+        let stored = try crash(daemon)
+        #expect(stored.rows.map(\.revision) == [2])
+        #expect(stored.tails.isEmpty)
+    }
+
+    // MARK: Replay (SceneRestore, pure)
+
+    /// A store holding `s` checkpointed at revision 1 and `changes` journaled above it, each
+    /// entry with the digest of the layout it produced; `alter` edits the entries first.
+    private func store(with changes: [SceneChange], alter: (inout [(Int64, [UInt8], String?)]) -> Void = { _ in }) throws -> (MemorySceneStore, Transition) {
+        let created = try engine.createScene(id: "s", device: "ipad-pro-12.9", size: nil, config: nil)
+        var state = created
+        var last = Transition(state: created, layout: engine.layout(of: created), events: [], changed: false)
+        var entries: [(Int64, [UInt8], String?)] = []
+        for change in changes {
+            last = try engine.apply(change, to: state)
+            state = last.state
+            entries.append((Int64(state.revision), JournalRecordCoding.encode(.change(change)), LayoutDigest.hex(last.layout)))
+        }
+        alter(&entries)
+        let store = MemorySceneStore()
+        var batch = StoreBatch()
+        batch.upsertScene(id: "s", device: created.device, revision: 1, state: SceneBlob.encode(created))
+        batch.appendJournal(scene: "s", revision: 1, change: JournalRecordCoding.encode(.created))
+        for (revision, change, hash) in entries { batch.appendJournal(scene: "s", revision: revision, change: change, layoutHash: hash) }
+        try store.commit(batch)
+        return (store, last)
+    }
+
+    private let changes: [SceneChange] = [.intent(.showDetail(vc: "mail")), .resize(Size(width: 678, height: 1024)),
+                                          .intent(.present(vc: "compose", style: .formSheet)), .resize(Size(width: 1366, height: 1024))]
+
+    @Test func replayGivesBackTheLastState() throws {
+        let (store, last) = try store(with: changes)
+        let restored = try SceneRestore.restore(from: store, engine: engine)
+        #expect(restored.replayed == 4)
+        #expect(restored.scenes["s"]?.state == last.state)
+        #expect(restored.scenes["s"]?.layout == last.layout)
+        #expect(restored.scenes["s"]?.checkpointRevision == 1)
+    }
+
+    @Test func replayRefusesAGap() throws {
+        let (store, _) = try store(with: changes) { $0.remove(at: 1) }
+        do {
+            _ = try SceneRestore.restore(from: store, engine: engine)
+            Issue.record("a journal with a gap was replayed")
+        } catch {
+            #expect("\(error)".contains("jumps from revision 2 to 4"))
+        }
+    }
+
+    @Test func replayRefusesAnUndecodableEntry() throws {
+        let (store, _) = try store(with: changes) { $0[2].1 = Array(#"{"id":1,"op":"resize","scene":"s","width":1,"height":1}"#.utf8) }
+        do {
+            _ = try SceneRestore.restore(from: store, engine: engine)
+            Issue.record("a request line above the checkpoint was replayed")
+        } catch {
+            #expect("\(error)".contains("revision 4: journal entry cannot be decoded"))
+        }
+    }
+
+    @Test func replayRefusesADivergentLayout() throws {
+        let (store, _) = try store(with: changes) { $0[3].2 = "0123456789abcdef" }
+        do {
+            _ = try SceneRestore.restore(from: store, engine: engine)
+            Issue.record("a divergent replay was accepted")
+        } catch {
+            #expect("\(error)".contains("REPLAY DIVERGED: scene 's' revision 5"))
+        }
+    }
+
+    @Test func replayRefusesAChangeThatIsANoOpOnReplay() throws {
+        // The second resize repeats the first: the daemon never journals a no-op.
+        let (store, _) = try store(with: [changes[1]]) { entries in
+            entries.append((3, entries[0].1, entries[0].2))
+        }
+        do {
+            _ = try SceneRestore.restore(from: store, engine: engine)
+            Issue.record("a no-op was replayed as a revision")
+        } catch {
+            #expect("\(error)".contains("REPLAY DIVERGED") && "\(error)".contains("no-op"))
+        }
+    }
+
+    @Test func theLayoutDigestTellsLayoutsApart() throws {
+        let (_, last) = try store(with: changes)
+        var other = last.layout
+        other.columns[0].stack.append("extra")
+        #expect(LayoutDigest.hex(last.layout) == LayoutDigest.hex(last.layout))
+        #expect(LayoutDigest.hex(other) != LayoutDigest.hex(last.layout))
+        other = last.layout
+        other.size.width += 0.5
+        #expect(LayoutDigest.hex(other) != LayoutDigest.hex(last.layout))
+    }
+}
