@@ -60,6 +60,9 @@ public enum Daemon {
             listeners = try listen(server: server, settings: settings, environment: environment, logger: logger)
         } catch {
             logger.critical("refusing to start: \(error)")
+            server.discard()
+            // One pass runs the close callbacks: an open handle makes uv_loop_close fail.
+            uv_run(loop, UV_RUN_NOWAIT)
             try? store.close()
             return startFailure
         }
@@ -77,6 +80,10 @@ public enum Daemon {
                 extras.signals = try watchSignals(server: server, loop: loop, reloader: configReloader)
             } catch {
                 logger.critical("refusing to start: \(error)")
+                server.discard()
+                extras.close()
+                uv_run(loop, UV_RUN_NOWAIT)
+                try? store.close()
                 return startFailure
             }
         }

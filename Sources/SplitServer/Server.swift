@@ -184,6 +184,16 @@ final class Server: @unchecked Sendable {
         if sessions.isEmpty { finishStop() }
     }
 
+    /// Closes the handles of a server whose start was refused after `init` (the loop never
+    /// ran), so that `uv_loop_close` finds nothing open and the loop is freed.
+    func discard() {
+        listeners.forEach { $0.close() }
+        listeners = []
+        unscheduleTurn()
+        closeAndFree(checkHandle)
+        closeAndFree(idleHandle)
+    }
+
     private func finishStop() {
         guard phase == .stopping else { return }
         phase = .stopped
