@@ -82,6 +82,14 @@ enum CodecBench {
         results.append(try harness.measure("decode scene state blob: JSONValueDecoder") {
             consume(try treeDecoder.decode(SceneState.self, from: streamed))
         })
+
+        try verifySceneStateCodec(transition.state)
+        results.append(try harness.measure("encode scene state blob: SceneStateCodec (hand-written)") {
+            consume(try SceneStateCodec.encode(transition.state))
+        })
+        results.append(try harness.measure("decode scene state blob: SceneStateCodec (hand-written)") {
+            consume(try SceneStateCodec.decode(streamed))
+        })
         return results
     }
 
@@ -97,6 +105,15 @@ enum CodecBench {
         }
         guard try JSONParser.parse(streamed) == JSONParser.parse(Array(foundation)) else {
             throw BenchError("StreamingJSONEncoder output differs from Foundation's as JSON")
+        }
+    }
+
+    /// The hand-written codec must write the Codable path's bytes and read them back.
+    static func verifySceneStateCodec(_ state: SceneState) throws {
+        let streamed = try StreamingJSONEncoder().encode(state)
+        guard try SceneStateCodec.encode(state) == streamed, try SceneStateCodec.decode(streamed) == state,
+              try SceneStateCodec.decode(Array(JSONEncoder().encode(state))) == state else {
+            throw BenchError("SceneStateCodec disagrees with the Codable path on SceneState")
         }
     }
 
