@@ -100,6 +100,10 @@ def main():
     status = process.wait(timeout=300)
     print(json.dumps({"rounds": args.rounds, "seconds": round(elapsed, 1), "status": status}))
     shutil.rmtree(directory, ignore_errors=True)
+    # A graceful stop exits 0; anything else (a sanitizer's exit code, a crash) fails the run.
+    if status != 0:
+        print(f"splitd exited with status {status} after SIGTERM", file=sys.stderr)
+        return 3
     return 0
 
 
