@@ -22,12 +22,18 @@ extension Server {
     /// The uv_check callback.
     func finishTurn() {
         guard !turn.isEmpty else {
+            stats.clientsReadThisTurn = 0
+            stats.linesThisTurn = 0
             unscheduleTurn()
             if phase == .stopping { closeClientsForStop() }
             return
         }
         var work = Turn()
         swap(&work, &turn)
+        // Clients resumed below read into the next turn: they spend its budget.
+        stats.clientsReadLastTurn = stats.clientsReadThisTurn
+        stats.clientsReadThisTurn = 0
+        stats.linesThisTurn = 0
         let committed = commit(work.batch)
         let rolledBack: Set<String> = committed ? [] : Set(work.previousScenes.keys)
         if !committed { rollBack(work) }
@@ -79,7 +85,13 @@ extension Server {
     }
 
     private func deliver(_ replies: [Turn.Reply], to session: ClientSession, committed: Bool, rolledBack: Set<String>) {
+        // Depth 1, the common case: one reply that stands is written from its own bytes.
+        if replies.count == 1, let bytes = standing(replies[0], committed: committed, rolledBack: rolledBack) {
+            write(bytes, to: session)
+            return
+        }
         var output: [UInt8] = []
+        output.reserveCapacity(byteCount(of: replies))
         for reply in replies {
             switch reply {
             case .fixed(let bytes):
@@ -116,6 +128,32 @@ extension Server {
             }
         }
         write(output, to: session)
+    }
+
+    /// The bytes of a reply written as staged whatever the client's state, or nil if it
+    /// needs `deliver`'s rules (pushes, notices, closes, refused reads and changes).
+    private func standing(_ reply: Turn.Reply, committed: Bool, rolledBack: Set<String>) -> [UInt8]? {
+        switch reply {
+        case .fixed(let bytes): bytes
+        case .change(let bytes, _, _), .readStaged(let bytes, _, _): committed ? bytes : nil
+        case .read(let bytes, _, let scene), .attach(let bytes, _, let scene): rolledBack.contains(scene) ? nil : bytes
+        case .push, .notice, .close: nil
+        }
+    }
+
+    /// Bytes `replies` hold as staged: the capacity of the turn's output for one client.
+    private func byteCount(of replies: [Turn.Reply]) -> Int {
+        var total = 0
+        for reply in replies {
+            switch reply {
+            case .fixed(let bytes), .read(let bytes, _, _), .change(let bytes, _, _), .attach(let bytes, _, _),
+                 .readStaged(let bytes, _, _), .push(_, _, let bytes), .notice(let bytes):
+                total += bytes.count
+            case .close:
+                break
+            }
+        }
+        return total
     }
 
     private func storageFailure(id: RequestID) -> [UInt8] {

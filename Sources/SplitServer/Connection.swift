@@ -67,9 +67,7 @@ final class Connection {
         if !heldInput.isEmpty {
             // Input read before a pause is framed first; it may pause reading again.
             acceptsLines = true
-            let held = heldInput
-            heldInput = []
-            held.withUnsafeBytes { frame($0) }
+            frameHeldInput()
             guard isOpen, acceptsLines, heldInput.isEmpty else { return }
         }
         isReading = uv_read_start(asStream(pipe), { handle, _, buffer in
@@ -126,6 +124,28 @@ final class Connection {
     /// Hands `chunk`'s complete lines over; if the delegate paused reading (backpressure),
     /// the unframed rest is held until `startReading()`.
     private func frame(_ chunk: UnsafeRawBufferPointer) {
+        if frameLines(of: chunk) {
+            heldInput = Array(UnsafeRawBufferPointer(rebasing: chunk[framer.stoppedAt...]))
+            heldStart = 0
+        }
+    }
+
+    /// Frames what is left of `heldInput`; if reading is paused again, the rest stays held
+    /// in place (a client paused after every line must not cost a copy of its chunk each time).
+    private func frameHeldInput() {
+        let held = heldInput, start = heldStart
+        heldInput = []
+        heldStart = 0
+        let pausedAgain = held.withUnsafeBytes { frameLines(of: UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        if pausedAgain {
+            heldInput = held
+            heldStart = start + framer.stoppedAt
+        }
+    }
+
+    /// Hands `chunk`'s complete lines over; true if reading was paused before the end of the
+    /// chunk, whose rest (from `framer.stoppedAt`) must then be held.
+    private func frameLines(of chunk: UnsafeRawBufferPointer) -> Bool {
         let outcome = framer.feed(chunk) { [unowned self] line in
             guard let delegate = self.delegate, self.acceptsLines || self.isDraining else { return false }
             return delegate.connection(self, didReceiveLine: line)
@@ -134,15 +154,18 @@ final class Connection {
         case .tooLarge:
             stopReading()
             delegate?.connectionDidExceedLineLength(self)
+            return false
         case .stopped where isOpen && acceptsLines && !isReading:
-            heldInput = Array(UnsafeRawBufferPointer(rebasing: chunk[framer.stoppedAt...]))
+            return true
         case .stopped, .consumed:
-            break
+            return false
         }
     }
 
-    /// Input read but not framed because reading was paused (at most one read chunk).
+    /// Input read but not framed because reading was paused (at most one read chunk); framing
+    /// resumes at `heldStart`.
     private var heldInput: [UInt8] = []
+    private var heldStart = 0
 
     /// True while `drainPendingInput()` frames input the daemon read during a stop.
     private(set) var isDraining = false
@@ -154,9 +177,7 @@ final class Connection {
         guard isOpen, !isReading, !framer.isBroken else { return }
         if !heldInput.isEmpty {
             isDraining = true
-            let held = heldInput
-            heldInput = []
-            held.withUnsafeBytes { frame($0) }
+            frameHeldInput()
             isDraining = false
         }
         var fd: uv_os_fd_t = -1
@@ -250,6 +271,7 @@ final class Connection {
         isReading = false
         acceptsLines = false
         heldInput = []
+        heldStart = 0
         closeAndFree(pipe)
         delegate?.connectionDidClose(self, reason: reason)
     }

@@ -17,6 +17,12 @@ struct ServerStats {
     var bytesIn = 0
     var bytesOut = 0
     var errors: [WireErrorCode: Int] = [:]
+    // The turn-wide read budget (Backpressure.swift); not reported by `stats`.
+    /// Lines read from all clients in the current turn.
+    var linesThisTurn = 0
+    /// Clients read in the current turn, and in the previous one (which sets each one's share).
+    var clientsReadThisTurn = 0
+    var clientsReadLastTurn = 0
 
     mutating func count(error code: WireErrorCode) {
         errors[code, default: 0] += 1
