@@ -20,7 +20,8 @@ public enum JournalRecordCoding {
     public static let version = 1
 
     public static func encode(_ record: JournalRecord) -> [UInt8] {
-        var writer = JSONWriter()
+        // Most records are under 64 bytes; a config patch grows the writer.
+        var writer = JSONWriter(capacity: 128)
         writer.beginObject()
         writer.rawKey("v")
         writer.write(version)
