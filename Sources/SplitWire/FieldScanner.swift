@@ -17,36 +17,85 @@ public struct StoredDocumentError: Error, CustomStringConvertible, Sendable {
 }
 
 /// Names that a field or an enumeration case may take, with what each one means; lookup
-/// compares bytes, so matching a key allocates nothing.
-struct NameTable<Value: Sendable>: Sendable {
-    private let names: [[UInt8]]
+/// compares bytes, so matching a key allocates nothing. The names live back to back in one
+/// buffer allocated once and never freed: tables are program constants, and a flat buffer
+/// halved the decoding of a scene state against an array of arrays (no retain per name).
+struct NameTable<Value: Sendable>: @unchecked Sendable {
+    private let bytes: UnsafePointer<UInt8>
+    /// Where each name starts in `bytes`, plus the end of the last one.
+    private let starts: UnsafePointer<Int>
     private let values: [Value]
+    let count: Int
 
     init(_ entries: [(String, Value)]) {
-        names = entries.map { Array($0.0.utf8) }
+        let all = entries.flatMap { Array($0.0.utf8) }
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, all.count))
+        bytes.initialize(from: all, count: all.count)
+        let starts = UnsafeMutablePointer<Int>.allocate(capacity: entries.count + 1)
+        var offset = 0
+        for (index, entry) in entries.enumerated() {
+            starts[index] = offset
+            offset += entry.0.utf8.count
+        }
+        starts[entries.count] = offset
+        self.bytes = UnsafePointer(bytes)
+        self.starts = UnsafePointer(starts)
         values = entries.map(\.1)
+        count = entries.count
     }
 
-    var count: Int { names.count }
+    func name(_ index: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: bytes + starts[index], count: starts[index + 1] - starts[index]),
+               as: UTF8.self)
+    }
 
-    func name(_ index: Int) -> String { String(decoding: names[index], as: UTF8.self) }
-
-    /// The index of the name spelled by `bytes`, trying `hint` first (the next field in
+    /// The index of the name spelled by `text`, trying `hint` first (the next field in
     /// the encoder's order), or nil.
-    func index(of bytes: UnsafeBufferPointer<UInt8>, hint: Int) -> Int? {
-        if hint < names.count, matches(hint, bytes) { return hint }
-        for index in names.indices where index != hint && matches(index, bytes) { return index }
+    func index(of text: UnsafeBufferPointer<UInt8>, hint: Int) -> Int? {
+        guard let base = text.baseAddress else { return indexOfEmpty() }
+        if hint < count, matches(hint, base, text.count) { return hint }
+        for index in 0..<count where index != hint && matches(index, base, text.count) { return index }
         return nil
+    }
+
+    /// The length of name `index` if the quoted text at `base` (just past its opening quote,
+    /// `available` bytes left) is exactly that name: the name's bytes then a closing quote.
+    /// Names are plain ASCII, so such text is a valid JSON string with no escapes.
+    @inline(__always)
+    func quotedLength(_ index: Int, at base: UnsafePointer<UInt8>, available: Int) -> Int? {
+        guard index < count else { return nil }
+        let length = starts[index + 1] - starts[index]
+        guard length < available, base[length] == UInt8(ascii: "\""), matches(index, base, length) else { return nil }
+        return length
     }
 
     func value(_ index: Int) -> Value { values[index] }
 
-    private func matches(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        names[index].withUnsafeBufferPointer { name in
-            guard name.count == bytes.count else { return false }
-            for offset in 0..<name.count where name[offset] != bytes[offset] { return false }
-            return true
+    private func indexOfEmpty() -> Int? {
+        for index in 0..<count where starts[index + 1] == starts[index] { return index }
+        return nil
+    }
+
+    @inline(__always)
+    private func matches(_ index: Int, _ text: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        let start = starts[index]
+        guard starts[index + 1] - start == length else { return false }
+        // Eight bytes at a time: config keys run to 41 bytes.
+        let name = UnsafeRawPointer(bytes + start)
+        let other = UnsafeRawPointer(text)
+        var offset = 0
+        while offset + 8 <= length {
+            guard name.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+            offset += 8
         }
+        while offset < length {
+            guard name.load(fromByteOffset: offset, as: UInt8.self) == other.load(fromByteOffset: offset, as: UInt8.self) else {
+                return false
+            }
+            offset += 1
+        }
+        return true
     }
 }
 
@@ -110,7 +159,12 @@ struct FieldScanner {
     }
 
     /// The next byte after whitespace, or nil at the end.
+    @inline(__always)
     mutating func peek() -> UInt8? {
+        // Compact documents have no whitespace: one look at the next byte.
+        if cursor.position < cursor.end, cursor.base[cursor.position] > UInt8(ascii: " ") {
+            return cursor.base[cursor.position]
+        }
         cursor.skipWhitespace()
         return cursor.position < cursor.end ? cursor.base[cursor.position] : nil
     }
@@ -150,7 +204,11 @@ struct FieldScanner {
         }
         let keyOffset = cursor.position
         let field = try readKey(fields, hint: members.hint)
-        try expect(UInt8(ascii: ":"), "':'")
+        if cursor.position < cursor.end, cursor.base[cursor.position] == UInt8(ascii: ":") {
+            cursor.position += 1
+        } else {
+            try expect(UInt8(ascii: ":"), "':'")
+        }
         guard let field else { return fields.count }
         let bit: UInt64 = 1 << UInt64(field)
         guard members.seen & bit == 0 else { throw failure("duplicate key '\(fields.name(field))'", at: keyOffset) }
@@ -163,6 +221,15 @@ struct FieldScanner {
     /// is plain ASCII without escapes, as every encoder writes field names.
     private mutating func readKey(_ fields: NameTable<Int>, hint: Int) throws(StoredDocumentError) -> Int? {
         let start = cursor.position + 1
+        // The hinted field first (fields come in the encoder's order), then the others (an
+        // optional field before was omitted); a name of another length fails at one byte.
+        for offset in 0..<fields.count {
+            let field = (hint + offset) % fields.count
+            if let length = fields.quotedLength(field, at: cursor.base + start, available: cursor.end - start) {
+                cursor.position = start + length + 1
+                return field
+            }
+        }
         var scan = start
         while scan < cursor.end {
             let byte = cursor.base[scan]
@@ -279,6 +346,12 @@ struct FieldScanner {
         guard let next = peek() else { throw failure("unexpected end, expected \(what)") }
         guard next == UInt8(ascii: "\"") else { throw failure("\(what) must be a string") }
         let start = cursor.position + 1
+        for index in 0..<names.count {
+            if let length = names.quotedLength(index, at: cursor.base + start, available: cursor.end - start) {
+                cursor.position = start + length + 1
+                return names.value(index)
+            }
+        }
         var scan = start
         while scan < cursor.end {
             let byte = cursor.base[scan]
