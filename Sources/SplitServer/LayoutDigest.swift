@@ -44,14 +44,17 @@ enum LayoutDigest {
 }
 
 /// The FNV-1a state (offset basis 0xcbf29ce484222325, prime 0x100000001b3, as `SessionHash`).
+/// Inlined: called once per byte, a call each would cost more than the hash itself.
 struct FNV1a {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
+    @inline(__always)
     mutating func add(byte: UInt8) {
         value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
     }
 
     /// Little-endian, so the digest does not depend on the machine.
+    @inline(__always)
     mutating func add(_ word: UInt64) {
         var rest = word
         for _ in 0..<8 {
@@ -60,14 +63,20 @@ struct FNV1a {
         }
     }
 
+    @inline(__always)
     mutating func add(_ number: Int) { add(UInt64(bitPattern: Int64(number))) }
+    @inline(__always)
     mutating func add(_ number: Double) { add(number.bitPattern) }
+    @inline(__always)
     mutating func add(_ flag: Bool) { add(byte: flag ? 1 : 0) }
 
     /// With its length first, so adjacent strings cannot run into each other.
     mutating func add(_ text: String) {
-        add(text.utf8.count)
-        for byte in text.utf8 { add(byte: byte) }
+        var text = text
+        text.withUTF8 { bytes in
+            add(bytes.count)
+            for byte in bytes { add(byte: byte) }
+        }
     }
 
     /// nil differs from every string (a length of -1).

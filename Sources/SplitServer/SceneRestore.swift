@@ -76,7 +76,9 @@ enum SceneRestore {
             return .failure(SystemError("scene '\(stored.id)': stored revision \(stored.revision) does not match its state (\(state.revision))"))
         }
         var layout = engine.layout(of: state)
-        for entry in tail.sorted(by: { $0.revision < $1.revision }) {
+        // The store returns each tail in revision order; sorting is only a fallback.
+        let ordered = zip(tail, tail.dropFirst()).allSatisfy { $0.revision < $1.revision } ? tail : ArraySlice(tail.sorted { $0.revision < $1.revision })
+        for entry in ordered {
             switch replay(entry, on: state, engine: engine) {
             case .success(let transition):
                 state = transition.state
