@@ -90,6 +90,11 @@ enum CodecBench {
         results.append(try harness.measure("decode scene state blob: SceneStateCodec (hand-written)") {
             consume(try SceneStateCodec.decode(streamed))
         })
+        // Older databases hold Foundation's blobs: keys in another order miss the field hints.
+        let sortedBlob = Array(blob)
+        results.append(try harness.measure("decode Foundation sortedKeys blob: SceneStateCodec") {
+            consume(try SceneStateCodec.decode(sortedBlob))
+        })
         return results
     }
 
