@@ -107,7 +107,7 @@ enum SceneRestore {
         }
         let transition: Transition
         do {
-            transition = try engine.apply(change, to: state)
+            transition = try engine.replay(change, to: state)
         } catch {
             return .failure(SystemError("REPLAY DIVERGED: \(scene): the acknowledged change \(change) is refused on replay (\(error)); refusing to start"))
         }
