@@ -207,6 +207,22 @@ struct SceneStateCodecTests {
         }
     }
 
+    /// Views that end early inside the whole blob: a decoder reading past its buffer's end
+    /// would find the rest of a valid document there and wrongly succeed.
+    @Test("borrowed bytes: never read past the end of the buffer")
+    func borrowedBytes() async {
+        await propertyCheck(count: 20, input: Self.sceneState) { state throws in
+            let blob = try SceneStateCodec.encode(state)
+            blob.withUnsafeBufferPointer { whole in
+                #expect((try? SceneStateCodec.decode(whole)) == state)
+                let accepted = (0..<blob.count).filter { length in
+                    (try? SceneStateCodec.decode(UnsafeBufferPointer(rebasing: whole[..<length]))) != nil
+                }
+                #expect(accepted.isEmpty, "views of these lengths decoded: \(accepted)")
+            }
+        }
+    }
+
     @Test("random byte damage: same outcome as the Codable decoder, never a trap")
     func byteDamage() async {
         let bytes: [UInt8] = Array(#"{}[]",:0123456789.-+eE"\ntrufalse"#.utf8) + [0x00, 0x1f, 0x80, 0xc3, 0xff]
