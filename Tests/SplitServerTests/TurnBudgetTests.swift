@@ -12,8 +12,8 @@ import Testing
     @Test func aBacklogOfManyClientsIsTakenInBoundedTurns() throws {
         let daemon = try TestDaemon()
         defer { daemon.stop() }
-        let clientCount = 24
-        let linesPerClient = 700
+        let clientCount = 40
+        let linesPerClient = 1000
         let clients = try (0..<clientCount).map { _ in try daemon.connect() }
         for (index, client) in clients.enumerated() {
             #expect(try client.request(["op": "scene.create", "scene": .string("b\(index)"), "device": "ipad-pro-12.9"]).isOK)
@@ -43,10 +43,11 @@ import Testing
         let operations = try #require(stats["commitOperations"]?.int)
         let largestBatch = try #require(stats["largestBatch"]?.int)
         #expect(changes == clientCount * (linesPerClient + 1))
-        // Rows per change as this store writes them (a journal entry, at times a checkpoint).
-        let rowsPerChange = (operations + changes - 1) / changes
-        #expect(largestBatch <= rowsPerChange * (Server.linesPerTurnInTotal + clientCount))
+        // Rows per change as this store writes them (a journal entry, at times a checkpoint),
+        // with room for checkpoints bunching up in one turn.
+        let rowsPerChange = Double(operations) / Double(changes) * 1.25
+        #expect(Double(largestBatch) <= rowsPerChange * Double(Server.linesPerTurnInTotal + clientCount))
         // The backlog was real: all of it in one turn would have been far past the bound.
-        #expect(clientCount * linesPerClient > 3 * (Server.linesPerTurnInTotal + clientCount))
+        #expect(clientCount * linesPerClient > 2 * (Server.linesPerTurnInTotal + clientCount))
     }
 }
