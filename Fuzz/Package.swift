@@ -19,6 +19,7 @@ let package = Package(
         .executableTarget(name: "FuzzFramer", dependencies: ["SplitServer"]),
         .executableTarget(name: "FuzzRequestDecoder", dependencies: ["SplitWire", "SplitCore"]),
         .executableTarget(name: "FuzzReducer", dependencies: ["SplitCore", "SplitWire"]),
+        .executableTarget(name: "FuzzSceneState", dependencies: ["SplitCore", "SplitWire"]),
     ],
     swiftLanguageModes: [.v6]
 )
