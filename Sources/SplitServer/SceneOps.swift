@@ -28,7 +28,7 @@ extension Server {
         // orders members by hash, differently in each process).
         let state: JSONValue
         do {
-            state = try JSONParser.parse(StreamingJSONEncoder().encode(live.state))
+            state = try JSONParser.parse(SceneBlob.encode(live.state))
         } catch {
             throw WireError(.internal, "cannot encode scene '\(scene)': \(error)")
         }
