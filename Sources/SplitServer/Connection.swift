@@ -65,10 +65,12 @@ final class Connection {
     func startReading() {
         guard isOpen, !isReading, !reachedEnd else { return }
         if !heldInput.isEmpty {
-            // Input read before a pause is framed first; it may pause reading again.
+            // Input read before a pause is framed first; it may pause reading again, even on
+            // its very last line: then the socket must stay unread (reading it while the
+            // owner thinks it paused would drop the rest of the next chunk).
             acceptsLines = true
-            frameHeldInput()
-            guard isOpen, acceptsLines, heldInput.isEmpty else { return }
+            let pausedAgain = frameHeldInput()
+            guard isOpen, acceptsLines, !pausedAgain else { return }
         }
         isReading = uv_read_start(asStream(pipe), { handle, _, buffer in
             guard let connection = owner(of: handle, as: Connection.self) else { return }
@@ -130,17 +132,20 @@ final class Connection {
         }
     }
 
-    /// Frames what is left of `heldInput`; if reading is paused again, the rest stays held
-    /// in place (a client paused after every line must not cost a copy of its chunk each time).
-    private func frameHeldInput() {
+    /// Frames what is left of `heldInput`; true if reading was paused again, the rest then
+    /// staying held in place (a client paused after every line must not cost a copy of its
+    /// chunk each time).
+    @discardableResult
+    private func frameHeldInput() -> Bool {
         let held = heldInput, start = heldStart
         heldInput = []
         heldStart = 0
         let pausedAgain = held.withUnsafeBytes { frameLines(of: UnsafeRawBufferPointer(rebasing: $0[start...])) }
-        if pausedAgain {
+        if pausedAgain, start + framer.stoppedAt < held.count {
             heldInput = held
             heldStart = start + framer.stoppedAt
         }
+        return pausedAgain
     }
 
     /// Hands `chunk`'s complete lines over; true if reading was paused before the end of the
