@@ -57,7 +57,7 @@ public enum ConfigKeys {
               help: "How long a commit waits for another process's lock before failing (the loop waits that long at most)."),
         .init(key: "database.journalRetention", kind: .int, defaultJSON: "1000",
               help: "Journal entries (accepted changes) kept per scene at or below its last checkpoint (entries above it are always kept); 0 keeps all."),
-        .init(key: "database.checkpointEvery", kind: .int, defaultJSON: "64",
+        .init(key: "database.checkpointEvery", kind: .int, defaultJSON: "16",
               help: "A change stores only a journal entry; a scene's full state is written again (checkpointed) after this many changes, 1-1000000, by a sweep every second and at a graceful stop. A start replays the changes above each checkpoint. Reloaded on SIGHUP."),
         .init(key: "log.level", kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), defaultJSON: "\"info\"",
               help: "Least severe message logged to stderr. Reloaded on SIGHUP."),

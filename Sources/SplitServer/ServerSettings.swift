@@ -20,7 +20,7 @@ public struct ServerSettings: Sendable, Equatable {
     /// Changes of a scene stored as journal entries only before its full state is written
     /// again (a checkpoint); a restart replays at most this many per scene (fewer after the
     /// periodic sweep or a graceful stop).
-    public var checkpointEvery: Int = 64
+    public var checkpointEvery: Int = 16
     /// Milliseconds between sweeps checkpointing scenes left with changes above their
     /// checkpoint (at most `Server.checkpointsPerSweep` per sweep); 0: no sweep. Not a
     /// configuration key: tests turn it off or speed it up.

@@ -8,7 +8,7 @@ struct CheckpointConfigTests {
     private let baseEnvironment = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/7"]
 
     @Test func defaultsTo64AndIsReadFromTheEnvironment() async throws {
-        #expect(try await ConfigLoader.load(ConfigSources(environment: baseEnvironment)).checkpointEvery == 64)
+        #expect(try await ConfigLoader.load(ConfigSources(environment: baseEnvironment)).checkpointEvery == 16)
         var environment = baseEnvironment
         environment["SPLITD_DATABASE_CHECKPOINT_EVERY"] = "8"
         #expect(try await ConfigLoader.load(ConfigSources(environment: environment)).checkpointEvery == 8)
