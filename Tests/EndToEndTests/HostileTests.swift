@@ -153,6 +153,9 @@ extension EndToEnd {
                 // got all of them up to its marked last line.
                 #expect(outcome.sawLast || outcome.closed, "\(outcome)")
                 #expect(outcome.sawLast && !outcome.closed, "\(outcome)")
+                // One answer per line (blank ones get bad_json), the marked last one included:
+                // answering the last line alone once hid a daemon that dropped held lines.
+                #expect(outcome.receivedLines == outcome.sentLines + 1, "\(outcome)")
                 #expect(try keeper.getScene("calm").revision == created.revision + answered)
                 let after = residentKiB(of: pid)
                 #expect(Machine.binariesAreSanitized || after - before < 64 * 1024, "RSS \(before) -> \(after) KiB")
