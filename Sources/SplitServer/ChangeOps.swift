@@ -6,9 +6,8 @@ import SplitWire
 extension Server {
     func resize(id: RequestID, scene: String, size: Size, baseRevision: Int?,
                 line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
-        let live = try liveScene(scene)
-        try check(baseRevision, against: live, scene: scene)
-        let policy = live.state.config.sizePolicy
+        // Reads only the revision and policy: `apply` is the one place that takes the scene.
+        let policy = try currentPolicy(of: scene, baseRevision: baseRevision)
         let attachment = attachments[scene]?[session.id]
         guard SceneSizing.acceptsResize(policy, from: attachment?.role) else {
             throw WireError(.badRequest, "scene '\(scene)' follows sizePolicy \(policy.rawValue): only a client attached as a window may resize it")
@@ -25,20 +24,23 @@ extension Server {
 
     func applyIntent(id: RequestID, scene: String, intent: Intent, baseRevision: Int?,
                      line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
-        let live = try liveScene(scene)
-        try check(baseRevision, against: live, scene: scene)
+        let policy = try currentPolicy(of: scene, baseRevision: baseRevision)
         try checkViewControllerIDs(of: intent)
         try change(scene, by: .intent(intent), id: id, from: session)
         // A new sizePolicy takes effect now (SEMANTICS 9), as the revision after the change.
-        if case .setConfig = intent, let after = scenes[scene],
-           after.state.config.sizePolicy != live.state.config.sizePolicy {
+        if case .setConfig = intent, let after = scenes[scene]?.state.config.sizePolicy, after != policy {
             followWindows(scene: scene, cause: "sizePolicy")
         }
     }
 
-    private func check(_ baseRevision: Int?, against live: LiveScene, scene: String) throws(WireError) {
-        guard let baseRevision, baseRevision != live.state.revision else { return }
-        throw WireError(.conflict, "baseRevision \(baseRevision) is stale: scene '\(scene)' is at revision \(live.state.revision)")
+    /// The scene's sizePolicy once it is known to exist (`unknown_scene`) at `baseRevision`
+    /// when one is given (`conflict`), without copying the scene.
+    private func currentPolicy(of scene: String, baseRevision: Int?) throws(WireError) -> SizePolicy {
+        guard let revision = scenes[scene]?.state.revision else { throw WireError(.unknownScene, "no scene '\(scene)'") }
+        if let baseRevision, baseRevision != revision {
+            throw WireError(.conflict, "baseRevision \(baseRevision) is stale: scene '\(scene)' is at revision \(revision)")
+        }
+        return scenes[scene]!.state.config.sizePolicy
     }
 
     /// Applies `change` and answers `revision`, `layout`, `events`; a no-op answers the
