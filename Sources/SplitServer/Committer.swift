@@ -37,11 +37,11 @@ extension Server {
         let committed = commit(work.batch)
         let rolledBack: Set<String> = committed ? [] : Set(work.previousScenes.keys)
         if !committed { rollBack(work) }
-        for id in work.connectionOrder {
-            guard let session = sessions[id], let replies = work.replies[id] else { continue }
+        for (slot, id) in work.connectionOrder.enumerated() {
+            guard let session = sessions[id] else { continue }
             session.stagedBytes = 0
             session.linesThisTurn = 0
-            deliver(replies, to: session, committed: committed, rolledBack: rolledBack)
+            deliver(work.replies(of: slot), to: session, committed: committed, rolledBack: rolledBack)
             resumeIfCaughtUp(session)
         }
         // Keep the previous turn's storage for the next one.
@@ -84,9 +84,9 @@ extension Server {
         }
     }
 
-    private func deliver(_ replies: [Turn.Reply], to session: ClientSession, committed: Bool, rolledBack: Set<String>) {
+    private func deliver(_ replies: Turn.ConnectionReplies, to session: ClientSession, committed: Bool, rolledBack: Set<String>) {
         // Depth 1, the common case: one reply that stands is written from its own bytes.
-        if replies.count == 1, let bytes = standing(replies[0], committed: committed, rolledBack: rolledBack) {
+        if let only = replies.single, let bytes = standing(only, committed: committed, rolledBack: rolledBack) {
             write(bytes, to: session)
             return
         }
@@ -142,7 +142,7 @@ extension Server {
     }
 
     /// Bytes `replies` hold as staged: the capacity of the turn's output for one client.
-    private func byteCount(of replies: [Turn.Reply]) -> Int {
+    private func byteCount(of replies: Turn.ConnectionReplies) -> Int {
         var total = 0
         for reply in replies {
             switch reply {

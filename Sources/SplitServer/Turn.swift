@@ -29,9 +29,19 @@ struct Turn {
     }
 
     var batch = StoreBatch()
-    private(set) var replies: [Connection.ID: [Reply]] = [:]
+    /// Every reply of the turn in staging order; `replies(of:)` picks one connection's.
+    // One flat array with links kept across turns: a dictionary of arrays freed one array
+    // per connection per turn (2.2 % of the daemon's CPU at 100 connections x depth 1).
+    private var staged: [Reply] = []
+    /// The index in `staged` of the same connection's next reply, or -1.
+    private var nextOfSameConnection: [Int] = []
     /// Connections in the order they first got a reply this turn.
     private(set) var connectionOrder: [Connection.ID] = []
+    /// For each connection of `connectionOrder` (same index): its first and last reply in `staged`.
+    private var firstReply: [Int] = []
+    private var lastReply: [Int] = []
+    /// A connection's index in `connectionOrder`.
+    private var slots: [Connection.ID: Int] = [:]
     /// Pre-turn value of every scene changed this turn (nil: it did not exist).
     private(set) var previousScenes: [String: LiveScene?] = [:]
     /// Attachments removed by a `scene.delete` this turn, restored if the commit fails.
@@ -39,12 +49,48 @@ struct Turn {
     /// Snapshot sessions recorded this turn, visible to `snapshot.list`/`get` of the same turn.
     var pendingSessions: [SnapshotSessionInsert] = []
 
-    var isEmpty: Bool { batch.isEmpty && replies.isEmpty && previousScenes.isEmpty }
+    var isEmpty: Bool { batch.isEmpty && staged.isEmpty && previousScenes.isEmpty }
 
     mutating func stage(_ reply: Reply, for connection: Connection.ID) {
-        if replies[connection]?.append(reply) == nil {
-            replies[connection] = [reply]
+        let index = staged.count
+        staged.append(reply)
+        nextOfSameConnection.append(-1)
+        if let slot = slots[connection] {
+            nextOfSameConnection[lastReply[slot]] = index
+            lastReply[slot] = index
+        } else {
+            slots[connection] = connectionOrder.count
             connectionOrder.append(connection)
+            firstReply.append(index)
+            lastReply.append(index)
+        }
+    }
+
+    /// The replies staged for the connection at `slot` of `connectionOrder`, in staging order.
+    func replies(of slot: Int) -> ConnectionReplies {
+        ConnectionReplies(staged: staged, next: nextOfSameConnection, first: firstReply[slot])
+    }
+
+    /// One connection's replies of a turn, in the order they were staged.
+    struct ConnectionReplies: Sequence {
+        fileprivate let staged: [Reply]
+        fileprivate let next: [Int]
+        fileprivate let first: Int
+
+        /// The reply when it is the connection's only one (depth 1, the common case).
+        var single: Reply? { next[first] < 0 ? staged[first] : nil }
+
+        func makeIterator() -> Iterator { Iterator(replies: self, index: first) }
+
+        struct Iterator: IteratorProtocol {
+            fileprivate let replies: ConnectionReplies
+            fileprivate var index: Int
+
+            mutating func next() -> Reply? {
+                guard index >= 0 else { return nil }
+                defer { index = replies.next[index] }
+                return replies.staged[index]
+            }
         }
     }
 
@@ -58,8 +104,12 @@ struct Turn {
     /// Empties the turn, keeping the batch's storage.
     mutating func reset() {
         batch.removeAll()
-        replies.removeAll(keepingCapacity: true)
+        staged.removeAll(keepingCapacity: true)
+        nextOfSameConnection.removeAll(keepingCapacity: true)
         connectionOrder.removeAll(keepingCapacity: true)
+        firstReply.removeAll(keepingCapacity: true)
+        lastReply.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
         previousScenes.removeAll(keepingCapacity: true)
         removedAttachments.removeAll()
         pendingSessions.removeAll()
