@@ -15,6 +15,9 @@ public final class Database {
     /// The file this connection opened.
     public let path: String
     private var statements: [String: Statement] = [:]
+    // BEGIN and COMMIT prepared once: sqlite3_exec parses them again at every transaction.
+    private var beginStatement: Statement?
+    private var commitStatement: Statement?
     private var isClosed = false
 
     /// Opens `path`. The file is not read until the first statement runs.
@@ -36,6 +39,8 @@ public final class Database {
     deinit {
         if !isClosed {
             statements.removeAll()
+            beginStatement = nil
+            commitStatement = nil
             sqlite3_close_v2(handle)
         }
     }
@@ -44,6 +49,8 @@ public final class Database {
     public func close() throws(StoreError) {
         guard !isClosed else { return }
         statements.removeAll()
+        beginStatement = nil
+        commitStatement = nil
         isClosed = true
         // close_v2 defers the close until statements still held elsewhere are finalized.
         let code = sqlite3_close_v2(handle)
@@ -106,9 +113,9 @@ public final class Database {
     /// `operation`, has `rolledBack == true`: nothing of it was written.
     public func transaction<T>(_ operation: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         do {
-            try execute("BEGIN IMMEDIATE")
+            try reusable(&beginStatement, "BEGIN IMMEDIATE").run()
             let result = try body()
-            try execute("COMMIT")
+            try reusable(&commitStatement, "COMMIT").run()
             return result
         } catch {
             rollbackIfOpen()
@@ -117,6 +124,13 @@ public final class Database {
             failure.rolledBack = true
             throw failure
         }
+    }
+
+    private func reusable(_ statement: inout Statement?, _ sql: String) throws(StoreError) -> Statement {
+        if let statement { return statement }
+        let prepared = try prepare(sql)
+        statement = prepared
+        return prepared
     }
 
     // SQLite rolls back by itself after some errors (FULL, IOERR, NOMEM); only roll back

@@ -52,6 +52,7 @@ public final class SQLiteSceneStore: SceneStore {
 
     private static func configure(_ database: Database, options: StoreOptions) throws(StoreError) {
         database.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+        if options.cacheSizeKiB > 0 { try database.execute("PRAGMA cache_size = -\(options.cacheSizeKiB)") }
         if options.access == .readOnly {
             try requireCurrentSchema(database)
             return

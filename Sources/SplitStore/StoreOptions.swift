@@ -45,6 +45,9 @@ public struct StoreOptions: Sendable {
     public var journalRetention: Int64
     /// The WAL is truncated back to this size after a checkpoint (PRAGMA journal_size_limit).
     public var walSizeLimitBytes: Int64
+    /// SQLite's page cache in KiB (PRAGMA cache_size = -N). SQLite's default (2 MiB) misses
+    /// on journal pages under a many-window storm; 0 keeps SQLite's default.
+    public var cacheSizeKiB: Int64
     /// Milliseconds since the epoch, stamped on rows (`created_at`, `updated_at`, `at`).
     public var clock: @Sendable () -> Int64
 
@@ -54,6 +57,7 @@ public struct StoreOptions: Sendable {
                 busyTimeoutMilliseconds: Int32 = 100,
                 journalRetention: Int64 = 1000,
                 walSizeLimitBytes: Int64 = 64 << 20,
+                cacheSizeKiB: Int64 = 16 << 10,
                 clock: @escaping @Sendable () -> Int64 = wallClockMilliseconds) {
         self.durability = durability
         self.integrityCheck = integrityCheck
@@ -61,6 +65,7 @@ public struct StoreOptions: Sendable {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.journalRetention = journalRetention
         self.walSizeLimitBytes = walSizeLimitBytes
+        self.cacheSizeKiB = cacheSizeKiB
         self.clock = clock
     }
 }
