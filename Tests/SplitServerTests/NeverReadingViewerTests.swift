@@ -21,7 +21,7 @@ import Testing
         }
         defer { daemon.stop() }
         let writer = try daemon.connect()
-        let viewer = try RawSocket(path: daemon.socketPath, receiveBuffer: 4096)
+        let viewer = try TestClient(path: daemon.socketPath, receiveBuffer: 4096)
         let scenes = 60
         var attachesSent = 0
         for index in 0..<scenes {
@@ -56,7 +56,7 @@ import Testing
         #expect(attached < attachesSent)
         // Once the viewer reads, each attach it sent gets exactly one answer, in order.
         var answered: [Int] = []
-        while answered.count < attachesSent, let line = viewer.readLine(timeout: 5_000) {
+        while answered.count < attachesSent, let line = try viewer.readLine(timeout: 5_000) {
             let message = try JSONParser.parse(line)
             if let id = message["id"]?.int {
                 #expect(message.isOK)
@@ -66,48 +66,5 @@ import Testing
         #expect(answered == Array(0..<attachesSent))
         let after = try #require(try writer.request(["op": "stats"])["attachments"]?.int)
         #expect(after == scenes)
-    }
-}
-
-/// A raw client socket for a peer that sends without waiting and reads only when told.
-private final class RawSocket {
-    private let fd: Int32
-    private var buffer: [UInt8] = []
-
-    init(path: String, receiveBuffer: Int32) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var size = receiveBuffer
-        _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        guard var address = UnixSocketAddress(path: path),
-              address.withSockaddr({ Glibc.connect(fd, $0, $1) }) == 0 else {
-            Glibc.close(fd)
-            throw TestFailure("connect failed: \(errno)")
-        }
-    }
-
-    deinit { Glibc.close(fd) }
-
-    /// Sends `text` if the kernel takes all of it now; false if it would have to wait.
-    func sendWithoutWaiting(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-        return sent == bytes.count
-    }
-
-    /// The next line; nil at end of stream or after `timeout` ms of silence.
-    func readLine(timeout: Int32) -> [UInt8]? {
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Array(buffer[..<newline])
-                buffer.removeFirst(newline + 1)
-                return line
-            }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, timeout) > 0 else { return nil }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = recv(fd, &chunk, chunk.count, 0)
-            guard count > 0 else { return nil }
-            buffer += chunk.prefix(count)
-        }
     }
 }

@@ -68,8 +68,13 @@ final class TestClient {
     /// Pushes seen while waiting for responses.
     var pushes: [JSONValue] = []
 
-    init(path: String) throws {
+    /// `receiveBuffer`: SO_RCVBUF in bytes before connecting (a small one makes a peer that
+    /// does not read look slow to the daemon sooner); nil keeps the kernel's default.
+    init(path: String, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         guard var address = UnixSocketAddress(path: path) else { throw TestFailure("bad path") }
         guard address.withSockaddr({ Glibc.connect(fd, $0, $1) }) == 0 else { throw TestFailure("connect failed: \(errno)") }
     }
@@ -99,6 +104,13 @@ final class TestClient {
     }
 
     /// Half-closes the connection (what `socat` and `nc -N` do when their input ends).
+    /// Sends `text` if the kernel takes all of it now; false if it would have to wait.
+    func sendWithoutWaiting(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        return sent == bytes.count
+    }
+
     func shutdownWriting() { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
 
     /// Every line until the daemon closes the connection (or `timeout` ms of silence).
