@@ -6,7 +6,9 @@ import SplitCore
 /// widths) resets to the default. Unknown fields are refused (`bad_request`) so a typo
 /// never passes silently. Value ranges are the core's to check (`SplitConfig.validate`).
 extension FieldReader {
-    static let configFieldNames: Set<String> = [
+    /// Every member of a config, in the declaration order of `SplitConfig`'s Codable
+    /// conformance (the stored scene-state decoder indexes its fields by this order).
+    static let configFieldOrder: [String] = [
         "style", "preferredDisplayMode", "preferredSplitBehavior",
         "preferredPrimaryColumnWidth", "preferredPrimaryColumnWidthFraction",
         "minimumPrimaryColumnWidth", "maximumPrimaryColumnWidth",
@@ -16,6 +18,7 @@ extension FieldReader {
         "roots", "placeholder", "tabs", "collapsePolicy", "expandPolicy", "topColumnForCollapsing",
         "detailRouting", "backBehavior", "sizePolicy",
     ]
+    static let configFieldNames = Set(configFieldOrder)
 
     func configPatch() throws(WireError) -> SplitConfigPatch {
         for key in object.keys where !FieldReader.configFieldNames.contains(key) {

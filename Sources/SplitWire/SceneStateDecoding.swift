@@ -11,16 +11,7 @@ private let sceneFields = NameTable(fields: ["id", "device", "size", "traits", "
                                              "navigation", "display"])
 private let sizeFields = NameTable(fields: ["width", "height"])
 private let traitsFields = NameTable(fields: ["horizontalSizeClass", "verticalSizeClass"])
-private let configFields = NameTable(fields: [
-    "style", "preferredDisplayMode", "preferredSplitBehavior",
-    "preferredPrimaryColumnWidth", "preferredPrimaryColumnWidthFraction",
-    "minimumPrimaryColumnWidth", "maximumPrimaryColumnWidth",
-    "preferredSupplementaryColumnWidth", "preferredSupplementaryColumnWidthFraction",
-    "minimumSupplementaryColumnWidth", "maximumSupplementaryColumnWidth",
-    "primaryEdge", "layoutDirection", "presentsWithGesture", "showsSecondaryOnlyButton",
-    "roots", "placeholder", "tabs",
-    "collapsePolicy", "expandPolicy", "topColumnForCollapsing", "detailRouting", "backBehavior", "sizePolicy",
-])
+private let configFields = NameTable(fields: FieldReader.configFieldOrder)
 private let rootsFields = NameTable(fields: ["primary", "supplementary", "secondary", "compact"])
 private let tabConfigFields = NameTable(fields: ["root", "title"])
 private let navigationFields = NameTable(fields: ["primary", "supplementary", "secondary", "compact", "placeholder",
