@@ -16,7 +16,7 @@ public struct ServerSettings: Sendable, Equatable {
     public var durability: Durability = .full
     public var integrityCheck: IntegrityCheck = .quick
     public var busyTimeoutMilliseconds: Int32 = 100
-    public var journalRetention: Int64 = 1000
+    public var journalRetention: Int64 = 10_000
     /// Changes of a scene stored as journal entries only before its full state is written
     /// again (a checkpoint); a restart replays at most this many per scene (fewer after the
     /// periodic sweep or a graceful stop).

@@ -54,6 +54,32 @@ enum Migrations {
             INSERT INTO meta (key, value) VALUES ('journal_format', 'checkpoint+changes 1')
             ON CONFLICT (key) DO NOTHING;
             """),
+        // The journal becomes a log in append order: `seq` (the rowid) is a global sequence, so
+        // a turn's entries land on the last page or two of the table instead of one page per
+        // scene. Nothing references scenes any more: an entry belongs to its scene's current
+        // life when its seq is above the row's `journal_start` (stamped when the row is
+        // inserted), and a restart replays it when its seq is above `journal_floor` (stamped
+        // at every checkpoint) and its revision above the checkpoint's. Entries of deleted
+        // scenes and entries below every checkpoint are pruned from the head of the log.
+        // Migrated entries keep their order within a scene; floors of 0 with the revision rule
+        // replay exactly what schema 2 replayed.
+        Migration(version: 3, summary: "the journal is a log in append order", sql: """
+            CREATE TABLE journal_log (
+                seq INTEGER PRIMARY KEY,
+                scene TEXT NOT NULL,
+                revision INTEGER NOT NULL,
+                change BLOB NOT NULL,
+                layout_hash TEXT,
+                at INTEGER NOT NULL
+            );
+            INSERT INTO journal_log (scene, revision, change, layout_hash, at)
+                SELECT scene, revision, change, layout_hash, at FROM journal ORDER BY scene, revision;
+            DROP TABLE journal;
+            ALTER TABLE journal_log RENAME TO journal;
+            ALTER TABLE scenes ADD COLUMN journal_floor INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE scenes ADD COLUMN journal_start INTEGER NOT NULL DEFAULT 0;
+            UPDATE meta SET value = 'checkpoint+log 1' WHERE key = 'journal_format';
+            """),
     ]
 
     /// The version this binary writes.

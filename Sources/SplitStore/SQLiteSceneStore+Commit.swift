@@ -6,23 +6,26 @@ extension SQLiteSceneStore {
         let statements = try statements()
         let started = monotonicNanoseconds()
         let now = options.clock()
+        log.beginBatch()
         do {
             let pruned = try database.transaction("commit batch of \(batch.count) operations") { () throws(StoreError) -> Int64 in
-                var pruned: Int64 = 0
+                var appended: Int64 = 0
                 for operation in batch.operations {
-                    pruned += try apply(operation, statements: statements, now: now)
+                    if try apply(operation, statements: statements, now: now) { appended += 1 }
                 }
-                return pruned
+                return appended > 0 ? try pruneJournal(appended: appended, statements: statements, started: started) : 0
             }
+            log.endBatch()
             recordCommit(operations: batch.count, pruned: pruned, nanoseconds: monotonicNanoseconds() - started)
         } catch {
+            log.abandonBatch()
             recordFailedCommit()
             throw error
         }
     }
 
-    /// Runs one operation inside the batch's transaction; returns journal entries pruned.
-    private func apply(_ operation: StoreBatch.Operation, statements: StoreStatements, now: Int64) throws(StoreError) -> Int64 {
+    /// Runs one operation inside the batch's transaction; true when it appended to the journal.
+    private func apply(_ operation: StoreBatch.Operation, statements: StoreStatements, now: Int64) throws(StoreError) -> Bool {
         switch operation {
         case let .upsertScene(id, device, revision, state):
             let statement = statements.upsertScene
@@ -31,19 +34,22 @@ extension SQLiteSceneStore {
             try statement.bind(revision, at: 3)
             try statement.bind(state, at: 4)
             try statement.bind(now, at: 5)
+            try statement.bind(log.checkpoint(scene: id, revision: revision), at: 6)
             try statement.run()
-            return try pruneJournal(scene: id, checkpoint: revision, statements: statements)
         case let .deleteScene(id):
             try statements.deleteScene.bind(id, at: 1)
             try statements.deleteScene.run()
+            log.delete(scene: id)
         case let .appendJournal(scene, revision, change, layoutHash):
             let statement = statements.appendJournal
-            try statement.bind(scene, at: 1)
-            try statement.bind(revision, at: 2)
-            try statement.bind(change, at: 3)
-            try statement.bind(layoutHash, at: 4)
-            try statement.bind(now, at: 5)
+            try statement.bind(log.append(scene: scene, revision: revision), at: 1)
+            try statement.bind(scene, at: 2)
+            try statement.bind(revision, at: 3)
+            try statement.bind(change, at: 4)
+            try statement.bind(layoutHash, at: 5)
+            try statement.bind(now, at: 6)
             try statement.run()
+            return true
         case let .insertSnapshotSession(session):
             try insert(session, statements: statements, now: now)
         case let .setMeta(key, value):
@@ -51,18 +57,32 @@ extension SQLiteSceneStore {
             try statements.setMeta.bind(value, at: 2)
             try statements.setMeta.run()
         }
-        return 0
+        return false
     }
 
-    // Keeps revisions above checkpoint - retention: one indexed range delete per checkpoint.
-    // Nothing above the checkpoint goes: a restart replays those entries.
-    private func pruneJournal(scene: String, checkpoint revision: Int64, statements: StoreStatements) throws(StoreError) -> Int64 {
-        let retention = options.journalRetention
-        guard retention > 0, revision - retention >= 0 else { return 0 }
-        try statements.pruneJournal.bind(scene, at: 1)
-        try statements.pruneJournal.bind(revision - retention, at: 2)
+    // Deletes history past the retention from the head of the log, a bounded chunk per commit
+    // (a few times what the commit appended) so that no single commit stalls on it.
+    private func pruneJournal(appended: Int64, statements: StoreStatements, started: Int64) throws(StoreError) -> Int64 {
+        guard options.journalRetention > 0 else { return 0 }
+        if !log.knowsUncheckpointed { log.learn(try firstUncheckpointed(statements)) }
+        guard let keepFrom = log.pruneTarget(retention: options.journalRetention, chunk: max(256, 4 * appended), now: started,
+                                                  refresh: options.pruneRefreshMilliseconds * 1_000_000) else {
+            return 0
+        }
+        try statements.pruneJournal.bind(keepFrom, at: 1)
         try statements.pruneJournal.run()
+        log.pruned(below: keepFrom)
         return Int64(sqlite3_changes(database.handle))
+    }
+
+    /// Per scene with journal entries above its checkpoint, the seq of the oldest, read from
+    /// the file (one pass over the log).
+    func firstUncheckpointed(_ statements: StoreStatements) throws(StoreError) -> [String: Int64] {
+        let statement = statements.firstUncheckpointed
+        defer { statement.reset() }
+        var first: [String: Int64] = [:]
+        while try statement.step() { first[statement.text(at: 0)] = statement.int64(at: 1) }
+        return first
     }
 
     private func insert(_ session: SnapshotSessionInsert, statements: StoreStatements, now: Int64) throws(StoreError) {

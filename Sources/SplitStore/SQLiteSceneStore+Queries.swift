@@ -30,12 +30,26 @@ extension SQLiteSceneStore {
     public func journalTails() throws(StoreError) -> [JournalEntry] {
         let statement = try statements().journalTails
         defer { statement.reset() }
-        var entries: [JournalEntry] = []
+        // The log interleaves scenes; the contract groups them (oldest first within a scene).
+        var byScene: [String: [JournalEntry]] = [:]
+        var sceneOrder: [String] = []
+        var firstUncheckpointed: [String: Int64] = [:]
+        var count = 0
         while try statement.step() {
-            entries.append(JournalEntry(scene: statement.text(at: 0), revision: statement.int64(at: 1),
-                                        change: statement.blob(at: 2), layoutHash: statement.optionalText(at: 3),
-                                        at: statement.int64(at: 4)))
+            let scene = statement.text(at: 1)
+            let entry = JournalEntry(scene: scene, revision: statement.int64(at: 2), change: statement.blob(at: 3),
+                                     layoutHash: statement.optionalText(at: 4), at: statement.int64(at: 5))
+            if byScene[scene] == nil {
+                sceneOrder.append(scene)
+                firstUncheckpointed[scene] = statement.int64(at: 0)
+            }
+            byScene[scene, default: []].append(entry)
+            count += 1
         }
+        log.learn(firstUncheckpointed)
+        var entries: [JournalEntry] = []
+        entries.reserveCapacity(count)
+        for scene in sceneOrder { entries += byScene[scene]! }
         return entries
     }
 

@@ -16,6 +16,8 @@ public final class SQLiteSceneStore: SceneStore {
     private let writerLock: WriterLock?
     private var preparedStatements: StoreStatements?
     private var lastSessionNumber: Int64
+    /// The journal's sequence, head and what holds the head back.
+    var log = JournalLog(lastSeq: 0, headSeq: 1)
 
     /// Opens (creating when missing, with its directory) and verifies the database at `path`,
     /// then migrates it to the current schema. Refuses, leaving the file as it was, a file
@@ -42,12 +44,20 @@ public final class SQLiteSceneStore: SceneStore {
             try SQLiteSceneStore.configure(database, options: options)
             preparedStatements = try StoreStatements(database)
             lastSessionNumber = try database.integer(StoreStatements.lastSessionNumberSQL) ?? 0
+            log = try SQLiteSceneStore.readLogBounds(preparedStatements!)
         } catch {
             try? database.close()
             var failure = error
             if !failure.operation.hasPrefix("migrate") { failure.operation = "open \(path)" }
             throw failure
         }
+    }
+
+    private static func readLogBounds(_ statements: StoreStatements) throws(StoreError) -> JournalLog {
+        let bounds = statements.journalBounds
+        defer { bounds.reset() }
+        guard try bounds.step(), !bounds.isNull(at: 1) else { return JournalLog(lastSeq: 0, headSeq: 1) }
+        return JournalLog(lastSeq: bounds.int64(at: 1), headSeq: bounds.int64(at: 0))
     }
 
     private static func configure(_ database: Database, options: StoreOptions) throws(StoreError) {

@@ -15,12 +15,13 @@ public protocol SceneStore: AnyObject {
     func loadScenes() throws(StoreError) -> [StoredScene]
 
     /// The scene's journal entries with revision >= `revision`, oldest first, at most
-    /// `limit` of them (nil: all). Entries older than the retention below the scene's
-    /// checkpoint are gone.
+    /// `limit` of them (nil: all), since the scene was created (a deleted scene's entries are
+    /// not returned for a new scene with its id). History past the retention is gone. Scans
+    /// the journal: for tools and tests, not for hot paths.
     func journal(scene: String, from revision: Int64, limit: Int?) throws(StoreError) -> [JournalEntry]
 
-    /// Every journal entry above its scene's stored revision (the scene's checkpoint): what a
-    /// restart replays. Grouped by scene, oldest first within a scene.
+    /// Every journal entry above its scene's checkpoint: what a restart replays. Grouped by
+    /// scene, oldest first within a scene.
     func journalTails() throws(StoreError) -> [JournalEntry]
 
     /// The scene's snapshot sessions, oldest first, without their bodies.
@@ -37,7 +38,8 @@ public protocol SceneStore: AnyObject {
     /// A daemon-defined `meta` value, nil when unset.
     func meta(key: String) throws(StoreError) -> String?
 
-    /// Row counts and database size. Counting the journal scans it: call it on demand.
+    /// Row counts and database size (journal entries include history and entries of deleted
+    /// scenes not pruned yet). Counting the journal scans it: call it on demand.
     func counts() throws(StoreError) -> StoreCounts
 
     /// What the store has done since it opened.

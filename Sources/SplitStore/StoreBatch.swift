@@ -2,19 +2,22 @@
 /// or none of it.
 ///
 /// Operations apply in the order they were added, so a scene created, deleted and created
-/// again in one turn ends as the second creation. A journal entry or snapshot session must
-/// follow the upsert of its scene (the tables reference `scenes`), and deleting a scene
-/// deletes its journal and its snapshot sessions. Reuse one batch across turns with
+/// again in one turn ends as the second creation. A snapshot session must follow the upsert
+/// of its scene (the table references `scenes`); deleting a scene deletes its snapshot
+/// sessions and turns its journal entries into history. Reuse one batch across turns with
 /// `removeAll()` to keep its storage.
 public struct StoreBatch: Sendable {
     /// One change to the database.
     public enum Operation: Sendable, Hashable {
-        /// Creates the scene or replaces its device, revision and state (a checkpoint), and
-        /// prunes its journal at or below `revision - journalRetention`.
+        /// Creates the scene or replaces its device, revision and state (a checkpoint): the
+        /// journal entries appended before it are covered and no longer replayed.
         case upsertScene(id: String, device: String, revision: Int64, state: [UInt8])
-        /// Deletes the scene, its journal and its snapshot sessions (no-op if absent).
+        /// Deletes the scene and its snapshot sessions (no-op if absent); its journal entries
+        /// become history, never replayed, and a new scene with the same id starts after them.
         case deleteScene(id: String)
-        /// Records the change that produced `revision`; fails if that revision is recorded.
+        /// Records the change that produced `revision` at the end of the journal. The store
+        /// trusts the daemon's order (one entry per revision, after the scene's creation); a
+        /// restart refuses a scene whose entries above its checkpoint are not contiguous.
         case appendJournal(scene: String, revision: Int64, change: [UInt8], layoutHash: String?)
         /// Records a snapshot session; `number` comes from `nextSessionNumber()`.
         case insertSnapshotSession(SnapshotSessionInsert)

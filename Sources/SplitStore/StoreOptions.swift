@@ -39,10 +39,13 @@ public struct StoreOptions: Sendable {
     /// How long a write waits for another connection's lock before failing with `.busy`.
     /// Small: the daemon's loop waits this long at most.
     public var busyTimeoutMilliseconds: Int32
-    /// Journal entries kept per scene at or below its checkpoint: upserting the scene at
-    /// revision R deletes its revisions <= R - N in the same transaction; entries above the
-    /// checkpoint are always kept. 0 keeps everything.
+    /// Journal entries kept as history once checkpoints cover them, over all scenes: commits
+    /// delete the head of the log past this many; entries a restart needs (above their
+    /// scene's checkpoint) are always kept. 0 keeps everything.
     public var journalRetention: Int64
+    /// How stale the journal's pruning watermark may get: recomputing it is a pass over the
+    /// scenes with changes above their checkpoint. 0 recomputes it at every commit.
+    public var pruneRefreshMilliseconds: Int64
     /// The WAL is truncated back to this size after a checkpoint (PRAGMA journal_size_limit).
     public var walSizeLimitBytes: Int64
     /// SQLite's page cache in KiB (PRAGMA cache_size = -N). SQLite's default (2 MiB) misses
@@ -55,7 +58,8 @@ public struct StoreOptions: Sendable {
                 integrityCheck: IntegrityCheck = .quick,
                 access: StoreAccess = .readWrite,
                 busyTimeoutMilliseconds: Int32 = 100,
-                journalRetention: Int64 = 1000,
+                journalRetention: Int64 = 10_000,
+                pruneRefreshMilliseconds: Int64 = 200,
                 walSizeLimitBytes: Int64 = 64 << 20,
                 cacheSizeKiB: Int64 = 16 << 10,
                 clock: @escaping @Sendable () -> Int64 = wallClockMilliseconds) {
@@ -64,6 +68,7 @@ public struct StoreOptions: Sendable {
         self.access = access
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.journalRetention = journalRetention
+        self.pruneRefreshMilliseconds = pruneRefreshMilliseconds
         self.walSizeLimitBytes = walSizeLimitBytes
         self.cacheSizeKiB = cacheSizeKiB
         self.clock = clock

@@ -5,14 +5,21 @@ final class StoreStatements {
                    coalesce((SELECT max(number) FROM snapshot_sessions), 0))
         """
 
-    /// ?1 id, ?2 device, ?3 revision, ?4 state, ?5 now. `created_at` survives updates.
+    /// ?1 id, ?2 device, ?3 revision, ?4 state, ?5 now, ?6 the log's last seq (the new
+    /// `journal_floor`; also `journal_start` of a new row). `created_at` and `journal_start`
+    /// survive updates.
     let upsertScene: Statement
-    /// ?1 id. Cascades to the scene's journal and snapshot sessions.
+    /// ?1 id. Cascades to the scene's snapshot sessions; its journal entries stay until the
+    /// log's head is pruned past them (a new scene with the same id starts above them).
     let deleteScene: Statement
-    /// ?1 scene, ?2 revision, ?3 change, ?4 layout hash, ?5 now.
+    /// ?1 seq, ?2 scene, ?3 revision, ?4 change, ?5 layout hash, ?6 now.
     let appendJournal: Statement
-    /// ?1 scene, ?2 newest revision to delete.
+    /// ?1 first seq to keep: deletes the head of the log below it.
     let pruneJournal: Statement
+    /// The oldest and newest seq in the log (NULLs when it is empty).
+    let journalBounds: Statement
+    /// Each scene's oldest entry above its checkpoint: what holds the log's head back.
+    let firstUncheckpointed: Statement
     /// ?1 session, ?2 number, ?3 scene, ?4 base revision, ?5 sizes, ?6 hash, ?7 body, ?8 now.
     let insertSession: Statement
     /// ?1 number: raises the persisted high-water mark of session numbers.
@@ -22,10 +29,11 @@ final class StoreStatements {
 
     /// Table order: sorting by id would walk the id index and cost 3x at 100k scenes.
     let loadScenes: Statement
-    /// ?1 scene, ?2 from revision, ?3 limit (-1: none).
+    /// ?1 scene, ?2 from revision, ?3 limit (-1: none). Scans the log: for tools and tests.
     let journal: Statement
-    /// The entries above each scene's row revision. CROSS JOIN keeps `scenes` the outer loop,
-    /// so each scene costs one seek into the journal's key instead of a scan of the journal.
+    /// The entries above each scene's checkpoint, in log order. The log is the outer loop
+    /// (it holds only the retention and what checkpoints have not covered yet); each entry
+    /// costs one seek into `scenes`.
     let journalTails: Statement
     /// ?1 scene.
     let sessions: Statement
@@ -36,16 +44,22 @@ final class StoreStatements {
 
     init(_ database: Database) throws(StoreError) {
         upsertScene = try database.prepare("""
-            INSERT INTO scenes (id, device, revision, state, created_at, updated_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?5)
+            INSERT INTO scenes (id, device, revision, state, created_at, updated_at, journal_floor, journal_start)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?6)
             ON CONFLICT (id) DO UPDATE SET device = excluded.device, revision = excluded.revision,
-                state = excluded.state, updated_at = excluded.updated_at
+                state = excluded.state, updated_at = excluded.updated_at, journal_floor = excluded.journal_floor
             """)
         deleteScene = try database.prepare("DELETE FROM scenes WHERE id = ?1")
         appendJournal = try database.prepare("""
-            INSERT INTO journal (scene, revision, change, layout_hash, at) VALUES (?1, ?2, ?3, ?4, ?5)
+            INSERT INTO journal (seq, scene, revision, change, layout_hash, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             """)
-        pruneJournal = try database.prepare("DELETE FROM journal WHERE scene = ?1 AND revision <= ?2")
+        pruneJournal = try database.prepare("DELETE FROM journal WHERE seq < ?1")
+        journalBounds = try database.prepare("SELECT min(seq), max(seq) FROM journal")
+        firstUncheckpointed = try database.prepare("""
+            SELECT j.scene, min(j.seq) FROM journal AS j CROSS JOIN scenes AS s
+            WHERE s.id = j.scene AND j.seq > s.journal_floor AND j.revision > s.revision
+            GROUP BY j.scene
+            """)
         insertSession = try database.prepare("""
             INSERT INTO snapshot_sessions (session, number, scene, base_revision, sizes, hash, body, created_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
@@ -62,11 +76,13 @@ final class StoreStatements {
             """)
         journal = try database.prepare("""
             SELECT revision, change, layout_hash, at FROM journal
-            WHERE scene = ?1 AND revision >= ?2 ORDER BY revision LIMIT ?3
+            WHERE scene = ?1 AND revision >= ?2 AND seq > (SELECT journal_start FROM scenes WHERE id = ?1)
+            ORDER BY seq LIMIT ?3
             """)
         journalTails = try database.prepare("""
-            SELECT j.scene, j.revision, j.change, j.layout_hash, j.at FROM scenes AS s CROSS JOIN journal AS j
-            WHERE j.scene = s.id AND j.revision > s.revision
+            SELECT j.seq, j.scene, j.revision, j.change, j.layout_hash, j.at FROM journal AS j CROSS JOIN scenes AS s
+            WHERE s.id = j.scene AND j.seq > s.journal_floor AND j.revision > s.revision
+            ORDER BY j.seq
             """)
         sessions = try database.prepare("""
             SELECT session, number, scene, base_revision, sizes, hash, created_at FROM snapshot_sessions

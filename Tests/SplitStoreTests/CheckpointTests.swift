@@ -1,8 +1,8 @@
 import Testing
 @testable import SplitStore
 
-/// The journal of the checkpoint scheme: a scene's row is its checkpoint, appends never
-/// prune, a checkpoint prunes at or below checkpoint - retention and never above it, and
+/// The journal of the checkpoint scheme: a scene's row is its checkpoint, entries above it
+/// are never pruned, history below it is kept as deep as the retention, and
 /// `journalTails()` returns what a restart replays.
 @Suite("Checkpoints and journal tails")
 struct CheckpointTests {
@@ -25,11 +25,11 @@ struct CheckpointTests {
         try store.commit(batch)
     }
 
-    @Test("appends prune nothing; a checkpoint prunes at or below itself minus the retention",
+    @Test("entries above the checkpoint are never pruned; history below it is kept as deep as the retention",
           arguments: [Int64(1), 5, 29])
     func pruneAtCheckpoint(retention: Int64) throws {
         let directory = TemporaryDirectory()
-        let store = try openStore(directory.database) { $0.journalRetention = retention }
+        let store = try openStore(directory.database) { $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0 }
         try create(store, scene: "a")
         try append(store, scene: "a", 2...40, checkpoints: [])
         #expect(try store.journal(scene: "a", from: 0).map(\.revision) == Array(1...40), "appends alone keep everything")
@@ -52,7 +52,7 @@ struct CheckpointTests {
     @Test("journal tails: the entries above each checkpoint, grouped by scene, oldest first")
     func tails() throws {
         let directory = TemporaryDirectory()
-        let store = try openStore(directory.database) { $0.journalRetention = 3 }
+        let store = try openStore(directory.database) { $0.journalRetention = 3; $0.pruneRefreshMilliseconds = 0 }
         for scene in ["c", "a", "b"] { try create(store, scene: scene) }
         try append(store, scene: "a", 2...9, checkpoints: [6])
         try append(store, scene: "c", 2...4, checkpoints: [4])
@@ -88,10 +88,38 @@ struct CheckpointTests {
             try raw.close()
         }
         let store = try openStore(directory.database)
-        #expect(try store.database.integer("PRAGMA user_version") == 2)
+        #expect(try store.database.integer("PRAGMA user_version") == Migrations.latestVersion)
         #expect(try store.meta(key: "journal_format") != nil)
         #expect(try store.loadScenes().map { "\($0.id)@\($0.revision)" } == ["a@2"])
         #expect(try store.journal(scene: "a", from: 0).map(\.change) == [Array("{}".utf8), line])
         #expect(try store.journalTails().isEmpty, "a schema 1 row is current: nothing to replay")
+    }
+
+    @Test("a schema 2 database (journal keyed by scene and revision) migrates to the log and replays the same tails")
+    func schemaTwoMigrates() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let raw = try Database(path: directory.database, mode: .readWrite)
+            for migration in Migrations.all where migration.version <= 2 { try raw.execute(migration.sql) }
+            try raw.execute("PRAGMA user_version = 2")
+            try raw.execute("INSERT INTO scenes VALUES ('b', 'ipad', 3, x'02', 5, 6)")
+            try raw.execute("INSERT INTO scenes VALUES ('a', 'ipad', 2, x'01', 5, 6)")
+            for (scene, revision) in [("a", 1), ("b", 1), ("a", 2), ("b", 2), ("a", 3), ("b", 3), ("a", 4), ("b", 4)] {
+                try raw.execute("INSERT INTO journal VALUES ('\(scene)', \(revision), x'0\(revision)', 'h\(revision)', \(revision))")
+            }
+            try raw.close()
+        }
+        let store = try openStore(directory.database)
+        #expect(try store.database.integer("PRAGMA user_version") == 3)
+        #expect(try store.meta(key: "journal_format") == "checkpoint+log 1")
+        #expect(try store.journal(scene: "a", from: 0).map(\.revision) == [1, 2, 3, 4])
+        #expect(try store.journal(scene: "a", from: 0).map(\.layoutHash) == ["h1", "h2", "h3", "h4"])
+        let tails = try store.journalTails()
+        #expect(tails.map { "\($0.scene)@\($0.revision)" } == ["a@3", "a@4", "b@4"])
+        // New entries continue the sequence and are replayed after the migrated ones.
+        var batch = StoreBatch()
+        batch.appendJournal(scene: "b", revision: 5, change: [5])
+        try store.commit(batch)
+        #expect(try store.journalTails().map { "\($0.scene)@\($0.revision)" } == ["a@3", "a@4", "b@4", "b@5"])
     }
 }

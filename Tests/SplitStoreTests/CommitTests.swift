@@ -133,7 +133,8 @@ struct CommitTests {
         batch.upsertScene(id: "a", device: "ipad", revision: 2, state: [2])
         batch.appendJournal(scene: "a", revision: 2, change: [2])
         batch.append(contentsOf: creation("b"))
-        batch.appendJournal(scene: "a", revision: 1, change: [1]) // revision 1 is already recorded
+        batch.insertSnapshotSession(SnapshotSessionInsert(session: "s1", number: 1, scene: "ghost", baseRevision: 1,
+                                                          sizes: [], hash: "h", body: [])) // no such scene
         batch.upsertScene(id: "c", device: "ipad", revision: 1, state: [])
         let error = storeError { try store.commit(batch) }
         #expect(error?.kind == .constraint)
@@ -146,18 +147,38 @@ struct CommitTests {
 
         try store.commit(creation("b"))
         #expect(try store.loadScenes().map(\.id).sorted() == ["a", "b"], "the store keeps working after a failed batch")
+        // The failed batch's sequence numbers were given back: a's next entry is replayed.
+        var next = StoreBatch()
+        next.appendJournal(scene: "a", revision: 2, change: [2])
+        try store.commit(next)
+        #expect(try store.journalTails().map { "\($0.scene)@\($0.revision)" } == ["a@2"])
+        try store.close()
+        #expect(try openStore(directory.database).journalTails().map { "\($0.scene)@\($0.revision)" } == ["a@2"])
     }
 
-    @Test("a journal entry for an unknown scene breaks the foreign key and nothing is written")
+    @Test("a snapshot session for an unknown scene breaks the foreign key and nothing is written")
     func foreignKeyEnforced() throws {
         let directory = TemporaryDirectory()
         let store = try openStore(directory.database)
         var batch = creation("a")
-        batch.appendJournal(scene: "ghost", revision: 1, change: [])
+        batch.insertSnapshotSession(SnapshotSessionInsert(session: "s1", number: 1, scene: "ghost", baseRevision: 1,
+                                                          sizes: [], hash: "h", body: []))
         let error = storeError { try store.commit(batch) }
         #expect(error?.kind == .constraint)
         #expect(error?.extendedCode == SQLITE_CONSTRAINT_FOREIGNKEY)
         #expect(try store.loadScenes().isEmpty)
+    }
+
+    @Test("a journal entry of a scene that does not exist is history: kept, never replayed")
+    func entryWithoutScene() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory.database)
+        var batch = creation("a")
+        batch.appendJournal(scene: "ghost", revision: 7, change: [7])
+        try store.commit(batch)
+        #expect(try store.journalTails().isEmpty)
+        #expect(try store.journal(scene: "ghost", from: 0).isEmpty, "no scene, no journal")
+        #expect(try store.counts().journalEntries == 2)
     }
 
     @Test("a store opened read-only refuses a batch with .readOnly and writes nothing")

@@ -24,7 +24,8 @@ struct StoreTuningTests {
             batch.appendJournal(scene: "a", revision: revision, change: [UInt8(revision)])
             if revision % 5 == 0 {
                 // The foreign key refuses the whole batch: nothing of it may stay.
-                batch.appendJournal(scene: "missing", revision: 1, change: [0])
+                batch.insertSnapshotSession(SnapshotSessionInsert(session: "s\(revision)", number: revision, scene: "missing",
+                                                                  baseRevision: 1, sizes: [], hash: "h", body: []))
                 #expect(throws: StoreError.self) { try store.commit(batch) }
                 #expect(!store.database.isInTransaction)
             } else {
