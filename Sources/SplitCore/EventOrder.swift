@@ -25,47 +25,99 @@ struct TransitionNote: Hashable, Sendable {
 /// even in another column (collapse, expand), gets neither event. Presented view
 /// controllers get `presented`/`dismissed`, not appear/disappear.
 enum EventOrder {
+    // Every event is appended to one array: temporary arrays per step were most of this
+    // function's cost on the daemon's hot path (a resize produces ~5 events).
     static func events(from old: Layout, to new: Layout, note: TransitionNote) -> [SceneEvent] {
         var events: [SceneEvent] = []
+        events.reserveCapacity(8)
         if old.traits != new.traits { events.append(.traitsChanged(from: old.traits, to: new.traits)) }
-        if let moved = note.collapsed { events += [.willCollapse(moved: moved), .didCollapse(moved: moved)] }
-        if let moved = note.expanded { events += [.willExpand(moved: moved), .didExpand(moved: moved)] }
+        if let moved = note.collapsed {
+            events.append(.willCollapse(moved: moved))
+            events.append(.didCollapse(moved: moved))
+        }
+        if let moved = note.expanded {
+            events.append(.willExpand(moved: moved))
+            events.append(.didExpand(moved: moved))
+        }
         if old.displayMode != new.displayMode {
             events.append(.displayModeChanged(from: old.displayMode, to: new.displayMode))
         }
         if old.size != new.size { events.append(.viewWillTransition(to: new.size)) }
-        events += visibilityEvents(from: old, to: new)
-        events += presentationEvents(from: old.presentations, to: new.presentations)
+        appendVisibilityEvents(from: old, to: new, to: &events)
+        appendPresentationEvents(from: old.presentations, to: new.presentations, to: &events)
         return events
     }
 
     static func visibilityEvents(from old: Layout, to new: Layout) -> [SceneEvent] {
-        let before = visibleControllers(old)
-        let after = visibleControllers(new)
-        // A handful of columns: linear scans beat building sets.
-        let gone = before.filter { top in !after.contains { $0.vc == top.vc } }
-        let came = after.filter { top in !before.contains { $0.vc == top.vc } }
-        return gone.map { .disappear(vc: $0.vc, column: $0.column) } + came.map { .appear(vc: $0.vc, column: $0.column) }
+        var events: [SceneEvent] = []
+        appendVisibilityEvents(from: old, to: new, to: &events)
+        return events
+    }
+
+    /// `disappear` for the old visible tops not visible any more (old order), then `appear`
+    /// for the new ones (new order); the tops are walked in place, not collected.
+    static func appendVisibilityEvents(from old: Layout, to new: Layout, to events: inout [SceneEvent]) {
+        let oldHidden = hidesColumns(old)
+        let newHidden = hidesColumns(new)
+        if !oldHidden {
+            for index in old.columns.indices {
+                guard let top = visibleTop(at: index, of: old), newHidden || !shows(top, new) else { continue }
+                events.append(.disappear(vc: top, column: old.columns[index].column))
+            }
+        }
+        if !newHidden {
+            for index in new.columns.indices {
+                guard let top = visibleTop(at: index, of: new), oldHidden || !shows(top, old) else { continue }
+                events.append(.appear(vc: top, column: new.columns[index].column))
+            }
+        }
     }
 
     /// The visible top view controllers, each id once, in column order.
     static func visibleControllers(_ layout: Layout) -> [(vc: String, column: Column)] {
-        guard !layout.presentations.contains(where: { $0.effectiveStyle == .fullScreen }) else { return [] }
+        guard !hidesColumns(layout) else { return [] }
         var tops: [(vc: String, column: Column)] = []
-        for column in layout.columns where column.visible {
-            guard let top = column.stack.last, !tops.contains(where: { $0.vc == top }) else { continue }
-            tops.append((top, column.column))
+        for index in layout.columns.indices {
+            guard let top = visibleTop(at: index, of: layout) else { continue }
+            tops.append((top, layout.columns[index].column))
         }
         return tops
     }
 
+    /// A full-screen presentation hides every column.
+    private static func hidesColumns(_ layout: Layout) -> Bool {
+        layout.presentations.contains(where: { $0.effectiveStyle == .fullScreen })
+    }
+
+    /// The top of the column at `index` when it is visible and no earlier visible column
+    /// has the same top (each id counts once, in its first column).
+    private static func visibleTop(at index: Int, of layout: Layout) -> String? {
+        let column = layout.columns[index]
+        guard column.visible, let top = column.stack.last else { return nil }
+        for earlier in layout.columns[..<index] where earlier.visible && earlier.stack.last == top { return nil }
+        return top
+    }
+
+    /// Whether `vc` is the top of a visible column of `layout` (columns not hidden).
+    private static func shows(_ vc: String, _ layout: Layout) -> Bool {
+        layout.columns.contains { $0.visible && $0.stack.last == vc }
+    }
+
     static func presentationEvents(from old: [PresentationLayout], to new: [PresentationLayout]) -> [SceneEvent] {
+        var events: [SceneEvent] = []
+        appendPresentationEvents(from: old, to: new, to: &events)
+        return events
+    }
+
+    static func appendPresentationEvents(from old: [PresentationLayout], to new: [PresentationLayout],
+                                         to events: inout [SceneEvent]) {
         var common = 0
         while common < min(old.count, new.count), old[common].vc == new[common].vc, old[common].style == new[common].style {
             common += 1
         }
-        let dismissed = old[common...].reversed().map { SceneEvent.dismissed(vc: $0.vc) }
-        let presented = new[common...].map { SceneEvent.presented(vc: $0.vc, style: $0.effectiveStyle) }
-        return dismissed + presented
+        for index in old.indices.reversed() where index >= common { events.append(.dismissed(vc: old[index].vc)) }
+        for index in new.indices where index >= common {
+            events.append(.presented(vc: new[index].vc, style: new[index].effectiveStyle))
+        }
     }
 }

@@ -50,14 +50,29 @@ public struct SplitEngine: Sendable {
     /// Applies a change. Throws (state untouched) for invalid input. A change that leaves the
     /// state as it was is a no-op: `changed` false, same revision, no events.
     public func apply(_ change: SceneChange, to state: SceneState) throws(CoreError) -> Transition {
+        try apply(change, to: state, currentLayout: layout(of: state))
+    }
+
+    /// `apply` for a caller that holds `layout(of: state)` already (the daemon keeps each
+    /// scene's layout): the same transition without resolving the old layout again.
+    /// `currentLayout` must be `layout(of: state)`.
+    public func apply(_ change: SceneChange, to state: SceneState, currentLayout: Layout) throws(CoreError) -> Transition {
         var (next, note) = try reduce(change, state)
-        guard next != state else {
-            return Transition(state: state, layout: layout(of: state), events: [], changed: false)
+        guard isChange(change, from: state, to: next) else {
+            return Transition(state: state, layout: currentLayout, events: [], changed: false)
         }
         next.revision = state.revision + 1
         let newLayout = layout(of: next)
-        let events = EventOrder.events(from: layout(of: state), to: newLayout, note: note)
+        let events = EventOrder.events(from: currentLayout, to: newLayout, note: note)
         return Transition(state: next, layout: newLayout, events: events, changed: true)
+    }
+
+    /// Whether `reduce` changed the state. A resize to another size always does (the size is
+    /// part of the state, and an equal size returns the input), which spares comparing the
+    /// whole state on the hot path.
+    private func isChange(_ change: SceneChange, from state: SceneState, to next: SceneState) -> Bool {
+        if case .resize(let size) = change, size != state.size { return true }
+        return next != state
     }
 
     /// `apply` without the events and the layout before the change: the same state, layout

@@ -47,28 +47,39 @@ extension Server {
     /// current revision with no events and stores nothing.
     private func change(_ scene: String, by change: SceneChange, id: RequestID,
                         from session: ClientSession) throws(WireError) {
-        let outcome = try apply(change, to: scene)
-        var bytes: [UInt8] = []
-        WireEncoder.appendResponse(id: id, change: outcome.fields, to: &bytes)
-        stage(bytes, id: id, to: session, as: outcome.changed ? .change(scene) : .read(scene))
-        if outcome.changed { broadcast(scene: scene, fields: outcome.fields) }
+        let transition = try engineTransition(change, to: scene)
+        // The response is written once; a push copies its fields only if someone is attached.
+        let response = WireEncoder.changeResponse(id: id, revision: transition.state.revision,
+                                                  layout: transition.layout, events: transition.events)
+        stage(response.bytes, id: id, to: session, as: transition.changed ? .change(scene) : .read(scene))
+        if transition.changed, let attached = attachments[scene], !attached.isEmpty {
+            broadcast(scene: scene, fields: ChangeFields(encoded: response.bytes[response.fields]))
+        }
     }
 
     /// Runs the engine on the live scene; an accepted change is recorded in the turn (the
     /// change as applied is what the journal keeps).
     func apply(_ change: SceneChange, to scene: String) throws(WireError) -> (fields: ChangeFields, changed: Bool) {
-        let live = try liveScene(scene)
+        let transition = try engineTransition(change, to: scene)
+        return (ChangeFields(revision: transition.state.revision, layout: transition.layout, events: transition.events),
+                transition.changed)
+    }
+
+    /// `apply` before encoding: the engine reads the scene where the dictionary holds it (no
+    /// copy of the scene) and starts from the layout kept with it; a no-op's transition holds
+    /// the current state and layout.
+    private func engineTransition(_ change: SceneChange, to scene: String) throws(WireError) -> Transition {
+        guard let index = scenes.index(forKey: scene) else { throw WireError(.unknownScene, "no scene '\(scene)'") }
         let transition: Transition
         do {
-            transition = try engine.apply(change, to: live.state)
+            transition = try scenes.values[index].withValue { live throws(CoreError) in
+                try engine.apply(change, to: live.state, currentLayout: live.layout)
+            }
         } catch {
             throw WireError(error)
         }
-        guard transition.changed else {
-            return (ChangeFields(revision: live.state.revision, layout: live.layout, events: []), false)
-        }
-        record(transition.state, layout: transition.layout, as: .change(change))
-        return (ChangeFields(revision: transition.state.revision, layout: transition.layout, events: transition.events), true)
+        if transition.changed { record(transition.state, layout: transition.layout, as: .change(change)) }
+        return transition
     }
 
     /// Stages the layout push of a new revision for every client attached to `scene`.

@@ -15,9 +15,10 @@ extension Server {
     /// or one `checkpointEvery` changes past its checkpoint, is checkpointed in the same batch.
     func record(_ state: SceneState, layout: Layout, as change: JournalRecord) {
         let id = state.id
-        let previous = scenes[id]
-        turn.remember(scene: id, before: previous)
-        var live = LiveScene(state: state, layout: layout, checkpointRevision: previous?.checkpointRevision ?? 0)
+        // One lookup for the whole record: the replaced value is swapped out at this index.
+        let index = scenes.index(forKey: id)
+        var live = LiveScene(state: state, layout: layout,
+                             checkpointRevision: index.map { scenes.values[$0].checkpointRevision } ?? 0)
         let entry = JournalRecordCoding.encode(change)
         let revision = Int64(state.revision)
         if case .created = change {
@@ -28,11 +29,21 @@ extension Server {
             turn.batch.appendJournal(scene: id, revision: revision, change: entry, layoutHash: LayoutDigest.hex(layout))
             if live.uncheckpointedChanges >= settings.checkpointEvery {
                 stageCheckpoint(of: &live)
-            } else {
+            } else if live.uncheckpointedChanges == 1 || index == nil {
+                // A scene is listed from its first change above its checkpoint on (the start
+                // lists restored ones, the sweep relists all after a failed commit): hashing
+                // the id into the set at every change cost more than the rest of this.
                 uncheckpointed.insert(id)
             }
         }
-        scenes[id] = live
+        if let index {
+            // The replaced value moves into the turn (for a rollback) without being copied.
+            swap(&live, &scenes.values[index])
+            turn.remember(scene: id, before: consume live)
+        } else {
+            scenes[id] = live
+            turn.remember(scene: id, before: nil)
+        }
         stats.changes += 1
         scheduleTurn()
     }

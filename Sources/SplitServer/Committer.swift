@@ -35,7 +35,7 @@ extension Server {
         stats.clientsReadThisTurn = 0
         stats.linesThisTurn = 0
         let committed = commit(work.batch)
-        let rolledBack: Set<String> = committed ? [] : Set(work.previousScenes.keys)
+        let rolledBack: Set<String> = committed ? [] : work.changedSceneIDs
         if !committed { rollBack(work) }
         for (slot, id) in work.connectionOrder.enumerated() {
             guard let session = sessions[id] else { continue }
@@ -72,7 +72,8 @@ extension Server {
 
     /// Puts every scene changed this turn back to its pre-turn value.
     private func rollBack(_ work: Turn) {
-        for (id, previous) in work.previousScenes {
+        // Last change first, so that each scene ends at the value its first change replaced.
+        for (id, previous) in work.replacedScenes.reversed() {
             if let previous { scenes[id] = previous } else { scenes.removeValue(forKey: id) }
         }
         for (scene, removed) in work.removedAttachments where scenes[scene] != nil {

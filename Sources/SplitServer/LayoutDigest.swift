@@ -7,8 +7,19 @@ import SplitCore
 /// it is the same in every process.
 enum LayoutDigest {
     static func hex(_ layout: Layout) -> String {
-        let text = String(hash(layout), radix: 16)
-        return String(repeating: "0", count: 16 - text.count) + text
+        hex(hash(layout))
+    }
+
+    /// 16 lowercase hex digits, written in place: `String(_:radix:)` and padding built three
+    /// strings per change.
+    static func hex(_ value: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 16) { digits in
+            for index in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
+                digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 16
+        }
     }
 
     static func hash(_ layout: Layout) -> UInt64 {

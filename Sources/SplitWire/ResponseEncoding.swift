@@ -64,6 +64,26 @@ public enum WireEncoder {
         }
     }
 
+    /// The response to a `resize` or `intent`, written in one pass; `fields` locates its
+    /// `"revision":..,"layout":..,"events":..` members in `bytes`, for the pushes of the same
+    /// change (`ChangeFields(encoded:)`). The same bytes as `appendResponse(id:change:to:)`.
+    public static func changeResponse(id: RequestID, revision: Int, layout: Layout, events: [SceneEvent])
+        -> (bytes: [UInt8], fields: Range<Int>) {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.rawKey("id")
+        writer.write(id)
+        writer.rawKey("ok")
+        writer.write(true)
+        // After the comma `rawKey` writes: the members start at their first quote.
+        let start = writer.count + 1
+        writer.writeChange(revision: revision, layout: layout, events: events)
+        let end = writer.count
+        writer.endObject()
+        writer.newline()
+        return (writer.bytes, start..<end)
+    }
+
     /// The response to a `resize` or `intent` from fields encoded once.
     public static func appendResponse(id: RequestID, change: ChangeFields, to buffer: inout [UInt8]) {
         JSONWriter.append(to: &buffer) { writer in
@@ -89,6 +109,11 @@ public struct ChangeFields: Hashable, Sendable {
         var writer = JSONWriter()
         writer.writeChange(revision: revision, layout: layout, events: events)
         bytes = writer.bytes
+    }
+
+    /// Fields already encoded, as `WireEncoder.changeResponse` locates them.
+    public init(encoded: ArraySlice<UInt8>) {
+        bytes = Array(encoded)
     }
 }
 
