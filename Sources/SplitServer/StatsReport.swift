@@ -27,6 +27,8 @@ extension Server {
         add("storeCommits", Int(storeStats.commits))
         add("storeFailedCommits", Int(storeStats.failedCommits))
         add("lastCommitMicroseconds", Int(storeStats.lastCommitNanoseconds / 1000))
+        add("walCheckpoints", Int(storeStats.walCheckpoints))
+        add("prunedJournalEntries", Int(storeStats.prunedJournalEntries))
         let errors = JSONObject(stats.errors.keys.sorted { $0.rawValue < $1.rawValue }.map {
             JSONMember(key: $0.rawValue, value: .int(Int64(stats.errors[$0]!)))
         })

@@ -10,7 +10,17 @@ public final class SQLiteSceneStore: SceneStore {
     public let path: String
     /// The options it was opened with.
     public let options: StoreOptions
-    public private(set) var statistics = StoreStatistics()
+    /// What the store has done since it opened.
+    public var statistics: StoreStatistics {
+        var current = recorded
+        if let counts = walCheckpointer?.statistics {
+            current.walCheckpoints = counts.passes + counts.writerCheckpoints
+            current.writerWALCheckpoints = counts.writerCheckpoints
+        }
+        return current
+    }
+    private var recorded = StoreStatistics()
+    private var walCheckpointer: WALCheckpointer?
 
     let database: Database
     private let writerLock: WriterLock?
@@ -45,6 +55,12 @@ public final class SQLiteSceneStore: SceneStore {
             preparedStatements = try StoreStatements(database)
             lastSessionNumber = try database.integer(StoreStatements.lastSessionNumberSQL) ?? 0
             log = try SQLiteSceneStore.readLogBounds(preparedStatements!)
+            if options.access == .readWrite && options.backgroundWALCheckpoints {
+                let checkpointer = try WALCheckpointer(path: path, synchronous: options.durability == .full ? "FULL" : "NORMAL",
+                                                   thresholdPages: max(1, options.walCheckpointPages))
+                checkpointer.install(on: database)
+                walCheckpointer = checkpointer
+            }
         } catch {
             try? database.close()
             var failure = error
@@ -112,29 +128,37 @@ public final class SQLiteSceneStore: SceneStore {
         _ = try statements()
         var walFrames: Int32 = 0
         var checkpointed: Int32 = 0
-        let code = sqlite3_wal_checkpoint_v2(database.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &walFrames, &checkpointed)
-        guard code == SQLITE_OK else {
-            throw Database.error(database.handle, code: code, operation: "checkpoint \(path)")
+        let truncate = { [database] () throws(StoreError) in
+            let code = sqlite3_wal_checkpoint_v2(database.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &walFrames, &checkpointed)
+            guard code == SQLITE_OK else {
+                throw Database.error(database.handle, code: code, operation: "checkpoint \(database.path)")
+            }
         }
+        if let walCheckpointer { try walCheckpointer.pause(truncate) } else { try truncate() }
     }
 
     public func close() throws(StoreError) {
         guard preparedStatements != nil else { return }
         preparedStatements = nil
         defer { writerLock?.release() }
+        if let walCheckpointer {
+            walCheckpointer.uninstall(from: database)
+            walCheckpointer.stop()
+            self.walCheckpointer = nil
+        }
         try database.close()
     }
 
     /// Records a successful commit of `operations` that pruned `pruned` journal entries.
     func recordCommit(operations: Int, pruned: Int64, nanoseconds: Int64) {
-        statistics.commits += 1
-        statistics.operations += Int64(operations)
-        statistics.prunedJournalEntries += pruned
-        statistics.lastCommitNanoseconds = nanoseconds
+        recorded.commits += 1
+        recorded.operations += Int64(operations)
+        recorded.prunedJournalEntries += pruned
+        recorded.lastCommitNanoseconds = nanoseconds
     }
 
     func recordFailedCommit() {
-        statistics.failedCommits += 1
+        recorded.failedCommits += 1
     }
 }
 

@@ -46,6 +46,12 @@ public struct StoreOptions: Sendable {
     /// How stale the journal's pruning watermark may get: recomputing it is a pass over the
     /// scenes with changes above their checkpoint. 0 recomputes it at every commit.
     public var pruneRefreshMilliseconds: Int64
+    /// Copy the WAL into the database file on a thread of its own (`WALCheckpointer`) instead
+    /// of inside the commit that crosses 1000 pages. Read-write stores only.
+    public var backgroundWALCheckpoints: Bool
+    /// WAL size in pages that starts a background checkpoint (SQLite's automatic checkpoint
+    /// uses 1000); at 8 times this the writer checkpoints itself so the WAL stays bounded.
+    public var walCheckpointPages: Int32
     /// The WAL is truncated back to this size after a checkpoint (PRAGMA journal_size_limit).
     public var walSizeLimitBytes: Int64
     /// SQLite's page cache in KiB (PRAGMA cache_size = -N). SQLite's default (2 MiB) misses
@@ -60,6 +66,8 @@ public struct StoreOptions: Sendable {
                 busyTimeoutMilliseconds: Int32 = 100,
                 journalRetention: Int64 = 10_000,
                 pruneRefreshMilliseconds: Int64 = 200,
+                backgroundWALCheckpoints: Bool = true,
+                walCheckpointPages: Int32 = 1000,
                 walSizeLimitBytes: Int64 = 64 << 20,
                 cacheSizeKiB: Int64 = 16 << 10,
                 clock: @escaping @Sendable () -> Int64 = wallClockMilliseconds) {
@@ -69,6 +77,8 @@ public struct StoreOptions: Sendable {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.journalRetention = journalRetention
         self.pruneRefreshMilliseconds = pruneRefreshMilliseconds
+        self.backgroundWALCheckpoints = backgroundWALCheckpoints
+        self.walCheckpointPages = walCheckpointPages
         self.walSizeLimitBytes = walSizeLimitBytes
         self.cacheSizeKiB = cacheSizeKiB
         self.clock = clock

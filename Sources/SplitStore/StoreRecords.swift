@@ -105,6 +105,11 @@ public struct StoreStatistics: Sendable, Hashable {
     public var prunedJournalEntries: Int64 = 0
     /// Wall time of the last successful commit, including its fsync, in nanoseconds.
     public var lastCommitNanoseconds: Int64 = 0
+    /// WAL checkpoints run (copies of the WAL into the database file), off the writer's thread
+    /// or, when the WAL outgrew that thread, by the writer.
+    public var walCheckpoints: Int64 = 0
+    /// Of those, the ones the writer ran itself.
+    public var writerWALCheckpoints: Int64 = 0
 
     public init() {}
 }

@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSQLite
+
+/// Copies the WAL back into the database file on a thread of its own, so that the daemon's
+/// loop never does it inside a commit.
+///
+/// SQLite's automatic checkpoint runs in the commit that takes the WAL past 1000 pages: it
+/// reads those pages, writes them into the main file and syncs it, in the loop's thread (a
+/// few ms to tens of ms: the tail of a resize storm's latency). Here the writer's connection
+/// has no automatic checkpoint; its WAL hook (called after every commit with the WAL's size)
+/// wakes this thread, which runs `PASSIVE` checkpoints on a second connection: they copy what
+/// is committed without waiting for or blocking the writer. The WAL starts over from its
+/// beginning at the writer's next transaction once every frame was copied, so a pass that
+/// finishes behind the writer (it kept committing) is followed by another, shorter one. If
+/// the WAL still grows past `writerLimitPages` (a disk slower than the writer), the writer
+/// checkpoints in its own commit, as SQLite would: the WAL stays bounded.
+final class WALCheckpointer: @unchecked Sendable {
+    /// WAL size, in pages, that wakes the thread (SQLite's automatic checkpoint uses 1000).
+    let thresholdPages: Int32
+    /// WAL size at which the writer checkpoints itself.
+    let writerLimitPages: Int32
+
+    private let connection: Database
+    private var mutex = pthread_mutex_t()
+    private var wakeUp = pthread_cond_t()
+    private var idle = pthread_cond_t()
+    private var thread = pthread_t()
+    private var started = false
+    // Guarded by `mutex`.
+    private var requested = false
+    private var running = false
+    private var paused = false
+    private var stopping = false
+    private var counts = Counts()
+
+    /// What the thread has done.
+    struct Counts {
+        /// Passes that copied what was committed.
+        var passes: Int64 = 0
+        /// Passes refused (another checkpoint was running) or failed; the next call retries.
+        var failures: Int64 = 0
+        /// Checkpoints the writer ran itself because the WAL reached `writerLimitPages`.
+        var writerCheckpoints: Int64 = 0
+    }
+
+    /// Opens the second connection and starts the thread.
+    init(path: String, synchronous: String, thresholdPages: Int32 = 1000) throws(StoreError) {
+        self.thresholdPages = thresholdPages
+        writerLimitPages = thresholdPages * 8
+        connection = try Database(path: path, mode: .readWrite)
+        try connection.execute("PRAGMA synchronous = \(synchronous)")
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&wakeUp, nil)
+        pthread_cond_init(&idle, nil)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        guard pthread_create(&thread, nil, { context in
+            Unmanaged<WALCheckpointer>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context) == 0 else {
+            Unmanaged<WALCheckpointer>.fromOpaque(context).release()
+            try? connection.close()
+            throw StoreError.check(.other, code: SQLITE_ERROR, operation: "start the WAL checkpoint thread",
+                                   message: "pthread_create failed")
+        }
+        started = true
+    }
+
+    deinit {
+        pthread_cond_destroy(&idle)
+        pthread_cond_destroy(&wakeUp)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    /// Installs the hook on the writer's connection; `uninstall` before closing either.
+    func install(on writer: Database) {
+        sqlite3_wal_hook(writer.handle, { context, handle, _, pages in
+            Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue().committed(walPages: pages, writer: handle)
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func uninstall(from writer: Database) {
+        sqlite3_wal_hook(writer.handle, nil, nil)
+    }
+
+    /// What the thread has done so far.
+    var statistics: Counts {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return counts
+    }
+
+    /// Runs `body` (on the caller's thread) while no pass runs and none starts.
+    func pause<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        pthread_mutex_lock(&mutex)
+        paused = true
+        while running { pthread_cond_wait(&idle, &mutex) }
+        pthread_mutex_unlock(&mutex)
+        defer {
+            pthread_mutex_lock(&mutex)
+            paused = false
+            pthread_mutex_unlock(&mutex)
+        }
+        return try body()
+    }
+
+    /// Stops the thread (after its current pass) and closes its connection. Idempotent.
+    func stop() {
+        pthread_mutex_lock(&mutex)
+        let wasStarted = started && !stopping
+        stopping = true
+        pthread_cond_signal(&wakeUp)
+        pthread_mutex_unlock(&mutex)
+        guard wasStarted else { return }
+        pthread_join(thread, nil)
+        try? connection.close()
+    }
+
+    // Called on the writer's thread after each commit.
+    private func committed(walPages: Int32, writer: OpaquePointer?) {
+        guard walPages >= thresholdPages else { return }
+        if walPages >= writerLimitPages, let writer {
+            // The thread cannot keep up: bound the WAL as SQLite's own checkpoint would.
+            var frames: Int32 = 0
+            var copied: Int32 = 0
+            if sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied) == SQLITE_OK {
+                pthread_mutex_lock(&mutex)
+                counts.writerCheckpoints += 1
+                pthread_mutex_unlock(&mutex)
+                return
+            }
+        }
+        pthread_mutex_lock(&mutex)
+        if !requested {
+            requested = true
+            pthread_cond_signal(&wakeUp)
+        }
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// How many passes chase a writer that keeps committing before waiting for the next call.
+    private static let passesPerWakeUp = 8
+
+    private func run() {
+        pthread_mutex_lock(&mutex)
+        while true {
+            while !stopping && (!requested || paused) { pthread_cond_wait(&wakeUp, &mutex) }
+            if stopping { break }
+            requested = false
+            running = true
+            pthread_mutex_unlock(&mutex)
+            var passes = 0
+            var outcome = (code: SQLITE_OK, frames: Int32(0), copied: Int32(0))
+            repeat {
+                outcome = pass()
+                passes += 1
+            } while outcome.code == SQLITE_OK && outcome.copied < outcome.frames && passes < Self.passesPerWakeUp
+                && !isPausedOrStopping()
+            pthread_mutex_lock(&mutex)
+            running = false
+            pthread_cond_broadcast(&idle)
+        }
+        pthread_mutex_unlock(&mutex)
+    }
+
+    private func isPausedOrStopping() -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return paused || stopping
+    }
+
+    private func pass() -> (code: Int32, frames: Int32, copied: Int32) {
+        var frames: Int32 = 0
+        var copied: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied)
+        pthread_mutex_lock(&mutex)
+        if code == SQLITE_OK {
+            counts.passes += 1
+        } else {
+            counts.failures += 1
+        }
+        pthread_mutex_unlock(&mutex)
+        return (code, frames, copied)
+    }
+}

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import SplitStore
+
+/// The WAL is copied into the database file by a thread of its own, never lost, and the
+/// store keeps working (and stops cleanly) around it.
+@Suite("Background WAL checkpoints")
+struct WALCheckpointTests {
+    /// Commits `count` batches, each upserting one of 20 scenes with a state of `stateSize` bytes.
+    func commitBatches(_ store: SQLiteSceneStore, from first: Int = 0, count: Int, stateSize: Int) throws {
+        for index in first..<(first + count) {
+            var batch = StoreBatch()
+            let scene = "s\(index % 20)"
+            batch.upsertScene(id: scene, device: "ipad", revision: Int64(index + 1), state: stateBytes(scene, Int64(index + 1), size: stateSize))
+            batch.appendJournal(scene: scene, revision: Int64(index + 1), change: [UInt8(index % 251)])
+            try store.commit(batch)
+        }
+    }
+
+    /// Waits (up to a generous deadline, this is not a speed test) until `condition` holds.
+    func eventually(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<1000 {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    @Test("past the threshold the WAL is checkpointed off the writer's thread, and nothing is lost")
+    func checkpointsInBackground() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let store = try openStore(directory.database) { $0.walCheckpointPages = 40; $0.durability = .normal }
+            try commitBatches(store, count: 300, stateSize: 6000)
+            #expect(eventually { store.statistics.walCheckpoints > 0 })
+            #expect(store.statistics.failedCommits == 0)
+            try commitBatches(store, from: 300, count: 300, stateSize: 6000)
+            try store.checkpoint()
+            #expect(contents(of: directory.database + "-wal")?.count == 0, "the final checkpoint truncates the WAL")
+            try store.close()
+        }
+        let reopened = try openStore(directory.database)
+        let scenes = try reopened.loadScenes()
+        #expect(scenes.count == 20)
+        for scene in scenes {
+            #expect(scene.state == stateBytes(scene.id, scene.revision, size: 6000))
+            #expect(scene.revision > 580, "every scene at its last committed revision")
+        }
+    }
+
+    @Test("without the thread, SQLite's own checkpoint still keeps the data")
+    func withoutThread() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let store = try openStore(directory.database) { $0.backgroundWALCheckpoints = false }
+            try commitBatches(store, count: 50, stateSize: 6000)
+            #expect(store.statistics.walCheckpoints == 0)
+            try store.close()
+        }
+        #expect(try openStore(directory.database).loadScenes().count == 20)
+    }
+
+    @Test("closing a store stops its thread; another store opens the same file afterwards")
+    func closeStopsThread() throws {
+        let directory = TemporaryDirectory()
+        for round in 0..<5 {
+            let store = try openStore(directory.database) { $0.walCheckpointPages = 20 }
+            try commitBatches(store, count: 30, stateSize: 5000)
+            try store.close()
+            #expect(try openStore(directory.database).loadScenes().count == 20, "round \(round)")
+        }
+    }
+}
