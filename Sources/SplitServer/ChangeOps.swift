@@ -36,11 +36,15 @@ extension Server {
     /// The scene's sizePolicy once it is known to exist (`unknown_scene`) at `baseRevision`
     /// when one is given (`conflict`), without copying the scene.
     private func currentPolicy(of scene: String, baseRevision: Int?) throws(WireError) -> SizePolicy {
-        guard let revision = scenes[scene]?.state.revision else { throw WireError(.unknownScene, "no scene '\(scene)'") }
+        guard let index = scenes.index(forKey: scene) else { throw WireError(.unknownScene, "no scene '\(scene)'") }
+        // In place: `scenes[scene]?.state` copied the whole scene (a retain per field) twice.
+        let (revision, policy) = scenes.values[index].withValue { live in
+            (live.state.revision, live.state.config.sizePolicy)
+        }
         if let baseRevision, baseRevision != revision {
             throw WireError(.conflict, "baseRevision \(baseRevision) is stale: scene '\(scene)' is at revision \(revision)")
         }
-        return scenes[scene]!.state.config.sizePolicy
+        return policy
     }
 
     /// Applies `change` and answers `revision`, `layout`, `events`; a no-op answers the

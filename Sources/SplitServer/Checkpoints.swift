@@ -18,7 +18,7 @@ extension Server {
         // One lookup for the whole record: the replaced value is swapped out at this index.
         let index = scenes.index(forKey: id)
         var live = LiveScene(state: state, layout: layout,
-                             checkpointRevision: index.map { scenes.values[$0].checkpointRevision } ?? 0)
+                             checkpointRevision: index.map { scenes.values[$0].withValue { $0.checkpointRevision } } ?? 0)
         let entry = JournalRecordCoding.encode(change)
         let revision = Int64(state.revision)
         if case .created = change {

@@ -30,6 +30,7 @@ public struct RequestDecoder: Sendable {
 
     /// Decodes one line (without or with its trailing newline), reading it in place.
     public func decode(_ line: UnsafeRawBufferPointer) throws(RequestFailure) -> Request {
+        if parser.maxDepth >= 1, let resize = ResizeFastPath.decode(line) { return resize }
         let value: JSONValue
         do {
             value = try parser.parse(line)
