@@ -4,21 +4,27 @@ import Glibc
 import CSQLite
 
 /// Copies the WAL back into the database file on a thread of its own, so that the daemon's
-/// loop never does it inside a commit.
+/// loop does not do it inside a commit.
 ///
 /// SQLite's automatic checkpoint runs in the commit that takes the WAL past 1000 pages: it
 /// reads those pages, writes them into the main file and syncs it, in the loop's thread (a
 /// few ms to tens of ms: the tail of a resize storm's latency). Here the writer's connection
 /// has no automatic checkpoint; its WAL hook (called after every commit with the WAL's size)
 /// wakes this thread, which runs `PASSIVE` checkpoints on a second connection: they copy what
-/// is committed without waiting for or blocking the writer. The WAL starts over from its
-/// beginning at the writer's next transaction once every frame was copied, so a pass that
-/// finishes behind the writer (it kept committing) is followed by another, shorter one. If
-/// the WAL still grows past `writerLimitPages` (a disk slower than the writer), the writer
-/// checkpoints in its own commit, as SQLite would: the WAL stays bounded.
+/// is committed without waiting for or blocking the writer.
+///
+/// The WAL starts over from its beginning only at a write transaction that finds every
+/// frame copied, and a busy writer commits while the thread copies, so the thread alone would
+/// never catch up and the WAL would grow. The thread therefore copies until it is at most
+/// `catchUpPages` behind, and the writer copies that last stretch itself, in its commit (a
+/// few hundred pages instead of SQLite's thousand). If the WAL still reaches
+/// `writerLimitPages` (a disk slower than the writer), the writer waits for the thread's
+/// pass and checkpoints too: the WAL stays bounded.
 final class WALCheckpointer: @unchecked Sendable {
     /// WAL size, in pages, that wakes the thread (SQLite's automatic checkpoint uses 1000).
     let thresholdPages: Int32
+    /// How far behind the WAL's end the thread stops and leaves the rest to the writer.
+    let catchUpPages: Int32
     /// WAL size at which the writer checkpoints itself.
     let writerLimitPages: Int32
 
@@ -33,6 +39,8 @@ final class WALCheckpointer: @unchecked Sendable {
     private var running = false
     private var paused = false
     private var stopping = false
+    /// Frames copied into the database file by the last pass (the WAL's backfill mark).
+    private var copiedFrames: Int32 = 0
     private var counts = Counts()
 
     /// What the thread has done.
@@ -41,13 +49,15 @@ final class WALCheckpointer: @unchecked Sendable {
         var passes: Int64 = 0
         /// Passes refused (another checkpoint was running) or failed; the next call retries.
         var failures: Int64 = 0
-        /// Checkpoints the writer ran itself because the WAL reached `writerLimitPages`.
+        /// Checkpoints the writer ran itself: the last stretch behind the thread, or the WAL
+        /// reached `writerLimitPages`.
         var writerCheckpoints: Int64 = 0
     }
 
     /// Opens the second connection and starts the thread.
     init(path: String, synchronous: String, thresholdPages: Int32 = 1000) throws(StoreError) {
         self.thresholdPages = thresholdPages
+        catchUpPages = max(1, thresholdPages / 4)
         writerLimitPages = thresholdPages * 8
         connection = try Database(path: path, mode: .readWrite)
         try connection.execute("PRAGMA synchronous = \(synchronous)")
@@ -101,6 +111,7 @@ final class WALCheckpointer: @unchecked Sendable {
         defer {
             pthread_mutex_lock(&mutex)
             paused = false
+            pthread_cond_signal(&wakeUp)
             pthread_mutex_unlock(&mutex)
         }
         return try body()
@@ -118,25 +129,34 @@ final class WALCheckpointer: @unchecked Sendable {
         try? connection.close()
     }
 
-    // Called on the writer's thread after each commit.
+    // Called on the writer's thread after each commit, with the writer's connection.
     private func committed(walPages: Int32, writer: OpaquePointer?) {
-        guard walPages >= thresholdPages else { return }
-        if walPages >= writerLimitPages, let writer {
-            // The thread cannot keep up: bound the WAL as SQLite's own checkpoint would.
-            var frames: Int32 = 0
-            var copied: Int32 = 0
-            if sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied) == SQLITE_OK {
-                pthread_mutex_lock(&mutex)
-                counts.writerCheckpoints += 1
-                pthread_mutex_unlock(&mutex)
-                return
-            }
-        }
+        guard walPages >= thresholdPages, let writer else { return }
         pthread_mutex_lock(&mutex)
-        if !requested {
+        let threadIdle = !running && !requested
+        let writerFinishes = threadIdle && copiedFrames > 0 && walPages - copiedFrames <= catchUpPages
+        if writerFinishes {
+            // Nothing runs on the thread until the writer is done: it waits for `requested`.
+            copiedFrames = 0
+        } else if walPages < writerLimitPages, !requested {
             requested = true
             pthread_cond_signal(&wakeUp)
         }
+        pthread_mutex_unlock(&mutex)
+        if writerFinishes {
+            checkpointOnWriter(writer)
+        } else if walPages >= writerLimitPages {
+            // The thread cannot keep up: bound the WAL as SQLite's own checkpoint would.
+            _ = try? pause { () throws(StoreError) in checkpointOnWriter(writer) }
+        }
+    }
+
+    private func checkpointOnWriter(_ writer: OpaquePointer) {
+        var frames: Int32 = 0
+        var copied: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied)
+        pthread_mutex_lock(&mutex)
+        if code == SQLITE_OK { counts.writerCheckpoints += 1 } else { counts.failures += 1 }
         pthread_mutex_unlock(&mutex)
     }
 
@@ -148,7 +168,6 @@ final class WALCheckpointer: @unchecked Sendable {
         while true {
             while !stopping && (!requested || paused) { pthread_cond_wait(&wakeUp, &mutex) }
             if stopping { break }
-            requested = false
             running = true
             pthread_mutex_unlock(&mutex)
             var passes = 0
@@ -156,9 +175,11 @@ final class WALCheckpointer: @unchecked Sendable {
             repeat {
                 outcome = pass()
                 passes += 1
-            } while outcome.code == SQLITE_OK && outcome.copied < outcome.frames && passes < Self.passesPerWakeUp
-                && !isPausedOrStopping()
+            } while outcome.code == SQLITE_OK && outcome.frames - outcome.copied > catchUpPages
+                && passes < Self.passesPerWakeUp && !isPausedOrStopping()
             pthread_mutex_lock(&mutex)
+            copiedFrames = outcome.code == SQLITE_OK ? outcome.copied : 0
+            requested = false
             running = false
             pthread_cond_broadcast(&idle)
         }

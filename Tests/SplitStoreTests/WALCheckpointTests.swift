@@ -72,4 +72,23 @@ struct WALCheckpointTests {
             #expect(try openStore(directory.database).loadScenes().count == 20, "round \(round)")
         }
     }
+
+    @Test("a writer that never pauses still gets its WAL started over: the file stays bounded")
+    func walStaysBounded() throws {
+        let directory = TemporaryDirectory()
+        let threshold: Int32 = 40
+        let store = try openStore(directory.database) { $0.walCheckpointPages = threshold; $0.durability = .normal }
+        var largest = 0
+        for round in 0..<60 {
+            try commitBatches(store, from: round * 20, count: 20, stateSize: 6000)
+            largest = max(largest, contents(of: directory.database + "-wal")?.count ?? 0)
+        }
+        // 8x the threshold, plus what one commit adds, in 4 KiB pages with their 24-byte headers.
+        let bound = Int(threshold * 8 + 16) * (4096 + 24) + 32
+        #expect(largest <= bound, "WAL reached \(largest) bytes")
+        #expect(store.statistics.writerWALCheckpoints > 0, "the writer finished the thread's passes")
+        #expect(store.statistics.walCheckpoints > store.statistics.writerWALCheckpoints, "the thread did passes too")
+        try store.close()
+        #expect(try openStore(directory.database).loadScenes().map(\.revision).max() == 1200)
+    }
 }
