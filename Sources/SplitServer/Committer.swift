@@ -1,3 +1,4 @@
+import Glibc
 import SplitStore
 import SplitWire
 
@@ -25,7 +26,7 @@ extension Server {
             stats.clientsReadThisTurn = 0
             stats.linesThisTurn = 0
             unscheduleTurn()
-            if phase == .stopping { closeClientsForStop() }
+            if phase == .stopping, heldTurns.isEmpty { closeClientsForStop() }
             return
         }
         var work = Turn()
@@ -37,19 +38,78 @@ extension Server {
         let committed = commit(work.batch)
         let rolledBack: Set<String> = committed ? [] : work.changedSceneIDs
         if !committed { rollBack(work) }
-        for (slot, id) in work.connectionOrder.enumerated() {
-            guard let session = sessions[id] else { continue }
-            session.stagedBytes = 0
-            session.linesThisTurn = 0
-            deliver(work.replies(of: slot), to: session, committed: committed, rolledBack: rolledBack)
-            resumeIfCaughtUp(session)
+        for id in work.connectionOrder { sessions[id]?.linesThisTurn = 0 }
+        if hold(work, committed: committed, rolledBack: rolledBack) {
+            // Its storage goes with it; the next turn grows its own.
+        } else {
+            answer(work, committed: committed, rolledBack: rolledBack)
+            // Keep the previous turn's storage for the next one.
+            work.reset()
+            if turn.isEmpty { swap(&work, &turn) }
         }
-        // Keep the previous turn's storage for the next one.
-        work.reset()
-        if turn.isEmpty { swap(&work, &turn) }
         if turn.isEmpty {
             unscheduleTurn()
-            if phase == .stopping { closeClientsForStop() }
+            if phase == .stopping, heldTurns.isEmpty { closeClientsForStop() }
+        }
+    }
+
+    /// Whether the turn's replies must wait for a flush of the WAL (they are then held): its
+    /// commit is not durable yet, or an earlier held turn's is (its replies may show that
+    /// turn's state). A small turn with nothing held flushes on the loop at once: a thread
+    /// hop would only add to its latency.
+    private func hold(_ work: Turn, committed: Bool, rolledBack: Set<String>) -> Bool {
+        guard let flushThread else { return false }
+        let needsFlush = committed && !work.batch.isEmpty
+        if needsFlush, heldTurns.isEmpty, work.batch.count < Self.inlineFlushOperations {
+            do {
+                try flushThread.flushInline()
+            } catch {
+                flushFailed(error)
+            }
+            return false
+        }
+        guard needsFlush || !heldTurns.isEmpty else { return false }
+        if needsFlush {
+            flushesRequested += 1
+            flushThread.request(flushesRequested)
+        }
+        heldTurns.append(HeldTurn(generation: flushesRequested, work: work, committed: committed, rolledBack: rolledBack))
+        return true
+    }
+
+    /// Turns with fewer operations than this flush on the loop when nothing is held.
+    static let inlineFlushOperations = 4
+
+    /// On the loop: the WAL is flushed up to `generation`; answers the turns it covers.
+    func flushed(through generation: Int, error: StoreError?) {
+        if let error { flushFailed(error) }
+        var answered = 0
+        while answered < heldTurns.count, heldTurns[answered].generation <= generation {
+            let held = heldTurns[answered]
+            answer(held.work, committed: held.committed, rolledBack: held.rolledBack)
+            answered += 1
+        }
+        heldTurns.removeFirst(answered)
+        if phase == .stopping, heldTurns.isEmpty, turn.isEmpty { closeClientsForStop() }
+    }
+
+    /// After a failed flush the kernel may have dropped the unflushed pages, and what the
+    /// disk holds of the turns' commits is unknown: nothing of them may be acknowledged, and
+    /// memory may not run ahead of the disk. The daemon stops at once; the next start serves
+    /// what the database holds (PostgreSQL's answer to the same fsync failure).
+    private func flushFailed(_ error: StoreError) -> Never {
+        logger.critical("flushing the WAL failed, acknowledging nothing more and exiting: \(error)")
+        exit(75)
+    }
+
+    /// Writes a turn's replies and pushes, one write per connection.
+    private func answer(_ work: Turn, committed: Bool, rolledBack: Set<String>) {
+        for (slot, id) in work.connectionOrder.enumerated() {
+            guard let session = sessions[id] else { continue }
+            let replies = work.replies(of: slot)
+            session.stagedBytes = max(0, session.stagedBytes - stagedByteCount(of: replies))
+            deliver(replies, to: session, committed: committed, rolledBack: rolledBack)
+            resumeIfCaughtUp(session)
         }
     }
 
@@ -140,6 +200,21 @@ extension Server {
         case .read(let bytes, _, let scene), .attach(let bytes, _, let scene): rolledBack.contains(scene) ? nil : bytes
         case .push, .notice, .close: nil
         }
+    }
+
+    /// Bytes of `replies` that `stage` counted in `stagedBytes`.
+    private func stagedByteCount(of replies: Turn.ConnectionReplies) -> Int {
+        var total = 0
+        for reply in replies {
+            switch reply {
+            case .fixed(let bytes), .read(let bytes, _, _), .change(let bytes, _, _), .attach(let bytes, _, _),
+                 .readStaged(let bytes, _, _):
+                total += bytes.count
+            case .push, .notice, .close:
+                break
+            }
+        }
+        return total
     }
 
     /// Bytes `replies` hold as staged: the capacity of the turn's output for one client.

@@ -154,7 +154,9 @@ public enum Daemon {
         guard let path = settings.databasePath else { return MemorySceneStore() }
         let options = StoreOptions(durability: settings.durability, integrityCheck: settings.integrityCheck,
                                    busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds,
-                                   journalRetention: settings.journalRetention)
+                                   journalRetention: settings.journalRetention,
+                                   // The loop flushes through `FlushThread`, overlapping turns.
+                                   flushOffWriter: true)
         do {
             return try SQLiteSceneStore(path: path, options: options)
         } catch {

@@ -42,6 +42,12 @@ final class Server: @unchecked Sendable {
     var failedCommitsAtSweep = 0
     /// Checkpoints staged since start (logged at stop).
     var checkpointsStaged = 0
+    /// Flushes the WAL off the loop when the store defers its flush (full durability).
+    var flushThread: FlushThread?
+    /// Turns committed (or behind committed ones) whose replies wait for a flush, oldest first.
+    var heldTurns: [HeldTurn] = []
+    /// The last flush generation asked for.
+    var flushesRequested = 0
 
     private var nextConnectionID: Connection.ID = 1
     private(set) var sizeReportSequence: UInt64 = 0
@@ -72,6 +78,11 @@ final class Server: @unchecked Sendable {
         }
         // The check handle alone must not keep the loop alive once everything else is closed.
         uv_unref(asHandle(checkHandle))
+        if let flush = store.deferredFlush {
+            flushThread = FlushThread(flush: flush, loop: loop) { [unowned self] generation, error in
+                self.flushed(through: generation, error: error)
+            }
+        }
     }
 
     deinit {
@@ -192,6 +203,8 @@ final class Server: @unchecked Sendable {
         unscheduleTurn()
         closeAndFree(checkHandle)
         closeAndFree(idleHandle)
+        flushThread?.stop()
+        flushThread = nil
     }
 
     private func finishStop() {
@@ -201,6 +214,8 @@ final class Server: @unchecked Sendable {
         shutdownTimer?.close()
         closeAndFree(checkHandle)
         closeAndFree(idleHandle)
+        flushThread?.stop()
+        flushThread = nil
         onStopped?()
     }
 }

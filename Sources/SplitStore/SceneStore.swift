@@ -45,6 +45,11 @@ public protocol SceneStore: AnyObject {
     /// What the store has done since it opened.
     var statistics: StoreStatistics { get }
 
+    /// Non-nil when `commit` returns before the batch is durable: the caller acknowledges a
+    /// commit only after a `flush()` of this handle that started after the commit returned
+    /// (it may run on another thread). Nil: a commit is durable when it returns.
+    var deferredFlush: WALFlush? { get }
+
     /// Moves the WAL into the main file and truncates it (clean shutdown).
     func checkpoint() throws(StoreError)
 
@@ -53,6 +58,8 @@ public protocol SceneStore: AnyObject {
 }
 
 extension SceneStore {
+    public var deferredFlush: WALFlush? { nil }
+
     /// Every journal entry of the scene from `revision` on.
     public func journal(scene: String, from revision: Int64) throws(StoreError) -> [JournalEntry] {
         try journal(scene: scene, from: revision, limit: nil)

@@ -52,6 +52,10 @@ public struct StoreOptions: Sendable {
     /// WAL size in pages that starts a background checkpoint (SQLite's automatic checkpoint
     /// uses 1000); at 8 times this the writer checkpoints itself so the WAL stays bounded.
     public var walCheckpointPages: Int32
+    /// With `.full`: SQLite commits with `synchronous=NORMAL` and the store hands out
+    /// `deferredFlush`, so the WAL's flush can run on another thread while the writer commits
+    /// the next batch. False: `synchronous=FULL`, each commit flushes before it returns.
+    public var flushOffWriter: Bool
     /// The WAL is truncated back to this size after a checkpoint (PRAGMA journal_size_limit).
     public var walSizeLimitBytes: Int64
     /// SQLite's page cache in KiB (PRAGMA cache_size = -N). SQLite's default (2 MiB) misses
@@ -67,6 +71,7 @@ public struct StoreOptions: Sendable {
                 journalRetention: Int64 = 10_000,
                 pruneRefreshMilliseconds: Int64 = 200,
                 backgroundWALCheckpoints: Bool = true,
+                flushOffWriter: Bool = false,
                 walCheckpointPages: Int32 = 1000,
                 walSizeLimitBytes: Int64 = 64 << 20,
                 cacheSizeKiB: Int64 = 16 << 10,
@@ -78,6 +83,7 @@ public struct StoreOptions: Sendable {
         self.journalRetention = journalRetention
         self.pruneRefreshMilliseconds = pruneRefreshMilliseconds
         self.backgroundWALCheckpoints = backgroundWALCheckpoints
+        self.flushOffWriter = flushOffWriter
         self.walCheckpointPages = walCheckpointPages
         self.walSizeLimitBytes = walSizeLimitBytes
         self.cacheSizeKiB = cacheSizeKiB

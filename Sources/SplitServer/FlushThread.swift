@@ -1,0 +1,95 @@
+import CLibUV
+import Foundation
+import SplitStore
+
+/// Flushes the WAL (`WALFlush.flush()`, an `fdatasync`) on a thread of its own, so the loop
+/// computes and commits the next turns while the disk writes the previous ones (Redis's
+/// `appendfsync always` flushes in the loop: one turn's CPU plus its flush, in series).
+///
+/// The loop asks for generation N after the commit of a turn returned; the thread flushes
+/// once for every generation asked before that flush started and reports the highest one on
+/// the loop (`onFlushed`), which then answers the turns it covers, in order.
+final class FlushThread: @unchecked Sendable {
+    // @unchecked: `requested`, `stopping` are guarded by `condition`; `flush` is used by
+    // this thread only (the loop flushes inline only while this thread has nothing to do).
+    private let flush: WALFlush
+    private let mailbox: LoopMailbox
+    private let condition = NSCondition()
+    private var requested = 0
+    private var stopping = false
+    private var thread: Thread?
+    private let stopped = NSCondition()
+    private var isRunning = false
+
+    /// `onFlushed(generation, error)` runs on the loop thread.
+    init(flush: WALFlush, loop: UnsafeMutablePointer<uv_loop_t>,
+         onFlushed: @escaping @Sendable (Int, StoreError?) -> Void) {
+        self.flush = flush
+        mailbox = LoopMailbox(loop: loop)
+        let thread = Thread { [self] in run(onFlushed) }
+        thread.name = "splitd-flush"
+        self.thread = thread
+        isRunning = true
+        thread.start()
+    }
+
+    /// Asks for a flush covering every commit made so far, as `generation`.
+    func request(_ generation: Int) {
+        condition.lock()
+        requested = max(requested, generation)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Flushes on the caller's thread (the loop's), for a turn with nothing to overlap.
+    /// Only while no generation is outstanding.
+    func flushInline() throws(StoreError) {
+        try flush.flush()
+    }
+
+    /// Ends the thread after its current flush and closes the mailbox (on the loop thread).
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
+        stopped.lock()
+        while isRunning { stopped.wait() }
+        stopped.unlock()
+        mailbox.close()
+    }
+
+    private func run(_ onFlushed: @escaping @Sendable (Int, StoreError?) -> Void) {
+        var flushed = 0
+        condition.lock()
+        while true {
+            while requested == flushed && !stopping { condition.wait() }
+            if stopping { break }
+            let target = requested
+            condition.unlock()
+            let failure: StoreError?
+            do {
+                try flush.flush()
+                failure = nil
+            } catch {
+                failure = error
+            }
+            flushed = target
+            mailbox.post { onFlushed(target, failure) }
+            condition.lock()
+        }
+        condition.unlock()
+        stopped.lock()
+        isRunning = false
+        stopped.signal()
+        stopped.unlock()
+    }
+}
+
+/// A turn whose replies wait for the flush of `generation` (Committer.swift).
+struct HeldTurn {
+    let generation: Int
+    let work: Turn
+    let committed: Bool
+    let rolledBack: Set<String>
+}
