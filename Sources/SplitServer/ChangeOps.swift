@@ -7,7 +7,7 @@ extension Server {
     func resize(id: RequestID, scene: String, size: Size, baseRevision: Int?,
                 line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
         // Reads only the revision and policy: `apply` is the one place that takes the scene.
-        let policy = try currentPolicy(of: scene, baseRevision: baseRevision)
+        let (index, policy) = try currentPolicy(of: scene, baseRevision: baseRevision)
         let attachment = attachments[scene]?[session.id]
         guard SceneSizing.acceptsResize(policy, from: attachment?.role) else {
             throw WireError(.badRequest, "scene '\(scene)' follows sizePolicy \(policy.rawValue): only a client attached as a window may resize it")
@@ -18,24 +18,27 @@ extension Server {
             attachments[scene]?[session.id]?.reportedAt = nextSizeReport()
             if let aggregate = SceneSizing.aggregate(policy, windows: windows(of: scene)) { target = aggregate }
         }
-        if policy == .latest { latestSizeSource[scene] = session.id }
-        try change(scene, by: .resize(target), id: id, from: session)
+        // Looked up before written: the same client resizing again is the common case.
+        if policy == .latest, latestSizeSource[scene] != session.id { latestSizeSource[scene] = session.id }
+        try change(scene, at: index, by: .resize(target), id: id, from: session)
     }
 
     func applyIntent(id: RequestID, scene: String, intent: Intent, baseRevision: Int?,
                      line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
-        let policy = try currentPolicy(of: scene, baseRevision: baseRevision)
+        let (index, policy) = try currentPolicy(of: scene, baseRevision: baseRevision)
         try checkViewControllerIDs(of: intent)
-        try change(scene, by: .intent(intent), id: id, from: session)
+        try change(scene, at: index, by: .intent(intent), id: id, from: session)
         // A new sizePolicy takes effect now (SEMANTICS 9), as the revision after the change.
         if case .setConfig = intent, let after = scenes[scene]?.state.config.sizePolicy, after != policy {
             followWindows(scene: scene, cause: "sizePolicy")
         }
     }
 
-    /// The scene's sizePolicy once it is known to exist (`unknown_scene`) at `baseRevision`
-    /// when one is given (`conflict`), without copying the scene.
-    private func currentPolicy(of scene: String, baseRevision: Int?) throws(WireError) -> SizePolicy {
+    /// Where the scene is in `scenes` and its sizePolicy, once it is known to exist
+    /// (`unknown_scene`) at `baseRevision` when one is given (`conflict`), without copying
+    /// the scene. The index stays valid until a scene is added or removed: the change passes
+    /// it on rather than hashing the id again.
+    private func currentPolicy(of scene: String, baseRevision: Int?) throws(WireError) -> (Dictionary<String, LiveScene>.Index, SizePolicy) {
         guard let index = scenes.index(forKey: scene) else { throw WireError(.unknownScene, "no scene '\(scene)'") }
         // In place: `scenes[scene]?.state` copied the whole scene (a retain per field) twice.
         let (revision, policy) = scenes.values[index].withValue { live in
@@ -44,14 +47,14 @@ extension Server {
         if let baseRevision, baseRevision != revision {
             throw WireError(.conflict, "baseRevision \(baseRevision) is stale: scene '\(scene)' is at revision \(revision)")
         }
-        return policy
+        return (index, policy)
     }
 
     /// Applies `change` and answers `revision`, `layout`, `events`; a no-op answers the
     /// current revision with no events and stores nothing.
-    private func change(_ scene: String, by change: SceneChange, id: RequestID,
+    private func change(_ scene: String, at index: Dictionary<String, LiveScene>.Index, by change: SceneChange, id: RequestID,
                         from session: ClientSession) throws(WireError) {
-        let transition = try engineTransition(change, to: scene)
+        let transition = try engineTransition(change, to: scene, at: index)
         // The response is written once; a push copies its fields only if someone is attached.
         let response = WireEncoder.changeResponse(id: id, revision: transition.state.revision,
                                                   layout: transition.layout, events: transition.events)
@@ -72,8 +75,9 @@ extension Server {
     /// `apply` before encoding: the engine reads the scene where the dictionary holds it (no
     /// copy of the scene) and starts from the layout kept with it; a no-op's transition holds
     /// the current state and layout.
-    private func engineTransition(_ change: SceneChange, to scene: String) throws(WireError) -> Transition {
-        guard let index = scenes.index(forKey: scene) else { throw WireError(.unknownScene, "no scene '\(scene)'") }
+    private func engineTransition(_ change: SceneChange, to scene: String,
+                                  at knownIndex: Dictionary<String, LiveScene>.Index? = nil) throws(WireError) -> Transition {
+        guard let index = knownIndex ?? scenes.index(forKey: scene) else { throw WireError(.unknownScene, "no scene '\(scene)'") }
         let transition: Transition
         do {
             transition = try scenes.values[index].withValue { live throws(CoreError) in
@@ -82,7 +86,7 @@ extension Server {
         } catch {
             throw WireError(error)
         }
-        if transition.changed { record(transition.state, layout: transition.layout, as: .change(change)) }
+        if transition.changed { record(transition.state, layout: transition.layout, as: .change(change), at: index) }
         return transition
     }
 

@@ -13,10 +13,12 @@ extension Server {
 
     /// Makes `state` the scene's state in memory and stages its journal entry; a created scene,
     /// or one `checkpointEvery` changes past its checkpoint, is checkpointed in the same batch.
-    func record(_ state: SceneState, layout: Layout, as change: JournalRecord) {
+    /// `knownIndex`: where `scenes` holds the scene, when the caller looked it up already.
+    func record(_ state: SceneState, layout: Layout, as change: JournalRecord,
+                at knownIndex: Dictionary<String, LiveScene>.Index? = nil) {
         let id = state.id
         // One lookup for the whole record: the replaced value is swapped out at this index.
-        let index = scenes.index(forKey: id)
+        let index = knownIndex ?? scenes.index(forKey: id)
         var live = LiveScene(state: state, layout: layout,
                              checkpointRevision: index.map { scenes.values[$0].withValue { $0.checkpointRevision } } ?? 0)
         let entry = JournalRecordCoding.encode(change)
