@@ -73,6 +73,7 @@ extension Server {
             flushesRequested += 1
             flushThread.request(flushesRequested)
         }
+        if heldTurns.isEmpty { flushThread.keepsLoopAlive(true) }
         heldTurns.append(HeldTurn(generation: flushesRequested, work: work, committed: committed, rolledBack: rolledBack))
         return true
     }
@@ -90,6 +91,7 @@ extension Server {
             answered += 1
         }
         heldTurns.removeFirst(answered)
+        if heldTurns.isEmpty, answered > 0 { flushThread?.keepsLoopAlive(false) }
         if phase == .stopping, heldTurns.isEmpty, turn.isEmpty { closeClientsForStop() }
     }
 

@@ -2,7 +2,7 @@ import CLibUV
 import Foundation
 import SplitStore
 
-/// Flushes the WAL (`WALFlush.flush()`, an `fdatasync`) on a thread of its own, so the loop
+/// Flushes the WAL (`DurableFlush.flush()`: `WALFlush`, an `fdatasync`) on a thread of its own, so the loop
 /// computes and commits the next turns while the disk writes the previous ones (Redis's
 /// `appendfsync always` flushes in the loop: one turn's CPU plus its flush, in series).
 ///
@@ -12,7 +12,7 @@ import SplitStore
 final class FlushThread: @unchecked Sendable {
     // @unchecked: `requested`, `stopping` are guarded by `condition`; `flush` is used by
     // this thread only (the loop flushes inline only while this thread has nothing to do).
-    private let flush: WALFlush
+    private let flush: any DurableFlush
     private let mailbox: LoopMailbox
     private let condition = NSCondition()
     private var requested = 0
@@ -22,7 +22,7 @@ final class FlushThread: @unchecked Sendable {
     private var isRunning = false
 
     /// `onFlushed(generation, error)` runs on the loop thread.
-    init(flush: WALFlush, loop: UnsafeMutablePointer<uv_loop_t>,
+    init(flush: any DurableFlush, loop: UnsafeMutablePointer<uv_loop_t>,
          onFlushed: @escaping @Sendable (Int, StoreError?) -> Void) {
         self.flush = flush
         mailbox = LoopMailbox(loop: loop)
@@ -31,6 +31,11 @@ final class FlushThread: @unchecked Sendable {
         self.thread = thread
         isRunning = true
         thread.start()
+    }
+
+    /// Whether the loop must stay up for a flush in flight (loop thread only).
+    func keepsLoopAlive(_ keep: Bool) {
+        mailbox.keepsLoopAlive(keep)
     }
 
     /// Asks for a flush covering every commit made so far, as `generation`.

@@ -38,6 +38,12 @@ final class LoopMailbox: @unchecked Sendable {
         work.forEach { $0() }
     }
 
+    /// Whether mail still to come keeps the loop running (loop thread only): a graceful stop
+    /// must wait for a flush in flight even when no client is being read.
+    func keepsLoopAlive(_ keep: Bool) {
+        if keep { uv_ref(asHandle(handle)) } else { uv_unref(asHandle(handle)) }
+    }
+
     func close() {
         lock.lock()
         isOpen = false

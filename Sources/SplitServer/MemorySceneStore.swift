@@ -18,6 +18,10 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
     public private(set) var statistics = StoreStatistics()
     private var injectedDelay: UInt32 = 0
 
+    /// A flush the daemon must run before it answers a commit (tests of the deferred flush);
+    /// nil: commits count as durable when they return. Set before the daemon starts.
+    public var deferredFlush: (any DurableFlush)?
+
     /// Microseconds every commit takes (a slow disk, for tests of what arrives meanwhile).
     public var commitDelayMicroseconds: UInt32 {
         get { lock.withLock { injectedDelay } }

@@ -20,7 +20,7 @@ public final class SQLiteSceneStore: SceneStore {
         return current
     }
     private var recorded = StoreStatistics()
-    public let deferredFlush: WALFlush?
+    public let deferredFlush: (any DurableFlush)?
     private var walCheckpointer: WALCheckpointer?
 
     let database: Database

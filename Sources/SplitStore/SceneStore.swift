@@ -48,7 +48,7 @@ public protocol SceneStore: AnyObject {
     /// Non-nil when `commit` returns before the batch is durable: the caller acknowledges a
     /// commit only after a `flush()` of this handle that started after the commit returned
     /// (it may run on another thread). Nil: a commit is durable when it returns.
-    var deferredFlush: WALFlush? { get }
+    var deferredFlush: (any DurableFlush)? { get }
 
     /// Moves the WAL into the main file and truncates it (clean shutdown).
     func checkpoint() throws(StoreError)
@@ -58,7 +58,7 @@ public protocol SceneStore: AnyObject {
 }
 
 extension SceneStore {
-    public var deferredFlush: WALFlush? { nil }
+    public var deferredFlush: (any DurableFlush)? { nil }
 
     /// Every journal entry of the scene from `revision` on.
     public func journal(scene: String, from revision: Int64) throws(StoreError) -> [JournalEntry] {

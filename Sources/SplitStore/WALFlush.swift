@@ -3,6 +3,12 @@ import Glibc
 #endif
 import CSQLite
 
+/// What makes commits durable when a store defers it (`SceneStore.deferredFlush`): every
+/// commit that returned before `flush()` started is durable when it returns.
+public protocol DurableFlush: AnyObject, Sendable {
+    func flush() throws(StoreError)
+}
+
 /// Makes committed transactions durable: `fdatasync` of the WAL file, callable from a thread
 /// other than the writer's, so the writer can commit its next transaction while the flush of
 /// the previous ones is on its way to the disk.
@@ -15,7 +21,7 @@ import CSQLite
 /// so the WAL file's own entry survives a power loss (SQLite does that at its first sync).
 ///
 /// Use it from one thread at a time (the daemon's flush thread).
-public final class WALFlush: @unchecked Sendable {
+public final class WALFlush: DurableFlush, @unchecked Sendable {
     /// The WAL file.
     public let path: String
     private var descriptor: Int32 = -1

@@ -1,0 +1,115 @@
+import Foundation
+import Glibc
+import SplitStore
+import SplitWire
+@testable import SplitServer
+
+import Testing
+
+/// A flush that blocks while closed and counts the flushes that completed.
+final class GatedFlush: DurableFlush, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = true
+    private var completed = 0
+
+    var flushes: Int { condition.lock(); defer { condition.unlock() }; return completed }
+
+    func close() { condition.lock(); isOpen = false; condition.unlock() }
+
+    func open() {
+        condition.lock()
+        isOpen = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func flush() throws(StoreError) {
+        condition.lock()
+        while !isOpen { condition.wait() }
+        completed += 1
+        condition.unlock()
+    }
+}
+
+/// With a store that defers its flush (full durability), nothing a turn did is answered
+/// before a flush that started after its commit: not its changes, not reads that could see
+/// them, not pushes.
+@Suite("Deferred flush", .serialized)
+struct DeferredFlushTests {
+    private let create: JSONObject = ["op": "scene.create", "scene": "s", "device": "ipad-pro-12.9"]
+
+    private func resizeLine(id: Int, width: Int) -> String {
+        #"{"id":\#(id),"op":"resize","scene":"s","width":\#(width),"height":1024}"#
+    }
+
+    private func startDaemon(_ gate: GatedFlush) throws -> TestDaemon {
+        let store = MemorySceneStore()
+        store.deferredFlush = gate
+        return try TestDaemon(store: store)
+    }
+
+    @Test("a single change is answered only after its flush")
+    func singleChangeWaitsForFlush() throws {
+        let gate = GatedFlush()
+        let daemon = try startDaemon(gate)
+        defer { gate.open(); daemon.stop() }
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        let before = gate.flushes
+        #expect(before >= 1, "the creation was flushed before it was answered")
+        gate.close()
+        try client.send(raw: resizeLine(id: 50, width: 400) + "\n")
+        #expect(try client.readLine(timeout: 300) == nil, "no answer while the flush cannot complete")
+        gate.open()
+        let reply = try client.readMessage()
+        #expect(reply["id"] == 50 && reply["revision"] == 2)
+        #expect(gate.flushes > before)
+    }
+
+    @Test("a pipelined batch and a read behind it wait for the flush, then arrive in order")
+    func heldTurnsArriveInOrder() throws {
+        let gate = GatedFlush()
+        let daemon = try startDaemon(gate)
+        defer { gate.open(); daemon.stop() }
+        let writer = try daemon.connect(), reader = try daemon.connect()
+        #expect(try writer.request(create).isOK)
+        gate.close()
+        // Ten changes in one turn go to the flush thread; the turn is held.
+        let lines = (1...10).map { resizeLine(id: 100 + $0, width: $0 % 2 == 0 ? 1366 : 400) }
+        try writer.send(raw: lines.joined(separator: "\n") + "\n")
+        usleep(100_000)
+        // A read in a later turn would show the held changes: it waits behind them.
+        try reader.send(raw: #"{"id":7,"op":"scene.get","scene":"s"}"# + "\n")
+        #expect(try writer.readLine(timeout: 300) == nil, "no change answered before its flush")
+        #expect(try reader.readLine(timeout: 100) == nil, "no read of unflushed state answered")
+        gate.open()
+        var revisions: [Int] = []
+        for _ in 1...10 {
+            let reply = try writer.readMessage()
+            revisions.append(reply["revision"]?.int ?? -1)
+        }
+        #expect(revisions == Array(2...11))
+        #expect(try reader.readMessage()["revision"] == 11)
+    }
+
+    @Test("a graceful stop answers held turns before it closes the clients")
+    func stopWaitsForHeldTurns() throws {
+        let gate = GatedFlush()
+        let daemon = try startDaemon(gate)
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        gate.close()
+        let lines = (1...8).map { resizeLine(id: 200 + $0, width: $0 % 2 == 0 ? 1366 : 400) }
+        try client.send(raw: lines.joined(separator: "\n") + "\n")
+        usleep(100_000)
+        daemon.requestStop()
+        #expect(try client.readLine(timeout: 200) == nil)
+        gate.open()
+        var ids: [Int] = []
+        while let line = try client.readLine(timeout: 5000) {
+            ids.append(try JSONParser.parse(line)["id"]?.int ?? -1)
+        }
+        daemon.waitUntilFinished()
+        #expect(ids == Array(201...208))
+    }
+}
