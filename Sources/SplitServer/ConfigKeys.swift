@@ -50,7 +50,7 @@ public enum ConfigKeys {
         .init(key: "database.path", kind: .string, defaultJSON: nil,
               help: "SQLite database. Default: $STATE_DIRECTORY/splitd.db (systemd), else $XDG_STATE_HOME/splitd/splitd.db, else ~/.local/state/splitd/splitd.db. \":memory:\" keeps nothing."),
         .init(key: "database.durability", kind: .choice(["full", "normal"]), defaultJSON: "\"full\"",
-              help: "full: synchronous=FULL, an acknowledged change survives power loss. normal: synchronous=NORMAL, it survives a crash of splitd."),
+              help: "full: an acknowledged change survives power loss (the WAL is flushed with fdatasync before any reply of its turn). normal: synchronous=NORMAL, it survives a crash of splitd."),
         .init(key: "database.integrityCheck", kind: .choice(["none", "quick", "full"]), defaultJSON: "\"quick\"",
               help: "Check run when opening the database; a database that fails it is refused."),
         .init(key: "database.busyTimeoutMilliseconds", kind: .int, defaultJSON: "100",

@@ -4,7 +4,8 @@ import Glibc
 
 /// When a commit counts as durable (WIRE.md `--durability`).
 public enum Durability: String, Sendable, CaseIterable {
-    /// `synchronous=FULL`: the WAL is fsynced at every commit; an acknowledged change
+    /// The WAL is fsynced before a commit is acknowledged (`synchronous=FULL`, or a
+    /// `deferredFlush` with `flushOffWriter`); an acknowledged change
     /// survives a power loss. The default.
     case full
     /// `synchronous=NORMAL`: the WAL is fsynced only at checkpoints; an acknowledged change

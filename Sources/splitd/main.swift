@@ -31,7 +31,7 @@ struct Splitd: AsyncParsableCommand {
     @Option(help: ArgumentHelp("JSON configuration file (default: $SPLITD_CONFIG, else $CONFIGURATION_DIRECTORY/splitd.json if present).", valueName: "file"))
     var config: String?
 
-    @Option(help: ArgumentHelp("full (synchronous=FULL, the default) or normal (synchronous=NORMAL).", valueName: "full|normal"))
+    @Option(help: ArgumentHelp("full (the default: the WAL is flushed before a change is acknowledged) or normal (synchronous=NORMAL: flushed at checkpoints).", valueName: "full|normal"))
     var durability: String?
 
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
