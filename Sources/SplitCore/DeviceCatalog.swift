@@ -171,10 +171,12 @@ public struct DeviceCatalog: Sendable {
         guard size.isValidWindowSize else {
             throw .badRequest("invalid size \(size): width and height must be > 0 and <= \(formatPoints(Size.maximumSide))")
         }
-        if let profile = profile(device) {
-            return profile.traits(for: size, windowedRegularMinWidth: profile.windowedRegularMinWidth ?? windowedRegularMinWidth)
+        // Read in place (every resize comes here): `profile(_:)` returns a copy, a retain and
+        // release of each of the profile's strings and arrays.
+        if let index = profileIndex[device] {
+            return profiles[index].traits(for: size, windowedRegularMinWidth: profiles[index].windowedRegularMinWidth ?? windowedRegularMinWidth)
         }
-        if let ruleSet = ruleSet(device) { return ruleSet.traits(for: size, previous: previous) }
+        if let index = ruleSetIndex[device] { return ruleSets[index].traits(for: size, previous: previous) }
         throw CoreError(.unknownDevice, "unknown device '\(device)'")
     }
 
