@@ -16,46 +16,13 @@ extension Server {
     /// `knownIndex`: where `scenes` holds the scene, when the caller looked it up already.
     func record(_ state: SceneState, layout: Layout, as change: JournalRecord,
                 at knownIndex: Dictionary<String, LiveScene>.Index? = nil) {
-        let id = state.id
-        // One lookup for the whole record: the replaced value is swapped out at this index.
-        let index = knownIndex ?? scenes.index(forKey: id)
-        var live = LiveScene(state: state, layout: layout,
-                             checkpointRevision: index.map { scenes.values[$0].withValue { $0.checkpointRevision } } ?? 0)
-        let entry = JournalRecordCoding.encode(change)
-        let revision = Int64(state.revision)
-        if case .created = change {
-            // The row must exist before its journal entry (foreign key).
-            stageCheckpoint(of: &live)
-            turn.batch.appendJournal(scene: id, revision: revision, change: entry, layoutHash: LayoutDigest.hex(layout))
-        } else {
-            turn.batch.appendJournal(scene: id, revision: revision, change: entry, layoutHash: LayoutDigest.hex(layout))
-            if live.uncheckpointedChanges >= settings.checkpointEvery {
-                stageCheckpoint(of: &live)
-            } else if live.uncheckpointedChanges == 1 || index == nil {
-                // A scene is listed from its first change above its checkpoint on (the start
-                // lists restored ones, the sweep relists all after a failed commit): hashing
-                // the id into the set at every change cost more than the rest of this.
-                uncheckpointed.insert(id)
-            }
-        }
-        if let index {
-            // The replaced value moves into the turn (for a rollback) without being copied.
-            swap(&live, &scenes.values[index])
-            turn.remember(scene: id, before: consume live)
-        } else {
-            scenes[id] = live
-            turn.remember(scene: id, before: nil)
-        }
-        stats.changes += 1
-        scheduleTurn()
+        recordChange(Transition(state: state, layout: layout, events: [], changed: true), as: change, at: knownIndex)
     }
 
     /// Stages the scene's row at its current revision and moves its checkpoint there.
     private func stageCheckpoint(of live: inout LiveScene) {
-        turn.batch.upsertScene(id: live.state.id, device: live.state.device, revision: Int64(live.state.revision),
-                               state: SceneBlob.encode(live.state))
+        stageCheckpoint(of: live.state)
         live.checkpointRevision = live.state.revision
-        checkpointsStaged += 1
     }
 
     /// Starts the periodic sweep on the loop (nil when turned off); the caller closes the

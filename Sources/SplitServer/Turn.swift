@@ -42,24 +42,27 @@ struct Turn {
     private var lastReply: [Int] = []
     /// A connection's index in `connectionOrder`.
     private var slots: [Connection.ID: Int] = [:]
-    /// The value each change of this turn replaced (nil: the scene did not exist), in change
-    /// order: undone last to first, the earliest entry of a scene (its pre-turn value) is the
-    /// one left. A list rather than a dictionary keyed by scene: appending moves the replaced
-    /// value in, where a dictionary hashed the id twice per change and emptying it per turn
-    /// cost 1.2 % of the daemon's CPU.
-    private(set) var replacedScenes: [(id: String, value: LiveScene?)] = []
+    /// What each change of this turn replaced, in change order: undone last to first, the
+    /// earliest entry of a scene (its pre-turn value) is the one left. A list rather than a
+    /// dictionary keyed by scene: appending moves the replaced value in, where a dictionary
+    /// hashed the id twice per change and emptying it per turn cost 1.2 % of the daemon's CPU.
+    private var replaced: [(id: String, value: ReplacedScene)] = []
     /// Attachments removed by a `scene.delete` this turn, restored if the commit fails.
     var removedAttachments: [String: [Connection.ID: Attachment]] = [:]
     /// Snapshot sessions recorded this turn, visible to `snapshot.list`/`get` of the same turn.
     var pendingSessions: [SnapshotSessionInsert] = []
 
-    var isEmpty: Bool { batch.isEmpty && staged.isEmpty && replacedScenes.isEmpty }
+    var isEmpty: Bool { batch.isEmpty && staged.isEmpty && replaced.isEmpty }
 
     /// True once a scene was changed (created, deleted, checkpointed) this turn.
-    var changedScenes: Bool { !replacedScenes.isEmpty }
+    var changedScenes: Bool { !replaced.isEmpty }
 
     /// The scenes changed this turn.
-    var changedSceneIDs: Set<String> { Set(replacedScenes.map(\.id)) }
+    var changedSceneIDs: Set<String> { Set(replaced.map(\.id)) }
+
+    /// The value each change of this turn replaced (nil: the scene did not exist), in change
+    /// order, for a rollback (which undoes them last to first).
+    var replacedScenes: [(id: String, value: LiveScene?)] { replaced.map { ($0.id, $0.value.scene) } }
 
     mutating func stage(_ reply: Reply, for connection: Connection.ID) {
         let index = staged.count
@@ -107,7 +110,13 @@ struct Turn {
     /// Keeps the value a change of `scene` replaced, for `rollBack` (every change's: the
     /// earliest one of the turn wins there).
     mutating func remember(scene id: String, before value: consuming LiveScene?) {
-        replacedScenes.append((id, value))
+        replaced.append((id, value.map { .scene($0) } ?? .absent))
+    }
+
+    /// Keeps the state and layout a change swapped out of the scene (`LiveScene.exchange`),
+    /// carried back in the change's own transition: moved here whole, nothing is copied.
+    mutating func remember(scene id: String, swappedOut transition: consuming Transition, checkpointRevision: Int) {
+        replaced.append((id, .swapped(transition, checkpointRevision: checkpointRevision)))
     }
 
     /// Empties the turn, keeping the batch's storage.
@@ -119,7 +128,7 @@ struct Turn {
         firstReply.removeAll(keepingCapacity: true)
         lastReply.removeAll(keepingCapacity: true)
         slots.removeAll(keepingCapacity: true)
-        replacedScenes.removeAll(keepingCapacity: true)
+        replaced.removeAll(keepingCapacity: true)
         removedAttachments.removeAll()
         pendingSessions.removeAll()
     }
@@ -143,5 +152,35 @@ extension LiveScene {
     /// accessor, the scene is neither copied nor retained field by field as a get would.
     mutating func withValue<Result, Failure: Error>(_ body: (borrowing LiveScene) throws(Failure) -> Result) throws(Failure) -> Result {
         try body(self)
+    }
+}
+
+/// What a change replaced, as `Turn` keeps it for a rollback.
+enum ReplacedScene {
+    /// The scene did not exist.
+    case absent
+    case scene(LiveScene)
+    /// The state and layout a change swapped out, in the transition that brought the new ones.
+    case swapped(Transition, checkpointRevision: Int)
+
+    var scene: LiveScene? {
+        switch self {
+        case .absent: nil
+        case .scene(let live): live
+        case let .swapped(transition, checkpointRevision):
+            LiveScene(state: transition.state, layout: transition.layout, checkpointRevision: checkpointRevision)
+        }
+    }
+}
+
+extension LiveScene {
+    /// Puts `transition`'s state and layout in this scene and the scene's old ones in
+    /// `transition`, with `checkpointRevision`; returns the old checkpoint revision. Swapped,
+    /// not assigned: the new values are not copied and the old ones not freed here.
+    mutating func exchange(_ transition: inout Transition, checkpointRevision: Int) -> Int {
+        swap(&state, &transition.state)
+        swap(&layout, &transition.layout)
+        defer { self.checkpointRevision = checkpointRevision }
+        return self.checkpointRevision
     }
 }
