@@ -83,8 +83,8 @@ struct WALCheckpointTests {
             try commitBatches(store, from: round * 20, count: 20, stateSize: 6000)
             largest = max(largest, contents(of: directory.database + "-wal")?.count ?? 0)
         }
-        // 8x the threshold, plus what one commit adds, in 4 KiB pages with their 24-byte headers.
-        let bound = Int(threshold * 8 + 16) * (4096 + 24) + 32
+        // 4x the threshold, plus what one commit adds, in 4 KiB pages with their 24-byte headers.
+        let bound = Int(threshold * 4 + 16) * (4096 + 24) + 32
         #expect(largest <= bound, "WAL reached \(largest) bytes")
         #expect(store.statistics.writerWALCheckpoints > 0, "the writer finished the thread's passes")
         #expect(store.statistics.walCheckpoints > store.statistics.writerWALCheckpoints, "the thread did passes too")
