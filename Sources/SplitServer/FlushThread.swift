@@ -26,7 +26,8 @@ final class FlushThread: @unchecked Sendable {
          onFlushed: @escaping @Sendable (Int, StoreError?) -> Void) {
         self.flush = flush
         mailbox = LoopMailbox(loop: loop)
-        let thread = Thread { [self] in run(onFlushed) }
+        // Weak: the thread object is kept by `self`; a strong capture would keep both alive.
+        let thread = Thread { [weak self] in self?.run(onFlushed) }
         thread.name = "splitd-flush"
         self.thread = thread
         isRunning = true
@@ -61,6 +62,7 @@ final class FlushThread: @unchecked Sendable {
         stopped.lock()
         while isRunning { stopped.wait() }
         stopped.unlock()
+        thread = nil
         mailbox.close()
     }
 
