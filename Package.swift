@@ -57,18 +57,20 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // What the test targets share (a seeded generator).
+        .target(name: "SplitTestSupport", path: "Tests/SplitTestSupport"),
         .testTarget(name: "SplitCoreTests", dependencies: [
-            "SplitCore", .product(name: "PropertyBased", package: "swift-property-based"),
+            "SplitCore", "SplitTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "SplitWireTests", dependencies: [
-            "SplitWire", "SplitCore", .product(name: "PropertyBased", package: "swift-property-based"),
+            "SplitWire", "SplitCore", "SplitTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "SplitStoreTests", dependencies: ["SplitStore"]),
+        .testTarget(name: "SplitStoreTests", dependencies: ["SplitStore", "SplitTestSupport"]),
         .testTarget(name: "SplitServerTests", dependencies: [
-            "SplitServer", "SplitCore", "SplitWire", "SplitStore",
+            "SplitServer", "SplitCore", "SplitWire", "SplitStore", "SplitTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "EndToEndTests", dependencies: ["SplitClient", "SplitWire", "SplitCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SplitClient", "SplitWire", "SplitCore", "SplitTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

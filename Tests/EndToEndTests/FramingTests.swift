@@ -1,6 +1,7 @@
 import SplitClient
 import SplitWire
 import Testing
+import SplitTestSupport
 
 extension EndToEnd {
     /// WIRE.md "Transport and framing", `hello`, and the errors a line itself can cause.
@@ -200,15 +201,3 @@ extension EndToEnd {
     }
 }
 
-/// A tiny deterministic generator, so a failing random-bytes run can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

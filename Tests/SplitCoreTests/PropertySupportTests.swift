@@ -2,20 +2,15 @@
 // core-navigation's files). Everything is derived from integers PropertyBased generates,
 // so failures shrink and replay with a fixed seed.
 @testable import SplitCore
+import SplitTestSupport
 
 /// SplitMix64: a tiny deterministic stream seeded from one generated integer.
 struct Dice {
-    var state: UInt64
+    var generator: SplitMix64
 
-    init(_ seed: Int) { state = UInt64(bitPattern: Int64(seed)) &+ 0x9E37_79B9_7F4A_7C15 }
+    init(_ seed: Int) { generator = SplitMix64(seed: UInt64(bitPattern: Int64(seed)) &+ 0x9E37_79B9_7F4A_7C15) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }

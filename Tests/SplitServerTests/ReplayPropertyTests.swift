@@ -3,6 +3,7 @@ import SplitStore
 import SplitWire
 import Testing
 @testable import SplitServer
+import SplitTestSupport
 
 /// Replay against the live path: for random sequences of accepted changes and a random
 /// checkpoint among them, restoring the checkpoint plus the journal above it gives exactly
@@ -10,16 +11,7 @@ import Testing
 @Suite("Replay property")
 struct ReplayPropertyTests {
     /// SplitMix64, so a failing seed can be replayed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Seeded = SplitMix64
 
     static let sizes = [Size(width: 1366, height: 1024), Size(width: 1024, height: 1366), Size(width: 375, height: 1024),
                         Size(width: 678, height: 1024), Size(width: 981, height: 1024), Size(width: 507.5, height: 1366)]

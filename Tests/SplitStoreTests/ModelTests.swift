@@ -1,5 +1,6 @@
 import Testing
 @testable import SplitStore
+import SplitTestSupport
 
 /// The documented semantics of a batch, written independently of SQL: operations apply in
 /// order; the journal is one log in append order that takes every entry; a session needs its
@@ -67,16 +68,7 @@ struct StoreModel {
 }
 
 /// SplitMix64: a small deterministic generator, so a failing seed can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+typealias SeededGenerator = SplitMix64
 
 @Suite("Store against its model")
 struct ModelTests {

@@ -2,6 +2,7 @@ import PropertyBased
 import SplitCore
 import Testing
 @testable import SplitWire
+import SplitTestSupport
 
 /// `ResizeFastPath` reads plain `resize` lines without building a JSON tree (issue 5). Every
 /// line it accepts must decode to exactly what the general path (parse, then read the
@@ -9,15 +10,9 @@ import Testing
 @Suite struct ResizeFastPathTests {
     /// SplitMix64 over a generated seed, so a failing line replays.
     struct Dice {
-        var state: UInt64
-        init(_ seed: Int) { state = UInt64(bitPattern: Int64(seed)) }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator: SplitMix64
+        init(_ seed: Int) { generator = SplitMix64(seed: UInt64(bitPattern: Int64(seed))) }
+        mutating func next() -> UInt64 { generator.next() }
         mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
         mutating func chance(_ percent: UInt64) -> Bool { next() % 100 < percent }
     }
