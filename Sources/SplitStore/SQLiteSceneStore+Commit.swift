@@ -4,7 +4,6 @@ extension SQLiteSceneStore {
     public func commit(_ batch: StoreBatch) throws(StoreError) {
         guard !batch.isEmpty else { return }
         let statements = try statements()
-        loadedFloors = nil
         let started = monotonicNanoseconds()
         let now = options.clock()
         log.beginBatch()

@@ -4,19 +4,12 @@ extension SQLiteSceneStore {
         defer { statement.reset() }
         var scenes: [StoredScene] = []
         // Counting walks the small id index only; it saves re-growing a 100k-element array.
-        let count = Int(try database.integer("SELECT count(*) FROM scenes") ?? 0)
-        scenes.reserveCapacity(count)
-        var floors: [String: JournalFloor] = [:]
-        floors.reserveCapacity(count)
+        scenes.reserveCapacity(Int(try database.integer("SELECT count(*) FROM scenes") ?? 0))
         while try statement.step() {
-            let scene = StoredScene(id: statement.text(at: 0), device: statement.text(at: 1),
-                                    revision: statement.int64(at: 2), state: statement.blob(at: 3),
-                                    createdAt: statement.int64(at: 4), updatedAt: statement.int64(at: 5))
-            floors[scene.id] = JournalFloor(seq: statement.int64(at: 6), revision: scene.revision)
-            scenes.append(scene)
+            scenes.append(StoredScene(id: statement.text(at: 0), device: statement.text(at: 1),
+                                      revision: statement.int64(at: 2), state: statement.blob(at: 3),
+                                      createdAt: statement.int64(at: 4), updatedAt: statement.int64(at: 5)))
         }
-        // A start reads the tails next: kept until then, or until a commit makes them stale.
-        loadedFloors = floors
         return scenes
     }
 
@@ -35,12 +28,7 @@ extension SQLiteSceneStore {
     }
 
     public func journalTails() throws(StoreError) -> [JournalEntry] {
-        let statements = try statements()
-        let floors = loadedFloors
-        loadedFloors = nil
-        // Right after `loadScenes()` the floors are known: one scan of the log. Otherwise
-        // each entry seeks its scene's floor.
-        let statement = floors == nil ? statements.journalTails : statements.journalInOrder
+        let statement = try statements().journalTails
         defer { statement.reset() }
         // The log interleaves scenes; the contract groups them (oldest first within a scene).
         var byScene: [String: [JournalEntry]] = [:]
@@ -49,16 +37,11 @@ extension SQLiteSceneStore {
         var count = 0
         while try statement.step() {
             let scene = statement.text(at: 1)
-            let seq = statement.int64(at: 0)
-            let revision = statement.int64(at: 2)
-            if let floors {
-                guard let floor = floors[scene], seq > floor.seq, revision > floor.revision else { continue }
-            }
-            let entry = JournalEntry(scene: scene, revision: revision, change: statement.blob(at: 3),
+            let entry = JournalEntry(scene: scene, revision: statement.int64(at: 2), change: statement.blob(at: 3),
                                      layoutHash: statement.optionalText(at: 4), at: statement.int64(at: 5))
             if byScene[scene] == nil {
                 sceneOrder.append(scene)
-                firstUncheckpointed[scene] = seq
+                firstUncheckpointed[scene] = statement.int64(at: 0)
             }
             byScene[scene, default: []].append(entry)
             count += 1

@@ -29,9 +29,6 @@ public final class SQLiteSceneStore: SceneStore {
     private var lastSessionNumber: Int64
     /// The journal's sequence, head and what holds the head back.
     var log = JournalLog(lastSeq: 0, headSeq: 1)
-    /// Each scene's journal floor and checkpoint revision as `loadScenes()` read them, for
-    /// the `journalTails()` that follows at start; cleared by it and by any commit.
-    var loadedFloors: [String: JournalFloor]?
 
     /// Opens (creating when missing, with its directory) and verifies the database at `path`,
     /// then migrates it to the current schema. Refuses, leaving the file as it was, a file
@@ -176,10 +173,4 @@ func monotonicNanoseconds() -> Int64 {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-}
-
-/// Where a scene's replayed entries start: above `seq` in the log and above `revision`.
-struct JournalFloor {
-    let seq: Int64
-    let revision: Int64
 }

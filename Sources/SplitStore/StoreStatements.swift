@@ -35,9 +35,6 @@ final class StoreStatements {
     /// (it holds only the retention and what checkpoints have not covered yet); each entry
     /// costs one seek into `scenes`.
     let journalTails: Statement
-    /// The whole log in order, for `journalTails()` right after `loadScenes()` (which read
-    /// each scene's floor): a plain scan instead of a seek into `scenes` per entry.
-    let journalInOrder: Statement
     /// ?1 scene.
     let sessions: Statement
     /// ?1 session.
@@ -75,7 +72,7 @@ final class StoreStatements {
             INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value
             """)
         loadScenes = try database.prepare("""
-            SELECT id, device, revision, state, created_at, updated_at, journal_floor FROM scenes
+            SELECT id, device, revision, state, created_at, updated_at FROM scenes
             """)
         journal = try database.prepare("""
             SELECT revision, change, layout_hash, at FROM journal
@@ -86,9 +83,6 @@ final class StoreStatements {
             SELECT j.seq, j.scene, j.revision, j.change, j.layout_hash, j.at FROM journal AS j CROSS JOIN scenes AS s
             WHERE s.id = j.scene AND j.seq > s.journal_floor AND j.revision > s.revision
             ORDER BY j.seq
-            """)
-        journalInOrder = try database.prepare("""
-            SELECT seq, scene, revision, change, layout_hash, at FROM journal ORDER BY seq
             """)
         sessions = try database.prepare("""
             SELECT session, number, scene, base_revision, sizes, hash, created_at FROM snapshot_sessions
