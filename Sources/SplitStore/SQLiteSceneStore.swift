@@ -51,15 +51,14 @@ public final class SQLiteSceneStore: SceneStore {
                                    message: "no database to open read-only")
         }
         database = try Database(path: path, mode: options.access == .readOnly ? .readOnly : .readWrite)
-        deferredFlush = options.access == .readWrite && options.durability == .full && options.flushOffWriter
-            ? WALFlush(databasePath: path) : nil
+        deferredFlush = options.access == .readWrite && options.defersFlush ? WALFlush(databasePath: path) : nil
         do {
             try SQLiteSceneStore.configure(database, options: options)
             preparedStatements = try StoreStatements(database)
             lastSessionNumber = try database.integer(StoreStatements.lastSessionNumberSQL) ?? 0
             log = try SQLiteSceneStore.readLogBounds(preparedStatements!)
             if options.access == .readWrite && options.backgroundWALCheckpoints {
-                let checkpointer = try WALCheckpointer(path: path, synchronous: options.durability == .full && !options.flushOffWriter ? "FULL" : "NORMAL",
+                let checkpointer = try WALCheckpointer(path: path, synchronous: options.sqliteSynchronous,
                                                    thresholdPages: max(1, options.walCheckpointPages))
                 checkpointer.install(on: database)
                 walCheckpointer = checkpointer
@@ -95,11 +94,8 @@ public final class SQLiteSceneStore: SceneStore {
             throw StoreError.check(.other, code: SQLITE_ERROR, operation: "open \(database.path)",
                                    message: "cannot use WAL journal mode (got \(mode)); is the file system local?")
         }
-        // Full durability with the flush off the writer: the commit writes the WAL, and
-        // `deferredFlush` makes it durable before anything is acknowledged.
-        let synchronous = options.durability == .full && !options.flushOffWriter ? "FULL" : "NORMAL"
         try database.execute("""
-            PRAGMA synchronous = \(synchronous);
+            PRAGMA synchronous = \(options.sqliteSynchronous);
             PRAGMA foreign_keys = ON;
             PRAGMA journal_size_limit = \(options.walSizeLimitBytes);
             """)

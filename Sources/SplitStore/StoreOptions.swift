@@ -94,6 +94,16 @@ public struct StoreOptions: Sendable {
     }
 }
 
+extension StoreOptions {
+    /// Whether commits return before their flush (`SceneStore.deferredFlush`).
+    var defersFlush: Bool { durability == .full && flushOffWriter }
+
+    /// SQLite's `synchronous` for every connection of the store: with the flush deferred,
+    /// the commit only writes the WAL and `deferredFlush` makes it durable before anything
+    /// is acknowledged; SQLite still syncs at checkpoints.
+    var sqliteSynchronous: String { durability == .full && !flushOffWriter ? "FULL" : "NORMAL" }
+}
+
 /// The real-time clock in milliseconds since the Unix epoch.
 public func wallClockMilliseconds() -> Int64 {
     var now = timespec()
