@@ -9,13 +9,7 @@ import SplitWire
 extension Server {
     /// Stages a reply and makes sure this turn is finished before the loop sleeps.
     func stage(_ reply: Turn.Reply, for session: ClientSession) {
-        switch reply {
-        case .fixed(let bytes), .read(let bytes, _, _), .change(let bytes, _, _), .attach(let bytes, _, _),
-             .readStaged(let bytes, _, _):
-            session.stagedBytes += bytes.count
-        case .push, .notice, .close:
-            break
-        }
+        session.stagedBytes += reply.stagedByteCount
         turn.stage(reply, for: session.id)
         scheduleTurn()
     }
@@ -109,7 +103,7 @@ extension Server {
         for (slot, id) in work.connectionOrder.enumerated() {
             guard let session = sessions[id] else { continue }
             let replies = work.replies(of: slot)
-            session.stagedBytes = max(0, session.stagedBytes - stagedByteCount(of: replies))
+            session.stagedBytes = max(0, session.stagedBytes - replies.reduce(0) { $0 + $1.stagedByteCount })
             deliver(replies, to: session, committed: committed, rolledBack: rolledBack)
             resumeIfCaughtUp(session)
         }
@@ -202,21 +196,6 @@ extension Server {
         case .read(let bytes, _, let scene), .attach(let bytes, _, let scene): rolledBack.contains(scene) ? nil : bytes
         case .push, .notice, .close: nil
         }
-    }
-
-    /// Bytes of `replies` that `stage` counted in `stagedBytes`.
-    private func stagedByteCount(of replies: Turn.ConnectionReplies) -> Int {
-        var total = 0
-        for reply in replies {
-            switch reply {
-            case .fixed(let bytes), .read(let bytes, _, _), .change(let bytes, _, _), .attach(let bytes, _, _),
-                 .readStaged(let bytes, _, _):
-                total += bytes.count
-            case .push, .notice, .close:
-                break
-            }
-        }
-        return total
     }
 
     /// Bytes `replies` hold as staged: the capacity of the turn's output for one client.

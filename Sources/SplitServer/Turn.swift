@@ -26,6 +26,18 @@ struct Turn {
         case notice([UInt8])
         /// Close the connection once everything before it is written.
         case close(reason: String)
+
+        /// The bytes a client's backpressure counts as staged for it (`stagedBytes`): replies
+        /// to its requests, not pushes or notices, which can be held back and coalesced.
+        var stagedByteCount: Int {
+            switch self {
+            case .fixed(let bytes), .read(let bytes, _, _), .change(let bytes, _, _), .attach(let bytes, _, _),
+                 .readStaged(let bytes, _, _):
+                bytes.count
+            case .push, .notice, .close:
+                0
+            }
+        }
     }
 
     var batch = StoreBatch()
