@@ -16,10 +16,13 @@ let package = Package(
         // Only the framer of SplitServer: it depends on nothing but Glibc.
         .target(name: "SplitServer", path: "Modules/SplitServer"),
 
-        .executableTarget(name: "FuzzFramer", dependencies: ["SplitServer"]),
-        .executableTarget(name: "FuzzRequestDecoder", dependencies: ["SplitWire", "SplitCore"]),
-        .executableTarget(name: "FuzzReducer", dependencies: ["SplitCore", "SplitWire"]),
-        .executableTarget(name: "FuzzSceneState", dependencies: ["SplitCore", "SplitWire"]),
+        // libFuzzer's driver, declared once for every target.
+        .target(name: "FuzzDriver"),
+
+        .executableTarget(name: "FuzzFramer", dependencies: ["SplitServer", "FuzzDriver"]),
+        .executableTarget(name: "FuzzRequestDecoder", dependencies: ["SplitWire", "SplitCore", "FuzzDriver"]),
+        .executableTarget(name: "FuzzReducer", dependencies: ["SplitCore", "SplitWire", "FuzzDriver"]),
+        .executableTarget(name: "FuzzSceneState", dependencies: ["SplitCore", "SplitWire", "FuzzDriver"]),
     ],
     swiftLanguageModes: [.v6]
 )

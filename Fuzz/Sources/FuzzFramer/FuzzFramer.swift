@@ -1,4 +1,5 @@
 import SplitServer
+import FuzzDriver
 
 // Fuzzes `LineFramer` against a reference model of WIRE.md's framing: whatever the bytes
 // and however they are cut into reads, the framer must deliver exactly the model's lines,
@@ -110,15 +111,8 @@ func trap(_ message: String, _ stream: [UInt8], _ limit: Int) -> Never {
     fatalError("FuzzFramer: \(message) (limit \(limit), \(stream.count) bytes: \(stream.prefix(64)))")
 }
 
-// SwiftPM links an executable's entry point as `<module>_main`: hand it to libFuzzer's driver.
+// libFuzzer's driver runs the target (FuzzDriver).
 @_cdecl("FuzzFramer_main")
 public func fuzzFramerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzLineFramer)
+    runFuzzer(argc, argv, fuzzLineFramer)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ testOneInput: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32) -> Int32

@@ -1,6 +1,7 @@
 import Foundation
 import SplitCore
 import SplitWire
+import FuzzDriver
 
 // Fuzzes the scene reducer with decoded random intents against random states. The bytes
 // choose a device, a size and a configuration (written as wire JSON and decoded by the real
@@ -263,15 +264,8 @@ func trap(_ message: String, _ context: String) -> Never {
     fatalError("FuzzReducer: \(message)\n\(context)")
 }
 
-// SwiftPM links an executable's entry point as `<module>_main`: hand it to libFuzzer's driver.
+// libFuzzer's driver runs the target (FuzzDriver).
 @_cdecl("FuzzReducer_main")
 public func fuzzReducerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzReducer)
+    runFuzzer(argc, argv, fuzzReducer)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ testOneInput: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32) -> Int32

@@ -1,5 +1,6 @@
 import SplitCore
 import SplitWire
+import FuzzDriver
 
 // Fuzzes the request path of protocol 1 with arbitrary request lines. Besides "never
 // crashes", it checks the promises the codec makes:
@@ -61,15 +62,8 @@ func trap(_ message: String, _ line: UnsafeRawBufferPointer) -> Never {
     fatalError("FuzzRequestDecoder: \(message)\nline: \(String(decoding: line.prefix(512), as: UTF8.self))")
 }
 
-// SwiftPM links an executable's entry point as `<module>_main`: hand it to libFuzzer's driver.
+// libFuzzer's driver runs the target (FuzzDriver).
 @_cdecl("FuzzRequestDecoder_main")
 public func fuzzRequestDecoderMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzRequestDecoder)
+    runFuzzer(argc, argv, fuzzRequestDecoder)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ testOneInput: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32) -> Int32

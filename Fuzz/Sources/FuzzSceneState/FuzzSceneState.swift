@@ -1,6 +1,7 @@
 import Foundation
 import SplitCore
 import SplitWire
+import FuzzDriver
 
 // Fuzzes the stored scene-state codec (`SceneStateCodec`, a byte scanner over raw pointers)
 // against the Codable path it replaced (`JSONValueDecoder`), on arbitrary bytes:
@@ -118,19 +119,12 @@ func seedConfigs() -> [SplitConfigPatch] {
     return [SplitConfigPatch(), plain, tabs, triple]
 }
 
-// SwiftPM links an executable's entry point as `<module>_main`: hand it to libFuzzer's driver.
+// libFuzzer's driver runs the target (FuzzDriver).
 @_cdecl("FuzzSceneState_main")
 public func fuzzSceneStateMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     if let directory = ProcessInfo.processInfo.environment["FUZZ_WRITE_SEEDS"] {
         do { try writeSeeds(to: directory) } catch { fatalError("FuzzSceneState: writing seeds: \(error)") }
         return 0
     }
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzSceneState)
+    return runFuzzer(argc, argv, fuzzSceneState)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ testOneInput: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32) -> Int32
