@@ -92,3 +92,33 @@ struct WALCheckpointTests {
         #expect(try openStore(directory.database).loadScenes().map(\.revision).max() == 1200)
     }
 }
+
+/// The flush the daemon runs before it acknowledges a turn (full durability).
+@Suite("WAL flush")
+struct WALFlushTests {
+    @Test("a full-durability store defers its flush only when asked to, and flushes its WAL")
+    func flushesTheWAL() throws {
+        let directory = TemporaryDirectory()
+        let plain = try openStore(directory.database)
+        #expect(plain.deferredFlush == nil, "synchronous=FULL commits are durable on return")
+        try plain.close()
+        let store = try openStore(directory.database) { $0.flushOffWriter = true }
+        let flush = try #require(store.deferredFlush as? WALFlush)
+        #expect(flush.path == directory.database + "-wal")
+        var batch = StoreBatch()
+        batch.upsertScene(id: "a", device: "ipad", revision: 1, state: [1])
+        try store.commit(batch)
+        try flush.flush()
+        try flush.flush()
+        let normal = try openStore(directory.file("n.db")) { $0.durability = .normal; $0.flushOffWriter = true }
+        #expect(normal.deferredFlush == nil, "normal durability never flushes per commit")
+    }
+
+    @Test("a WAL that cannot be opened is an I/O error naming the file, never a silent success")
+    func missingWALFails() {
+        let flush = WALFlush(databasePath: "/nonexistent-splitd-dir/splitd.db")
+        let error = storeError { try flush.flush() }
+        #expect(error?.kind == .ioError)
+        #expect(error?.operation.contains("/nonexistent-splitd-dir/splitd.db-wal") == true)
+    }
+}
