@@ -23,6 +23,7 @@ extension Server {
             if phase == .stopping, heldTurns.isEmpty { closeClientsForStop() }
             return
         }
+        busyPolledTurnCounted = false
         var work = Turn()
         swap(&work, &turn)
         // Clients resumed below read into the next turn: they spend its budget.
@@ -40,6 +41,7 @@ extension Server {
             // Keep the previous turn's storage for the next one.
             work.reset()
             if turn.isEmpty { swap(&work, &turn) }
+            busyPollAfterWork()
         }
         if turn.isEmpty {
             unscheduleTurn()
@@ -85,7 +87,10 @@ extension Server {
             answered += 1
         }
         heldTurns.removeFirst(answered)
-        if heldTurns.isEmpty, answered > 0 { flushThread?.keepsLoopAlive(false) }
+        if heldTurns.isEmpty, answered > 0 {
+            flushThread?.keepsLoopAlive(false)
+            busyPollAfterWork()
+        }
         if phase == .stopping, heldTurns.isEmpty, turn.isEmpty { closeClientsForStop() }
     }
 

@@ -109,6 +109,7 @@ public enum ConfigLoader {
         allow.gids = Set((reader.intArray(forKey: "access.allowGids") ?? []).compactMap { UInt32(exactly: $0) })
         settings.allowList = allow
         settings.shutdownTimeoutMilliseconds = UInt64(int("shutdown.timeoutMilliseconds", range: 0...600_000))
+        settings.busyPollMicroseconds = UInt64(int("loop.busyPollMicroseconds", range: 0...100_000))
         return settings
     }
 

@@ -28,10 +28,11 @@ extension Server {
         applied.outputHardLimit = new.outputHardLimit
         applied.allowList = new.allowList
         applied.shutdownTimeoutMilliseconds = new.shutdownTimeoutMilliseconds
+        applied.busyPollMicroseconds = new.busyPollMicroseconds
         settings = applied
         logger.logLevel = new.logLevel
         engine.limits = new.coreLimits
-        logger.info("configuration reloaded (log level \(new.logLevel), limits, allow-list, checkpointEvery; new connections use the new line limit)")
+        logger.info("configuration reloaded (log level \(new.logLevel), limits, allow-list, checkpointEvery, busy polling; new connections use the new line limit)")
         if !restartNeeded.isEmpty {
             logger.warning("changed settings that need a restart were not applied: \(restartNeeded.joined(separator: ", "))")
         }

@@ -55,6 +55,13 @@ final class Server: @unchecked Sendable {
     private let checkHandle: UnsafeMutablePointer<uv_check_t>
     private let idleHandle: UnsafeMutablePointer<uv_idle_t>
     private var idleActive = false
+    /// Busy polling (`BusyPoll.swift`): active while the loop polls instead of sleeping.
+    let busyPollHandle: UnsafeMutablePointer<uv_idle_t>
+    var busyPolling = false
+    /// `uv_hrtime()` at which the current busy poll ends.
+    var busyPollDeadline: UInt64 = 0
+    /// Whether the current turn was counted in `stats.busyPolledTurns`.
+    var busyPolledTurnCounted = false
     private var shutdownTimer: LoopTimer?
 
     init(loop: UnsafeMutablePointer<uv_loop_t>, settings: ServerSettings, logger: Logger,
@@ -68,10 +75,15 @@ final class Server: @unchecked Sendable {
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         checkHandle = allocateUV(uv_check_t.self)
         idleHandle = allocateUV(uv_idle_t.self)
+        busyPollHandle = allocateUV(uv_idle_t.self)
         uv_check_init(loop, checkHandle)
         uv_idle_init(loop, idleHandle)
+        uv_idle_init(loop, busyPollHandle)
         attach(self, to: checkHandle)
         attach(self, to: idleHandle)
+        attach(self, to: busyPollHandle)
+        // Polling must not keep a stopping loop alive.
+        uv_unref(asHandle(busyPollHandle))
         // The check phase runs right after poll: the one place a turn is committed and written.
         uv_check_start(checkHandle) { handle in
             owner(of: asHandle(handle!), as: Server.self)?.finishTurn()
@@ -201,8 +213,10 @@ final class Server: @unchecked Sendable {
         listeners.forEach { $0.close() }
         listeners = []
         unscheduleTurn()
+        stopBusyPoll()
         closeAndFree(checkHandle)
         closeAndFree(idleHandle)
+        closeAndFree(busyPollHandle)
         flushThread?.stop()
         flushThread = nil
     }
@@ -211,9 +225,11 @@ final class Server: @unchecked Sendable {
         guard phase == .stopping else { return }
         phase = .stopped
         unscheduleTurn()
+        stopBusyPoll()
         shutdownTimer?.close()
         closeAndFree(checkHandle)
         closeAndFree(idleHandle)
+        closeAndFree(busyPollHandle)
         flushThread?.stop()
         flushThread = nil
         onStopped?()
@@ -225,6 +241,7 @@ extension Server: ConnectionDelegate {
         guard phase == .running, let session = sessions[connection.id], !session.isClosing else { return false }
         stats.requests += 1
         stats.bytesIn += line.count + 1
+        noteLineRead()
         handle(line: line, from: session)
         throttleIfBehind(session)
         return !session.isClosing && !session.isThrottled

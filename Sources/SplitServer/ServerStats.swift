@@ -5,6 +5,8 @@ struct ServerStats {
     var requests = 0
     var changes = 0
     var commits = 0
+    /// Turns whose input was read while busy polling (no wake-up from sleep).
+    var busyPolledTurns = 0
     var failedCommits = 0
     /// Store operations (rows) committed, over all batches.
     var committedOperations = 0

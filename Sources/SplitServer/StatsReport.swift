@@ -22,6 +22,8 @@ extension Server {
         add("refusedPeers", stats.refusedPeers)
         add("bytesIn", stats.bytesIn)
         add("bytesOut", stats.bytesOut)
+        add("busyPolledTurns", stats.busyPolledTurns)
+        add("busyPolling", busyPolling ? 1 : 0)
         add("uptimeSeconds", Int((uv_hrtime() - startedAt) / 1_000_000_000))
         let storeStats = store.statistics
         add("storeCommits", Int(storeStats.commits))

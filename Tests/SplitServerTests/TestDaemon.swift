@@ -50,8 +50,14 @@ final class TestDaemon: @unchecked Sendable {
     func requestStop() { control.stop() }
 
     func waitUntilFinished() {
-        _ = finished.wait(timeout: .now() + 10)
-        try? FileManager.default.removeItem(atPath: directory)
+        _ = waitUntilFinished(seconds: 10)
+    }
+
+    /// Whether the loop ended within `seconds`.
+    func waitUntilFinished(seconds: Double) -> Bool {
+        let ended = finished.wait(timeout: .now() + seconds) == .success
+        if ended { try? FileManager.default.removeItem(atPath: directory) }
+        return ended
     }
 }
 
