@@ -152,11 +152,12 @@ public enum Daemon {
     /// Opens the configured store; a database that fails its check is refused, never replaced.
     static func openStore(_ settings: ServerSettings, logger: Logger) throws -> any SceneStore {
         guard let path = settings.databasePath else { return MemorySceneStore() }
-        let options = StoreOptions(durability: settings.durability, integrityCheck: settings.integrityCheck,
+        var options = StoreOptions(durability: settings.durability, integrityCheck: settings.integrityCheck,
                                    busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds,
                                    journalRetention: settings.journalRetention,
                                    // The loop flushes through `FlushThread`, overlapping turns.
                                    flushOffWriter: true)
+        options.preallocatesWAL = true
         do {
             return try SQLiteSceneStore(path: path, options: options)
         } catch {

@@ -55,6 +55,11 @@ public final class SQLiteSceneStore: SceneStore {
         do {
             try SQLiteSceneStore.configure(database, options: options)
             preparedStatements = try StoreStatements(database)
+            if options.access == .readWrite && options.preallocatesWAL {
+                let pageSize = Int(try database.integer("PRAGMA page_size") ?? 4096)
+                try WALPreallocation.extend(walPath: path + "-wal",
+                                            to: WALPreallocation.size(pages: Int(max(1, options.walCheckpointPages)), pageSize: pageSize))
+            }
             lastSessionNumber = try database.integer(StoreStatements.lastSessionNumberSQL) ?? 0
             log = try SQLiteSceneStore.readLogBounds(preparedStatements!)
             if options.access == .readWrite && options.backgroundWALCheckpoints {

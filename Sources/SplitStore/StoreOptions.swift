@@ -59,6 +59,10 @@ public struct StoreOptions: Sendable {
     /// `deferredFlush`, so the WAL's flush can run on another thread while the writer commits
     /// the next batch. False: `synchronous=FULL`, each commit flushes before it returns.
     public var flushOffWriter: Bool
+    /// Zero-fill the WAL at open to the size of one checkpoint cycle (`walCheckpointPages`
+    /// frames), so commits overwrite instead of growing the file (`WALPreallocation`). The
+    /// daemon turns it on; tests leave it off to keep their stores small.
+    public var preallocatesWAL = false
     /// The WAL is truncated back to this size after a checkpoint (PRAGMA journal_size_limit).
     public var walSizeLimitBytes: Int64
     /// SQLite's page cache in KiB (PRAGMA cache_size = -N). SQLite's default (2 MiB) misses
