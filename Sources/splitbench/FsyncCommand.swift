@@ -4,7 +4,7 @@ import Foundation
 /// `splitbench fsync`: the cost of one durable flush where the databases live.
 struct FsyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "fsync", abstract: "Latency of 4 KiB append + fdatasync in the work folder.")
+        commandName: "fsync", abstract: "Latency of 4 KiB write + fdatasync in the work folder, appending and overwriting.")
 
     @Option(help: ArgumentHelp("Folder to probe.", valueName: "dir"))
     var workDir = "bench-out"
@@ -15,8 +15,10 @@ struct FsyncCommand: ParsableCommand {
     func run() throws {
         try FileManager.default.createDirectory(atPath: workDir, withIntermediateDirectories: true)
         let workDir = URL(fileURLWithPath: workDir).standardizedFileURL.path
-        let summary = try FsyncProbe.measure(directory: workDir, count: count)
-        print("fsync (\(FsyncProbe.fileSystem(of: workDir)), 4 KiB + fdatasync, \(count) times): p50 \(fixed(summary.p50, 0)) µs, "
-            + "p99 \(fixed(summary.p99, 0)) µs, max \(fixed(summary.max, 0)) µs")
+        for mode in [FsyncProbe.Mode.append, .overwrite] {
+            let summary = try FsyncProbe.measure(directory: workDir, count: count, mode: mode)
+            print("fsync (\(FsyncProbe.fileSystem(of: workDir)), 4 KiB \(mode.rawValue) + fdatasync, \(count) times): p50 \(fixed(summary.p50, 0)) µs, "
+                + "p99 \(fixed(summary.p99, 0)) µs, max \(fixed(summary.max, 0)) µs")
+        }
     }
 }

@@ -1,10 +1,18 @@
 import Glibc
 
-/// What one durable flush costs on the file system of a folder: append 4 KiB and
+/// What one durable flush costs on the file system of a folder: write 4 KiB and
 /// `fdatasync`, repeated (the floor under a one-connection durable request, whose commit
 /// syncs the SQLite WAL once).
 enum FsyncProbe {
-    static func measure(directory: String, count: Int = 200) throws -> LatencySummary {
+    enum Mode: String {
+        /// Each write extends the file: the flush also writes the inode's new size.
+        case append
+        /// Each write lands in blocks the file already has (written and flushed beforehand):
+        /// what a commit into a zero-filled or reused WAL costs.
+        case overwrite
+    }
+
+    static func measure(directory: String, count: Int = 200, mode: Mode = .append) throws -> LatencySummary {
         let path = directory + "/fsync-probe"
         let fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw BenchError("open \(path): \(errnoText())") }
@@ -13,6 +21,13 @@ enum FsyncProbe {
             unlink(path)
         }
         let page = [UInt8](repeating: 0x78, count: 4096)
+        if mode == .overwrite {
+            for index in 0..<count {
+                let written = page.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, off_t(index * 4096)) }
+                guard written == page.count else { throw BenchError("write: \(errnoText())") }
+            }
+            guard fsync(fd) == 0 else { throw BenchError("fsync: \(errnoText())") }
+        }
         var latencies = Latencies()
         for index in 0..<count {
             let started = monotonicNanoseconds()

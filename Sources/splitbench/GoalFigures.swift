@@ -1,7 +1,10 @@
 /// The figures the goals of issue 5 are judged on, gathered by `suite`, and the table that
 /// sets each one beside its anchor.
 struct GoalFigures {
-    var fsyncP50: Double?
+    /// The flush probes' p50 in each round, measured right before its 1-connection run (the
+    /// disk's latency drifts over minutes).
+    var fsyncAppendP50: [Double] = []
+    var fsyncOverwriteP50: [Double] = []
     var snapshotCore: Double?
     var echo: [Double] = []
     var relaxed: [Double] = []
@@ -39,10 +42,14 @@ struct GoalFigures {
         if let p99 = median(durableOwnP99) {
             table.add(["  same, splitbench's own client", "\(fixed(p99 / 1000, 2)) ms", "-", "<= 2 ms", verdict(p99 <= 2000)])
         }
-        if let p50 = median(singleP50), let fsync = fsyncP50 {
+        if let p50 = median(singleP50), let fsync = median(fsyncAppendP50) {
             let over = p50 - fsync
-            table.add(["durable p50, 1 connection", "\(fixed(p50, 0)) µs", "fsync p50 \(fixed(fsync, 0)) µs",
+            table.add(["durable p50, 1 connection", "\(fixed(p50, 0)) µs", "fsync (append) p50 \(fixed(fsync, 0)) µs",
                        "+\(fixed(over, 0)) µs / <= +100 µs", verdict(over <= 100)])
+            if let overwrite = median(fsyncOverwriteP50) {
+                table.add(["  same, against an overwriting flush", "\(fixed(p50, 0)) µs", "fsync (overwrite) p50 \(fixed(overwrite, 0)) µs",
+                           "+\(fixed(p50 - overwrite, 0)) µs / <= +100 µs", verdict(p50 - overwrite <= 100)])
+            }
         }
         if let core = snapshotCore {
             table.add(["appSwitcher session, core only", "\(fixed(core, 1)) µs", "-", "<= 50 µs", verdict(core <= 50)])

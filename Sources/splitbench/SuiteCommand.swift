@@ -74,9 +74,10 @@ struct Suite {
         if fileSystem == "tmpfs" { print("WARNING: \(scratch) is tmpfs: durable figures are meaningless here") }
 
         section("fsync")
-        let fsync = try FsyncProbe.measure(directory: scratch)
-        goals.fsyncP50 = fsync.p50
-        print("4 KiB + fdatasync on \(fileSystem): p50 \(fixed(fsync.p50, 0)) µs, p99 \(fixed(fsync.p99, 0)) µs")
+        for mode in [FsyncProbe.Mode.append, .overwrite] {
+            let fsync = try FsyncProbe.measure(directory: scratch, mode: mode)
+            print("4 KiB \(mode.rawValue) + fdatasync on \(fileSystem): p50 \(fixed(fsync.p50, 0)) µs, p99 \(fixed(fsync.p99, 0)) µs")
+        }
 
         section("core microbenchmarks")
         let core = try CoreBench.run(Microbench())
@@ -173,6 +174,12 @@ struct Suite {
         goals.durableOwnClient.append(own.requestsPerSecond)
         goals.durableOwnP99.append(own.latency.p99)
 
+        // The disk's flush latency drifts over minutes: probe it right before the run it anchors.
+        let append = try FsyncProbe.measure(directory: scratch, mode: .append)
+        let overwrite = try FsyncProbe.measure(directory: scratch, mode: .overwrite)
+        goals.fsyncAppendP50.append(append.p50)
+        goals.fsyncOverwriteP50.append(overwrite.p50)
+        print("round \(round): fsync p50 append \(fixed(append.p50, 0)) µs, overwrite \(fixed(overwrite.p50, 0)) µs")
         let single = try splitbenchLoad(durability: "full", connections: 1, depth: 1, seconds: seconds)
         print("round \(round): splitd full, 1 connection (splitbench load): \(rate(single.requestsPerSecond)) req/s, "
             + "p50 \(fixed(single.latency.p50, 0)) µs, p99 \(fixed(single.latency.p99, 0)) µs, errors \(single.errors)")
