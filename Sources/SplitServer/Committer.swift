@@ -87,10 +87,9 @@ extension Server {
             answered += 1
         }
         heldTurns.removeFirst(answered)
-        if heldTurns.isEmpty, answered > 0 {
-            flushThread?.keepsLoopAlive(false)
-            busyPollAfterWork()
-        }
+        // No busy polling here: held turns mean many clients, whose requests keep the loop
+        // busy anyway; polling would only pick them up one by one into small turns.
+        if heldTurns.isEmpty, answered > 0 { flushThread?.keepsLoopAlive(false) }
         if phase == .stopping, heldTurns.isEmpty, turn.isEmpty { closeClientsForStop() }
     }
 
