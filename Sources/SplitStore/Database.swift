@@ -110,8 +110,8 @@ public final class Database {
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction (the write lock is taken up front, so
     /// a busy database fails at BEGIN, inside the busy timeout) and commits it. If `body`
     /// or COMMIT fails, the transaction is rolled back and the error, re-labelled with
-    /// `operation`, has `rolledBack == true`: nothing of it was written.
-    public func transaction<T>(_ operation: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    /// `operation` (only then built), has `rolledBack == true`: nothing of it was written.
+    public func transaction<T>(_ operation: @autoclosure () -> String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         do {
             try reusable(&beginStatement, "BEGIN IMMEDIATE").run()
             let result = try body()
@@ -120,7 +120,7 @@ public final class Database {
         } catch {
             rollbackIfOpen()
             var failure = error
-            failure.operation = operation
+            failure.operation = operation()
             failure.rolledBack = true
             throw failure
         }

@@ -56,8 +56,10 @@ struct JournalLog {
     /// The seq of a new entry of `scene` at `revision`.
     mutating func append(scene: String, revision: Int64) -> Int64 {
         lastSeq += 1
+        // Most entries are of a scene listed already (nothing to do): one lookup for them.
+        guard uncheckpointed != nil, uncheckpointed![scene] == nil else { return lastSeq }
         if let checkpoint = checkpointedInBatch[scene], revision <= checkpoint { return lastSeq }
-        if uncheckpointed != nil, uncheckpointed![scene] == nil { uncheckpointed![scene] = lastSeq }
+        uncheckpointed![scene] = lastSeq
         return lastSeq
     }
 

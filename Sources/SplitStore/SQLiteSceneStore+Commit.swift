@@ -9,11 +9,14 @@ extension SQLiteSceneStore {
         log.beginBatch()
         do {
             let pruned = try database.transaction("commit batch of \(batch.count) operations") { () throws(StoreError) -> Int64 in
-                var appended: Int64 = 0
+                let firstSeq = log.lastSeq + 1
                 for operation in batch.operations {
-                    if try apply(operation, statements: statements, now: now) { appended += 1 }
+                    try apply(operation, statements: statements, now: now)
                 }
-                return appended > 0 ? try pruneJournal(appended: appended, statements: statements, started: started) : 0
+                let appended = log.lastSeq - firstSeq + 1
+                guard appended > 0 else { return 0 }
+                try insertJournal(of: batch, count: Int(appended), firstSeq: firstSeq, statements: statements, now: now)
+                return try pruneJournal(appended: appended, statements: statements, started: started)
             }
             log.endBatch()
             recordCommit(operations: batch.count, pruned: pruned, nanoseconds: monotonicNanoseconds() - started)
@@ -24,8 +27,9 @@ extension SQLiteSceneStore {
         }
     }
 
-    /// Runs one operation inside the batch's transaction; true when it appended to the journal.
-    private func apply(_ operation: StoreBatch.Operation, statements: StoreStatements, now: Int64) throws(StoreError) -> Bool {
+    /// Runs one operation inside the batch's transaction. A journal entry only takes its seq
+    /// here; `insertJournal` writes the entries afterwards.
+    private func apply(_ operation: StoreBatch.Operation, statements: StoreStatements, now: Int64) throws(StoreError) {
         switch operation {
         case let .upsertScene(id, device, revision, state):
             let statement = statements.upsertScene
@@ -40,16 +44,8 @@ extension SQLiteSceneStore {
             try statements.deleteScene.bind(id, at: 1)
             try statements.deleteScene.run()
             log.delete(scene: id)
-        case let .appendJournal(scene, revision, change, layoutHash):
-            let statement = statements.appendJournal
-            try statement.bind(log.append(scene: scene, revision: revision), at: 1)
-            try statement.bind(scene, at: 2)
-            try statement.bind(revision, at: 3)
-            try statement.bind(change, at: 4)
-            try statement.bind(layoutHash, at: 5)
-            try statement.bind(now, at: 6)
-            try statement.run()
-            return true
+        case let .appendJournal(scene, revision, _, _):
+            _ = log.append(scene: scene, revision: revision)
         case let .insertSnapshotSession(session):
             try insert(session, statements: statements, now: now)
         case let .setMeta(key, value):
@@ -57,7 +53,40 @@ extension SQLiteSceneStore {
             try statements.setMeta.bind(value, at: 2)
             try statements.setMeta.run()
         }
-        return false
+    }
+
+    // The batch's journal entries, `firstSeq` on, in multi-row INSERTs. They can go after the
+    // batch's other operations: nothing in it reads the journal and no constraint ties the
+    // log to `scenes`, so the rows (and their seqs) are the ones one INSERT per entry in
+    // operation order wrote. The prune, which may delete below the new entries, comes after.
+    private func insertJournal(of batch: StoreBatch, count: Int, firstSeq: Int64, statements: StoreStatements,
+                               now: Int64) throws(StoreError) {
+        var remaining = count
+        var seq = firstSeq
+        var chunk = statements.journalInsert(upTo: remaining)
+        try chunk.statement.bind(now, at: 1)
+        var buffer = BindBuffer(statements.journalBindingStorage)
+        var row = 0
+        for operation in batch.operations {
+            guard case let .appendJournal(scene, revision, change, layoutHash) = operation else { continue }
+            let statement = chunk.statement
+            let first = Int32(2 + 5 * row)
+            try statement.bind(seq, at: first)
+            try statement.bind(scene, at: first + 1, in: &buffer)
+            try statement.bind(revision, at: first + 2)
+            try statement.bind(change, at: first + 3, in: &buffer)
+            try statement.bind(layoutHash, at: first + 4, in: &buffer)
+            seq += 1
+            row += 1
+            guard row == chunk.rows else { continue }
+            try statement.runKeepingBindings()
+            remaining -= row
+            guard remaining > 0 else { break }
+            row = 0
+            chunk = statements.journalInsert(upTo: remaining)
+            try chunk.statement.bind(now, at: 1)
+            buffer = BindBuffer(statements.journalBindingStorage)
+        }
     }
 
     // Deletes history past the retention from the head of the log, a bounded chunk per commit

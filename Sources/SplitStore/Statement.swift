@@ -66,6 +66,31 @@ public final class Statement {
         if let value { try bind(value, at: index) } else { try bindNull(at: index) }
     }
 
+    /// Binds bytes as a BLOB, copied into `buffer` instead of by SQLite: the statement must
+    /// run before the buffer's storage is reused.
+    func bind(_ value: [UInt8], at index: Int32, in buffer: inout BindBuffer) throws(StoreError) {
+        let code = value.withUnsafeBytes { bytes -> Int32 in
+            guard !bytes.isEmpty, let copy = buffer.copy(bytes) else {
+                return bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0)
+                    : sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
+            }
+            return sqlite3_bind_blob(handle, index, copy, Int32(bytes.count), nil)
+        }
+        try check(code, "bind")
+    }
+
+    /// Binds UTF-8 text (NULL when nil), copied into `buffer` (see above).
+    func bind(_ value: String?, at index: Int32, in buffer: inout BindBuffer) throws(StoreError) {
+        guard var value else { return try bindNull(at: index) }
+        let code = value.withUTF8 { bytes -> Int32 in
+            guard !bytes.isEmpty, let copy = buffer.copy(UnsafeRawBufferPointer(bytes)) else {
+                return bindText(bytes.baseAddress, count: bytes.count, at: index)
+            }
+            return sqlite3_bind_text(handle, index, copy.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+        }
+        try check(code, "bind")
+    }
+
     private func bindText(_ base: UnsafePointer<UInt8>?, count: Int, at index: Int32) -> Int32 {
         guard let base, count > 0 else {
             // A NULL pointer would bind NULL; a static empty string binds "".
@@ -95,6 +120,13 @@ public final class Statement {
     /// Steps to completion, ignoring rows, then resets.
     public func run() throws(StoreError) {
         defer { reset() }
+        while try step() {}
+    }
+
+    /// Steps to completion, ignoring rows, then rewinds, keeping the bindings: for statements
+    /// whose every parameter is bound before each run (clearing them would be wasted work).
+    func runKeepingBindings() throws(StoreError) {
+        defer { sqlite3_reset(handle) }
         while try step() {}
     }
 
@@ -138,6 +170,27 @@ public final class Statement {
         guard code == SQLITE_OK else {
             throw Database.error(sqlite3_db_handle(handle), code: code, operation: "\(what) \(sql)")
         }
+    }
+}
+
+/// Room for bytes bound without a copy by SQLite (SQLITE_STATIC), which would otherwise
+/// allocate, copy and free each text and blob. The copies stay valid until the storage is
+/// handed to the next `BindBuffer`, which its owner does only once the statements bound to
+/// them have run; their bindings then point at reused bytes, harmless as long as they are
+/// bound again before the next step, as every hot-path statement is.
+struct BindBuffer {
+    private let storage: UnsafeMutableRawBufferPointer
+    private var used = 0
+
+    init(_ storage: UnsafeMutableRawBufferPointer) { self.storage = storage }
+
+    /// A copy of `bytes`, or nil when they do not fit (SQLite copies them itself then).
+    mutating func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawPointer? {
+        guard bytes.count <= storage.count - used, let base = bytes.baseAddress,
+              let destination = storage.baseAddress.map({ $0 + used }) else { return nil }
+        destination.copyMemory(from: base, byteCount: bytes.count)
+        used += bytes.count
+        return UnsafeRawPointer(destination)
     }
 }
 

@@ -12,8 +12,15 @@ final class StoreStatements {
     /// ?1 id. Cascades to the scene's snapshot sessions; its journal entries stay until the
     /// log's head is pruned past them (a new scene with the same id starts above them).
     let deleteScene: Statement
-    /// ?1 seq, ?2 scene, ?3 revision, ?4 change, ?5 layout hash, ?6 now.
-    let appendJournal: Statement
+    /// Multi-row INSERTs into the journal, the most rows first: a commit's entries go in
+    /// chunks, so the VDBE program, the step and the reset run once per chunk, not per entry.
+    /// ?1 now; row k (0-based) binds ?(2+5k) seq, then scene, revision, change, layout hash.
+    let journalInserts: [(rows: Int, statement: Statement)]
+    /// Where a chunk's text and blobs are copied for binding (`BindBuffer`): 64 KiB holds a
+    /// full chunk of the daemon's entries (~100 bytes each); what does not fit SQLite copies.
+    let journalBindingStorage: UnsafeMutableRawBufferPointer
+    /// The chunk sizes of `journalInserts`, largest first: a count takes the fewest statements.
+    static let journalChunkRows = [64, 32, 16, 8, 4, 2, 1]
     /// ?1 first seq to keep: deletes the head of the log below it.
     let pruneJournal: Statement
     /// The oldest and newest seq in the log (NULLs when it is empty).
@@ -42,6 +49,8 @@ final class StoreStatements {
     /// ?1 key.
     let meta: Statement
 
+    deinit { journalBindingStorage.deallocate() }
+
     init(_ database: Database) throws(StoreError) {
         upsertScene = try database.prepare("""
             INSERT INTO scenes (id, device, revision, state, created_at, updated_at, journal_floor, journal_start)
@@ -50,9 +59,11 @@ final class StoreStatements {
                 state = excluded.state, updated_at = excluded.updated_at, journal_floor = excluded.journal_floor
             """)
         deleteScene = try database.prepare("DELETE FROM scenes WHERE id = ?1")
-        appendJournal = try database.prepare("""
-            INSERT INTO journal (seq, scene, revision, change, layout_hash, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-            """)
+        var inserts: [(rows: Int, statement: Statement)] = []
+        for rows in StoreStatements.journalChunkRows {
+            inserts.append((rows, try database.prepare(StoreStatements.journalInsertSQL(rows: rows))))
+        }
+        journalInserts = inserts
         pruneJournal = try database.prepare("DELETE FROM journal WHERE seq < ?1")
         journalBounds = try database.prepare("SELECT min(seq), max(seq) FROM journal")
         firstUncheckpointed = try database.prepare("""
@@ -93,5 +104,20 @@ final class StoreStatements {
             WHERE session = ?1
             """)
         meta = try database.prepare("SELECT value FROM meta WHERE key = ?1")
+        // Last: nothing after it can throw and leak it.
+        journalBindingStorage = .allocate(byteCount: 64 << 10, alignment: 16)
+    }
+
+    static func journalInsertSQL(rows: Int) -> String {
+        let values = (0..<rows).map { row in
+            let first = 2 + 5 * row
+            return "(?\(first), ?\(first + 1), ?\(first + 2), ?\(first + 3), ?\(first + 4), ?1)"
+        }
+        return "INSERT INTO journal (seq, scene, revision, change, layout_hash, at) VALUES " + values.joined(separator: ", ")
+    }
+
+    /// The largest chunk of at most `remaining` rows (`remaining` > 0).
+    func journalInsert(upTo remaining: Int) -> (rows: Int, statement: Statement) {
+        journalInserts.first { $0.rows <= remaining } ?? journalInserts[journalInserts.count - 1]
     }
 }
