@@ -14,24 +14,35 @@ import CSQLite
 /// do not match the header, and a zero frame never matches; the header is rewritten when the
 /// WAL restarts. Only bytes past the current end are written, so frames a crash left behind
 /// are untouched. Runs on the writer's connection before anything else uses the database.
+///
+/// Only an optimization: when the disk cannot take the zeros (full, quota), the file is cut
+/// back to its size before and the store opens as it would have without it.
 enum WALPreallocation {
-    /// Zero-fills `walPath` from its end up to `bytes`, then flushes it once.
+    /// Zero-fills `walPath` from its end up to `bytes`, then flushes it once. Throws (after
+    /// restoring the file's size) when a write or the flush fails.
     static func extend(walPath: String, to bytes: Int) throws(StoreError) {
         let descriptor = open(walPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure("open", walPath) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure("stat", walPath) }
-        var offset = Int(status.st_size)
-        guard offset < bytes else { return }
+        let original = Int(status.st_size)
+        guard original < bytes else { return }
         let chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var offset = original
         while offset < bytes {
             let length = min(chunk.count, bytes - offset)
             let written = chunk.withUnsafeBytes { pwrite(descriptor, $0.baseAddress!, length, off_t(offset)) }
-            guard written > 0 else { throw failure("zero-fill", walPath) }
+            guard written > 0 else { throw restoring(original, of: descriptor, after: failure("zero-fill", walPath)) }
             offset += written
         }
-        guard fdatasync(descriptor) == 0 else { throw failure("fdatasync", walPath) }
+        guard fdatasync(descriptor) == 0 else { throw restoring(original, of: descriptor, after: failure("fdatasync", walPath)) }
+    }
+
+    /// Gives the space back: the zeros past `size` are not part of the WAL.
+    private static func restoring(_ size: Int, of descriptor: Int32, after error: StoreError) -> StoreError {
+        _ = ftruncate(descriptor, off_t(size))
+        return error
     }
 
     /// The WAL's size after `pages` frames of `pageSize` bytes (a 32-byte header, then a

@@ -79,4 +79,11 @@ struct WALPreallocationTests {
         #expect(extended.count == 12_000)
         #expect(extended.prefix(10_000).allSatisfy { $0 == 7 } && extended.suffix(2_000).allSatisfy { $0 == 0 })
     }
+
+    @Test("a disk without room makes the fill fail, not the caller guess")
+    func fullDiskThrows() {
+        // /dev/full answers every write with ENOSPC.
+        let error = storeError { try WALPreallocation.extend(walPath: "/dev/full", to: 1 << 20) }
+        #expect(error?.kind == .ioError)
+    }
 }
