@@ -103,10 +103,14 @@ public final class SQLiteSceneStore: SceneStore {
             throw StoreError.check(.other, code: SQLITE_ERROR, operation: "open \(database.path)",
                                    message: "cannot use WAL journal mode (got \(mode)); is the file system local?")
         }
+        // secure_delete: Debian builds SQLite with it on, zeroing every pruned journal cell and
+        // freed page; the history holds nothing secret, and the zeroing cost 4.4 % of a commit's
+        // instructions (callgrind, 40-entry batches).
         try database.execute("""
             PRAGMA synchronous = \(options.sqliteSynchronous);
             PRAGMA foreign_keys = ON;
             PRAGMA journal_size_limit = \(options.walSizeLimitBytes);
+            PRAGMA secure_delete = OFF;
             """)
         try Migrations.migrate(database)
     }

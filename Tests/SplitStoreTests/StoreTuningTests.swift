@@ -12,6 +12,14 @@ struct StoreTuningTests {
         try store.close()
     }
 
+    @Test("deleted rows are not zeroed (secure_delete off), whatever SQLite was built with")
+    func secureDeleteOff() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory.database)
+        #expect(try store.database.integer("PRAGMA secure_delete") == 0)
+        try store.close()
+    }
+
     @Test("the reused BEGIN and COMMIT statements commit batch after batch, also after a refused one")
     func transactionsAfterARefusedCommit() throws {
         let directory = TemporaryDirectory()
