@@ -10,6 +10,23 @@ enum Collapse {
         return (result, moved)
     }
 
+    /// `collapse` in place: the stack is added to `nav` without copying the rest of it.
+    static func collapse(_ nav: inout NavigationState, config: SplitConfig) -> [String] {
+        let stack = buildStack(nav, config: config)
+        nav.collapsed = stack
+        return movedIds(stack)
+    }
+
+    /// The ids moved onto the collapsed stack from columns other than the primary.
+    static func movedIds(_ stack: CollapsedStack) -> [String] {
+        var moved: [String] = []
+        moved.reserveCapacity(stack.entries.count)
+        for entry in stack.entries where entry.origin == .supplementary || entry.origin == .secondary {
+            moved.append(entry.vc)
+        }
+        return moved
+    }
+
     /// A configured compact column replaces the stacked columns; otherwise the columns from
     /// the primary up to the top column are stacked, each contributing a suffix of its stack.
     static func buildStack(_ nav: NavigationState, config: SplitConfig) -> CollapsedStack {
@@ -17,11 +34,14 @@ enum Collapse {
             let entries = nav.compact.map { StackEntry(vc: $0, origin: .compact) }
             return CollapsedStack(entries: entries, built: entries, shares: ColumnShares())
         }
+        let columns = stackedColumns(nav, config: config)
         var entries: [StackEntry] = []
+        // Sized once and filled in place: growing it column by column reallocated it.
+        entries.reserveCapacity(columns.reduce(0) { $0 + nav.stack($1).count })
         var shares = ColumnShares()
-        for column in stackedColumns(nav, config: config) {
+        for column in columns {
             let part = contribution(of: column, nav, config: config)
-            entries += part.map { StackEntry(vc: $0, origin: EntryOrigin(column)) }
+            for vc in part { entries.append(StackEntry(vc: vc, origin: EntryOrigin(column))) }
             shares[column] = part.count
         }
         return CollapsedStack(entries: entries, built: entries, shares: shares)

@@ -47,6 +47,8 @@ enum ColumnFrames {
         let style = config.style
         let shown = DisplayResolver.visibleSidebars(mode, style: style)
         var frames: [ColumnFrame] = []
+        // One allocation: appended one by one, the frames grew the array twice.
+        frames.reserveCapacity(3)
         var x: Double = 0
         for column in style.columns where column != .secondary {
             let width = widths.width(of: column)

@@ -78,9 +78,23 @@ public enum DisplayResolver {
     /// the mode becomes the one of the behavior with as many sidebars (twoBeside -> twoOver
     /// under overlay, oneOver -> oneBeside under tile or displace...).
     public static func interpret(_ mode: DisplayMode, behavior: SplitBehavior, style: SplitStyle) -> DisplayMode {
-        let allowed = allowedModes(behavior: behavior, style: style)
-        let sidebars = min(sidebarCount(oneSidebarEquivalent(mode, style: style)), allowed.count - 1)
-        return allowed[sidebars]
+        // `allowedModes(behavior:style:)[sidebars]` without building the array (an
+        // allocation per layout resolved on the daemon's hot path).
+        let allowedCount = style == .tripleColumn ? 3 : 2
+        let sidebars = min(sidebarCount(oneSidebarEquivalent(mode, style: style)), allowedCount - 1)
+        return allowedMode(sidebars: sidebars, behavior: behavior)
+    }
+
+    /// The mode of `allowedModes(behavior:style:)` with this many sidebars (0-2).
+    static func allowedMode(sidebars: Int, behavior: SplitBehavior) -> DisplayMode {
+        switch (sidebars, behavior) {
+        case (0, _): .secondaryOnly
+        case (1, .overlay): .oneOverSecondary
+        case (1, _): .oneBesideSecondary
+        case (_, .overlay): .twoOverSecondary
+        case (_, .displace): .twoDisplaceSecondary
+        default: .twoBesideSecondary
+        }
     }
 
     /// Two-column styles have one sidebar: their `two*` modes are the `one*` equivalents.

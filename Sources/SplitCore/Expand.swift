@@ -27,6 +27,22 @@ enum Expand {
         }
     }
 
+    /// `expand` in place: when the collapsed stack is still what collapse built (every
+    /// resize back to regular without navigation in between), only the stack is dropped;
+    /// otherwise the result of `expand` replaces `nav`.
+    static func expand(_ nav: inout NavigationState, config: SplitConfig) -> [String] {
+        guard let collapsed = nav.collapsed, !config.hasCompactColumn, collapsed.entries == collapsed.built else {
+            let (expanded, moved) = expand(nav, config: config)
+            nav = expanded
+            return moved
+        }
+        nav.collapsed = nil
+        var moved: [String] = []
+        moved.reserveCapacity(collapsed.built.count)
+        for entry in collapsed.built where entry.origin != .primary { moved.append(entry.vc) }
+        return moved
+    }
+
     /// The column each entry belongs to: its origin column; `detail` belongs to the
     /// secondary; a `pushed` entry belongs with the entry below it (the primary at the bottom).
     static func attribute(_ entries: [StackEntry]) -> [Column] {

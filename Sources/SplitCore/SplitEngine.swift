@@ -57,7 +57,18 @@ public struct SplitEngine: Sendable {
     /// scene's layout): the same transition without resolving the old layout again.
     /// `currentLayout` must be `layout(of: state)`.
     public func apply(_ change: SceneChange, to state: SceneState, currentLayout: Layout) throws(CoreError) -> Transition {
-        var (next, note) = try reduce(change, state)
+        // A resize, the daemon's most frequent change, is reduced in place on one copy of the
+        // state: going through `reduce`'s returned tuple copied the whole state (a retain and
+        // a release of each of its strings and arrays) three more times per change.
+        var next: SceneState
+        var note = TransitionNote.none
+        switch change {
+        case .resize(let size):
+            next = state
+            note = try resize(&next, to: size)
+        case .intent(let intent):
+            next = try reduce(intent, state)
+        }
         guard isChange(change, from: state, to: next) else {
             return Transition(state: state, layout: currentLayout, events: [], changed: false)
         }
@@ -100,27 +111,31 @@ public struct SplitEngine: Sendable {
     /// New traits (hysteresis from the previous ones), expiry of a user display mode, and
     /// the collapse or expand transition when the horizontal class flips.
     func resize(_ state: SceneState, to size: Size) throws(CoreError) -> (SceneState, TransitionNote) {
-        guard size.isValidWindowSize else { throw .badRequest("invalid size \(size)") }
-        guard size != state.size else { return (state, .none) }
-        let traits = try catalog.traits(device: state.device, size: size, previous: state.traits)
         var next = state
-        next.size = size
-        next.traits = traits
-        next.display = DisplayResolver.expire(state.display, from: state.size, to: size,
-                                              oldTraits: state.traits, newTraits: traits)
-        next.display.lastTraits = traits
+        let note = try resize(&next, to: size)
+        return (next, note)
+    }
+
+    /// `resize` on the state in place (`state` ends as the next state; unchanged if this
+    /// throws or the size is the same).
+    func resize(_ state: inout SceneState, to size: Size) throws(CoreError) -> TransitionNote {
+        guard size.isValidWindowSize else { throw .badRequest("invalid size \(size)") }
+        guard size != state.size else { return .none }
+        let oldSize = state.size, oldTraits = state.traits
+        let traits = try catalog.traits(device: state.device, size: size, previous: oldTraits)
+        state.size = size
+        state.traits = traits
+        state.display = DisplayResolver.expire(state.display, from: oldSize, to: size,
+                                               oldTraits: oldTraits, newTraits: traits)
+        state.display.lastTraits = traits
         var note = TransitionNote.none
         let compact = traits.horizontalSizeClass == .compact
         if compact, !state.collapsed {
-            let (nav, moved) = Collapse.collapse(state.navigation, config: state.config)
-            next.navigation = nav
-            note.collapsed = moved
+            note.collapsed = Collapse.collapse(&state.navigation, config: state.config)
         } else if !compact, state.collapsed {
-            let (nav, moved) = Expand.expand(state.navigation, config: state.config)
-            next.navigation = nav
-            note.expanded = moved
+            note.expanded = Expand.expand(&state.navigation, config: state.config)
         }
-        return (next, note)
+        return note
     }
 
     // MARK: intents

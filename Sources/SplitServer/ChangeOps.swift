@@ -8,7 +8,9 @@ extension Server {
                 line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
         // Reads only the revision and policy: `apply` is the one place that takes the scene.
         let (index, policy) = try currentPolicy(of: scene, baseRevision: baseRevision)
-        let attachment = attachments[scene]?[session.id]
+        // One lookup: whether anyone is attached spares `change` hashing the id again. The
+        // scene's attachments are not held past this line (the window's update below would copy them).
+        let (attachment, anyoneAttached) = attachments[scene].map { ($0[session.id], !$0.isEmpty) } ?? (nil, false)
         guard SceneSizing.acceptsResize(policy, from: attachment?.role) else {
             throw WireError(.badRequest, "scene '\(scene)' follows sizePolicy \(policy.rawValue): only a client attached as a window may resize it")
         }
@@ -20,7 +22,7 @@ extension Server {
         }
         // Looked up before written: the same client resizing again is the common case.
         if policy == .latest, latestSizeSource[scene] != session.id { latestSizeSource[scene] = session.id }
-        try change(scene, at: index, by: .resize(target), id: id, from: session)
+        try change(scene, at: index, by: .resize(target), id: id, from: session, mayHaveAttachments: anyoneAttached)
     }
 
     func applyIntent(id: RequestID, scene: String, intent: Intent, baseRevision: Int?,
@@ -53,7 +55,7 @@ extension Server {
     /// Applies `change` and answers `revision`, `layout`, `events`; a no-op answers the
     /// current revision with no events and stores nothing.
     private func change(_ scene: String, at index: Dictionary<String, LiveScene>.Index, by change: SceneChange, id: RequestID,
-                        from session: ClientSession) throws(WireError) {
+                        from session: ClientSession, mayHaveAttachments: Bool = true) throws(WireError) {
         let transition = try engineTransition(change, to: scene, at: index)
         // The response is written once; a push copies its fields only if someone is attached.
         let response = WireEncoder.changeResponse(id: id, revision: transition.state.revision,
@@ -61,7 +63,7 @@ extension Server {
         let changed = transition.changed
         if changed { recordChange(consume transition, as: .change(change), at: index) }
         stage(response.bytes, id: id, to: session, as: changed ? .change(scene) : .read(scene))
-        if changed, let attached = attachments[scene], !attached.isEmpty {
+        if changed, mayHaveAttachments, let attached = attachments[scene], !attached.isEmpty {
             broadcast(scene: scene, fields: ChangeFields(encoded: response.bytes[response.fields]))
         }
     }
