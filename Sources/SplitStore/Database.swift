@@ -102,6 +102,9 @@ public final class Database {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
+    /// The rowid of the last row inserted into a rowid table on this connection.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// True between BEGIN and COMMIT/ROLLBACK.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -70,16 +70,21 @@ extension SQLiteSceneStore {
         for operation in batch.operations {
             guard case let .appendJournal(scene, revision, change, layoutHash) = operation else { continue }
             let statement = chunk.statement
-            let first = Int32(2 + 5 * row)
-            try statement.bind(seq, at: first)
-            try statement.bind(scene, at: first + 1, in: &buffer)
-            try statement.bind(revision, at: first + 2)
-            try statement.bind(change, at: first + 3, in: &buffer)
-            try statement.bind(layoutHash, at: first + 4, in: &buffer)
+            let first = Int32(2 + 4 * row)
+            try statement.bind(scene, at: first, in: &buffer)
+            try statement.bind(revision, at: first + 1)
+            try statement.bind(change, at: first + 2, in: &buffer)
+            try statement.bind(layoutHash, at: first + 3, in: &buffer)
             seq += 1
             row += 1
             guard row == chunk.rows else { continue }
             try statement.runKeepingBindings()
+            // SQLite numbered the rows; a log out of step with the file would mislabel every
+            // checkpoint's floor, so the batch fails instead.
+            guard database.lastInsertRowID == seq - 1 else {
+                throw StoreError.check(.corrupt, code: SQLITE_CORRUPT, operation: "append to the journal of \(path)",
+                                       message: "the journal's last seq is \(database.lastInsertRowID), the log expected \(seq - 1)")
+            }
             remaining -= row
             guard remaining > 0 else { break }
             row = 0

@@ -14,7 +14,9 @@ final class StoreStatements {
     let deleteScene: Statement
     /// Multi-row INSERTs into the journal, the most rows first: a commit's entries go in
     /// chunks, so the VDBE program, the step and the reset run once per chunk, not per entry.
-    /// ?1 now; row k (0-based) binds ?(2+5k) seq, then scene, revision, change, layout hash.
+    /// ?1 now; row k (0-based) binds ?(2+4k) scene, then revision, change, layout hash. The
+    /// seq is SQLite's next rowid, the log's last seq + 1 (the newest entry is never pruned),
+    /// which spares a seek per row; the commit checks it (`lastInsertRowID`).
     let journalInserts: [(rows: Int, statement: Statement)]
     /// Where a chunk's text and blobs are copied for binding (`BindBuffer`): 64 KiB holds a
     /// full chunk of the daemon's entries (~100 bytes each); what does not fit SQLite copies.
@@ -110,10 +112,10 @@ final class StoreStatements {
 
     static func journalInsertSQL(rows: Int) -> String {
         let values = (0..<rows).map { row in
-            let first = 2 + 5 * row
-            return "(?\(first), ?\(first + 1), ?\(first + 2), ?\(first + 3), ?\(first + 4), ?1)"
+            let first = 2 + 4 * row
+            return "(?\(first), ?\(first + 1), ?\(first + 2), ?\(first + 3), ?1)"
         }
-        return "INSERT INTO journal (seq, scene, revision, change, layout_hash, at) VALUES " + values.joined(separator: ", ")
+        return "INSERT INTO journal (scene, revision, change, layout_hash, at) VALUES " + values.joined(separator: ", ")
     }
 
     /// The largest chunk of at most `remaining` rows (`remaining` > 0).
