@@ -16,8 +16,6 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     private var capacity: Int
     /// True after a value, so the next key or element needs a comma first.
     var needsComma = false
-    /// False while writing into storage lent by `array(capacity:_:)`, which it must not free.
-    private var ownsStorage = true
 
     public init(capacity: Int = 1024) {
         self.capacity = max(capacity, 16)
@@ -31,35 +29,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         bytes.withUnsafeBufferPointer { appendBytes($0) }
     }
 
-    /// A writer into `capacity` bytes at `storage`, which stays the lender's; it moves to
-    /// storage of its own if it needs more.
-    private init(lending storage: UnsafeMutablePointer<UInt8>, capacity: Int) {
-        base = storage
-        self.capacity = capacity
-        count = 0
-        ownsStorage = false
-    }
-
     deinit {
-        if ownsStorage { base.deallocate() }
-    }
-
-    /// `body`'s output written straight into the returned array's storage: no buffer of the
-    /// writer's own to allocate, copy from and free (twice per change on the daemon's hot
-    /// path). Output longer than `capacity` costs what `bytes` does (one copy).
-    public static func array(capacity: Int, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
-        var grown: [UInt8]?
-        let written = [UInt8](unsafeUninitializedCapacity: max(capacity, 16)) { storage, initialized in
-            var writer = JSONWriter(lending: storage.baseAddress!, capacity: storage.count)
-            body(&writer)
-            if writer.ownsStorage {
-                grown = writer.bytes
-                initialized = 0
-            } else {
-                initialized = writer.count
-            }
-        }
-        return grown ?? written
+        base.deallocate()
     }
 
     /// A copy of the output.
@@ -103,8 +74,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         let newCapacity = max(capacity * 2, count + extra)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.update(from: base, count: count)
-        if ownsStorage { base.deallocate() }
-        ownsStorage = true
+        base.deallocate()
         base = newBase
         capacity = newCapacity
     }

@@ -21,12 +21,7 @@ public enum JournalRecordCoding {
 
     public static func encode(_ record: JournalRecord) -> [UInt8] {
         // Most records are under 64 bytes; a config patch grows the writer.
-        JSONWriter.array(capacity: 96) { writer in
-            write(record, to: &writer)
-        }
-    }
-
-    private static func write(_ record: JournalRecord, to writer: inout JSONWriter) {
+        var writer = JSONWriter(capacity: 128)
         writer.beginObject()
         writer.rawKey("v")
         writer.write(version)
@@ -47,6 +42,7 @@ public enum JournalRecordCoding {
             writer.write(intent)
         }
         writer.endObject()
+        return writer.bytes
     }
 
     /// Decodes an entry written by `encode`; anything else (another version, a request line

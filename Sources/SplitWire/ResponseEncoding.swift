@@ -69,27 +69,20 @@ public enum WireEncoder {
     /// change (`ChangeFields(encoded:)`). The same bytes as `appendResponse(id:change:to:)`.
     public static func changeResponse(id: RequestID, revision: Int, layout: Layout, events: [SceneEvent])
         -> (bytes: [UInt8], fields: Range<Int>) {
-        var fields = 0..<0
-        let bytes = JSONWriter.array(capacity: changeResponseCapacity) { writer in
-            writer.beginObject()
-            writer.rawKey("id")
-            writer.write(id)
-            writer.rawKey("ok")
-            writer.write(true)
-            // After the comma `rawKey` writes: the members start at their first quote.
-            let start = writer.count + 1
-            writer.writeChange(revision: revision, layout: layout, events: events)
-            fields = start..<writer.count
-            writer.endObject()
-            writer.newline()
-        }
-        return (bytes, fields)
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.rawKey("id")
+        writer.write(id)
+        writer.rawKey("ok")
+        writer.write(true)
+        // After the comma `rawKey` writes: the members start at their first quote.
+        let start = writer.count + 1
+        writer.writeChange(revision: revision, layout: layout, events: events)
+        let end = writer.count
+        writer.endObject()
+        writer.newline()
+        return (writer.bytes, start..<end)
     }
-
-    /// Room for a change response as written in place (a resize's is ~850-950 bytes): with
-    /// the array's 32-byte header, a 1 KiB allocation, which glibc serves from its per-thread
-    /// cache (requests up to 1032 bytes); larger responses take one more copy.
-    static let changeResponseCapacity = 1024 - 32
 
     /// The response to a `resize` or `intent` from fields encoded once.
     public static func appendResponse(id: RequestID, change: ChangeFields, to buffer: inout [UInt8]) {
