@@ -45,7 +45,7 @@ public struct ServerSettings: Sendable, Equatable {
     public var shutdownTimeoutMilliseconds: UInt64 = 5000
     /// After a turn that did work, how long the loop keeps polling for the next request
     /// instead of sleeping (`BusyPoll.swift`); 0: sleep at once.
-    public var busyPollMicroseconds: UInt64 = 0
+    public var busyPollMicroseconds: UInt64 = 200
     /// Listen backlog.
     public var backlog: Int32 = 128
 
