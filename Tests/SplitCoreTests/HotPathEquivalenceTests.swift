@@ -53,9 +53,6 @@ import Testing
         return tops
     }
 
-    func outcome(_ body: () throws(CoreError) -> Transition) -> Result<Transition, CoreError> {
-        do throws(CoreError) { return .success(try body()) } catch { return .failure(error) }
-    }
 
     @Test func applyWithTheKeptLayoutGivesTheReferenceTransition() async {
         await propertyCheck(count: 200, input: Self.seeds, Self.steps) { seed, steps in
@@ -63,23 +60,13 @@ import Testing
             for step in steps {
                 var dice = Dice(step)
                 let change = RandomScene.change(state, &dice)
-                let expected = outcome { () throws(CoreError) in try reference(change, state) }
-                let kept = outcome { () throws(CoreError) in
+                let expected = transitionOutcome { () throws(CoreError) in try reference(change, state) }
+                let kept = transitionOutcome { () throws(CoreError) in
                     try engine.apply(change, to: state, currentLayout: engine.layout(of: state))
                 }
-                let plain = outcome { () throws(CoreError) in try engine.apply(change, to: state) }
+                let plain = transitionOutcome { () throws(CoreError) in try engine.apply(change, to: state) }
                 for actual in [kept, plain] {
-                    switch (expected, actual) {
-                    case let (.success(e), .success(a)):
-                        #expect(a.state == e.state)
-                        #expect(a.layout == e.layout)
-                        #expect(a.events == e.events)
-                        #expect(a.changed == e.changed)
-                    case let (.failure(e), .failure(a)):
-                        #expect(a == e)
-                    default:
-                        Issue.record("\(change): expected \(expected), got \(actual)")
-                    }
+                    expectSameOutcome(actual, as: expected, for: change)
                 }
                 if case let .success(t) = expected { state = t.state }
             }
@@ -92,7 +79,7 @@ import Testing
             var layouts = [engine.layout(of: state)]
             for step in steps {
                 var dice = Dice(step)
-                if case let .success(t) = outcome({ () throws(CoreError) in
+                if case let .success(t) = transitionOutcome({ () throws(CoreError) in
                     try engine.apply(RandomScene.change(state, &dice), to: state)
                 }) {
                     state = t.state

@@ -46,9 +46,6 @@ import Testing
         return Transition(state: next, layout: new, events: EventOrder.events(from: old, to: new, note: note), changed: true)
     }
 
-    static func outcome(_ body: () throws(CoreError) -> Transition) -> Result<Transition, CoreError> {
-        do throws(CoreError) { return .success(try body()) } catch { return .failure(error) }
-    }
 
     @Test func resizeInPlaceGivesTheCopyingResizesTransition() async {
         await propertyCheck(count: 200, input: Self.seeds, Self.steps) { seed, steps in
@@ -61,23 +58,13 @@ import Testing
                     : .resize((state.collapsed ? RandomScene.regularSize(for: state) : RandomScene.compactSize(for: state))
                               ?? RandomScene.size(device: state.device, &dice))
                 if case .resize(let size) = change {
-                    let expected = Self.outcome { () throws(CoreError) in try Self.referenceApply(size, state) }
-                    let actual = Self.outcome { () throws(CoreError) in
+                    let expected = transitionOutcome { () throws(CoreError) in try Self.referenceApply(size, state) }
+                    let actual = transitionOutcome { () throws(CoreError) in
                         try engine.apply(change, to: state, currentLayout: engine.layout(of: state))
                     }
-                    switch (expected, actual) {
-                    case let (.success(e), .success(a)):
-                        #expect(a.state == e.state)
-                        #expect(a.layout == e.layout)
-                        #expect(a.events == e.events)
-                        #expect(a.changed == e.changed)
-                    case let (.failure(e), .failure(a)):
-                        #expect(a == e)
-                    default:
-                        Issue.record("\(change): expected \(expected), got \(actual)")
-                    }
+                    expectSameOutcome(actual, as: expected, for: change)
                 }
-                if case let .success(t) = Self.outcome({ () throws(CoreError) in try engine.apply(change, to: state) }) {
+                if case let .success(t) = transitionOutcome({ () throws(CoreError) in try engine.apply(change, to: state) }) {
                     state = t.state
                 }
             }
@@ -89,7 +76,7 @@ import Testing
             var state = try RandomScene.scene(seed)
             for step in steps {
                 var dice = Dice(step)
-                if case let .success(t) = Self.outcome({ () throws(CoreError) in
+                if case let .success(t) = transitionOutcome({ () throws(CoreError) in
                     try engine.apply(RandomScene.change(state, &dice), to: state)
                 }) {
                     state = t.state
