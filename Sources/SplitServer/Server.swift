@@ -212,27 +212,27 @@ final class Server: @unchecked Sendable {
     func discard() {
         listeners.forEach { $0.close() }
         listeners = []
-        unscheduleTurn()
-        stopBusyPoll()
-        closeAndFree(checkHandle)
-        closeAndFree(idleHandle)
-        closeAndFree(busyPollHandle)
-        flushThread?.stop()
-        flushThread = nil
+        closeLoopHandles()
     }
 
     private func finishStop() {
         guard phase == .stopping else { return }
         phase = .stopped
+        shutdownTimer?.close()
+        closeLoopHandles()
+        onStopped?()
+    }
+
+    /// The server's own handles and the flush thread, after which only the clients' and
+    /// listeners' handles can keep the loop alive.
+    private func closeLoopHandles() {
         unscheduleTurn()
         stopBusyPoll()
-        shutdownTimer?.close()
         closeAndFree(checkHandle)
         closeAndFree(idleHandle)
         closeAndFree(busyPollHandle)
         flushThread?.stop()
         flushThread = nil
-        onStopped?()
     }
 }
 

@@ -27,9 +27,6 @@ public final class SQLiteSceneStore: SceneStore {
     private let writerLock: WriterLock?
     private var preparedStatements: StoreStatements?
     private var lastSessionNumber: Int64
-    /// Whether the WAL was zero-filled at open (`StoreOptions.preallocatesWAL`); false when it
-    /// was not asked for or the disk had no room for it.
-    public private(set) var walPreallocated = false
     /// The journal's sequence, head and what holds the head back.
     var log = JournalLog(lastSeq: 0, headSeq: 1)
 
@@ -61,8 +58,8 @@ public final class SQLiteSceneStore: SceneStore {
             if options.access == .readWrite && options.preallocatesWAL {
                 // Best effort: on a disk without room for it the WAL grows as it would anyway.
                 let pageSize = Int(try database.integer("PRAGMA page_size") ?? 4096)
-                walPreallocated = (try? WALPreallocation.extend(
-                    walPath: path + "-wal", to: WALPreallocation.size(pages: Int(max(1, options.walCheckpointPages)), pageSize: pageSize))) != nil
+                try? WALPreallocation.extend(walPath: path + "-wal",
+                                             to: WALPreallocation.size(pages: Int(max(1, options.walCheckpointPages)), pageSize: pageSize))
             }
             lastSessionNumber = try database.integer(StoreStatements.lastSessionNumberSQL) ?? 0
             log = try SQLiteSceneStore.readLogBounds(preparedStatements!)
