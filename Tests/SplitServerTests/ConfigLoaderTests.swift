@@ -64,6 +64,20 @@ struct ConfigLoaderTests {
         }
     }
 
+    @Test func busyPollingDefaultsTo200AndRefusesOutOfRangeWindows() async throws {
+        #expect(try await ConfigLoader.load(ConfigSources(environment: baseEnvironment)).busyPollMicroseconds == 200)
+        var environment = baseEnvironment
+        environment["SPLITD_LOOP_BUSY_POLL_MICROSECONDS"] = "0"
+        #expect(try await ConfigLoader.load(ConfigSources(environment: environment)).busyPollMicroseconds == 0)
+        environment["SPLITD_LOOP_BUSY_POLL_MICROSECONDS"] = "100001"
+        do {
+            _ = try await ConfigLoader.load(ConfigSources(environment: environment))
+            Issue.record("a window over 100000 µs was accepted")
+        } catch let error as ConfigError {
+            #expect(error.problems.contains { $0.contains("loop.busyPollMicroseconds must be in 0...100000") })
+        }
+    }
+
     @Test func hardLimitMustExceedSoftLimit() async throws {
         await #expect(throws: ConfigError.self) {
             _ = try await ConfigLoader.load(ConfigSources(flags: [:], configFile: writeFile(#"{"output": {"softLimitBytes": 9000, "hardLimitBytes": 8000}}"#),
