@@ -59,7 +59,8 @@ extension Server {
         let transition = try engineTransition(change, to: scene, at: index)
         // The response is written once; a push copies its fields only if someone is attached.
         let response = WireEncoder.changeResponse(id: id, revision: transition.state.revision,
-                                                  layout: transition.layout, events: transition.events)
+                                                  layout: transition.layout, events: transition.events,
+                                                  using: &scratchWriter)
         let changed = transition.changed
         if changed { recordChange(consume transition, as: .change(change), at: index) }
         stage(response.bytes, id: id, to: session, as: changed ? .change(scene) : .read(scene))
@@ -106,8 +107,8 @@ extension Server {
         let revision = transition.state.revision
         let previousCheckpoint = index.map { scenes.values[$0].withValue { $0.checkpointRevision } } ?? 0
         var checkpointRevision = previousCheckpoint
-        let entry = JournalRecordCoding.encode(change)
-        let layoutHash = LayoutDigest.hex(transition.layout)
+        let entry = JournalRecordCoding.encode(change, using: &scratchWriter)
+        let layoutHash = LayoutDigest.text(transition.layout)
         if case .created = change {
             // The row must exist before its journal entry (foreign key).
             stageCheckpoint(of: transition.state)

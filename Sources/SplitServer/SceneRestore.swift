@@ -114,8 +114,15 @@ enum SceneRestore {
         guard transition.changed else {
             return .failure(SystemError("REPLAY DIVERGED: \(scene): the acknowledged change \(change) is a no-op on replay; refusing to start"))
         }
-        if let acknowledged = entry.layoutHash, LayoutDigest.hex(transition.layout) != acknowledged {
-            return .failure(SystemError("REPLAY DIVERGED: \(scene): replaying \(change) gives another layout than the one acknowledged (digest \(LayoutDigest.hex(transition.layout)), stored \(acknowledged)); refusing to start"))
+        if let acknowledged = entry.layoutHash {
+            switch LayoutDigest.verify(transition.layout, against: acknowledged) {
+            case .matches:
+                break
+            case .differs(let computed):
+                return .failure(SystemError("REPLAY DIVERGED: \(scene): replaying \(change) gives another layout than the one acknowledged (digest \(computed), stored \(acknowledged)); refusing to start"))
+            case .unknownFormat:
+                return .failure(SystemError("\(scene): the layout digest '\(acknowledged)' has an unknown format (written by a newer splitd?); refusing to guess"))
+            }
         }
         return .success(transition)
     }

@@ -26,6 +26,9 @@ final class Server: @unchecked Sendable {
     /// scene -> the connection whose size the scene shows under the `latest` policy.
     var latestSizeSource: [String: Connection.ID] = [:]
     var turn = Turn()
+    /// The writer every change response and journal record is encoded with, emptied each
+    /// time: one buffer for the loop's life instead of two allocations per change.
+    var scratchWriter = JSONWriter(capacity: 4096)
     var stats = ServerStats()
     var listeners: [Listener] = []
     var phase = Phase.running

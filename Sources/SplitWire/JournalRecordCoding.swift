@@ -22,6 +22,13 @@ public enum JournalRecordCoding {
     public static func encode(_ record: JournalRecord) -> [UInt8] {
         // Most records are under 64 bytes; a config patch grows the writer.
         var writer = JSONWriter(capacity: 128)
+        return encode(record, using: &writer)
+    }
+
+    /// `encode` written with `writer` (emptied first), whose storage the caller reuses from one
+    /// record to the next; only the returned bytes are allocated.
+    public static func encode(_ record: JournalRecord, using writer: inout JSONWriter) -> [UInt8] {
+        writer.removeAll()
         writer.beginObject()
         writer.rawKey("v")
         writer.write(version)

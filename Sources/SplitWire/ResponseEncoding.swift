@@ -70,6 +70,14 @@ public enum WireEncoder {
     public static func changeResponse(id: RequestID, revision: Int, layout: Layout, events: [SceneEvent])
         -> (bytes: [UInt8], fields: Range<Int>) {
         var writer = JSONWriter()
+        return changeResponse(id: id, revision: revision, layout: layout, events: events, using: &writer)
+    }
+
+    /// `changeResponse` written with `writer` (emptied first), whose storage the caller reuses
+    /// from one response to the next; only the returned bytes are allocated.
+    public static func changeResponse(id: RequestID, revision: Int, layout: Layout, events: [SceneEvent],
+                                      using writer: inout JSONWriter) -> (bytes: [UInt8], fields: Range<Int>) {
+        writer.removeAll()
         writer.beginObject()
         writer.rawKey("id")
         writer.write(id)

@@ -43,7 +43,8 @@ struct CheckpointReplayTests {
         #expect(records == [.change(.resize(Size(width: 700, height: 1024))), .change(.resize(Size(width: 800, height: 1024)))])
         let journal = try daemon.store.journal(scene: "s", from: 0)
         #expect(try JournalRecordCoding.decode(journal[0].change) == .created)
-        #expect(journal.allSatisfy { $0.layoutHash?.count == 16 })
+        // Format 2: "2" and 14 hex digits.
+        #expect(journal.dropFirst().allSatisfy { $0.layoutHash.map { $0.count == 15 && $0.first == "2" } == true })
     }
 
     @Test func aRestartReplaysTheTailAndServesTheAcknowledgedRevisionAndLayout() throws {
@@ -110,7 +111,8 @@ struct CheckpointReplayTests {
 
     /// A store holding `s` checkpointed at revision 1 and `changes` journaled above it, each
     /// entry with the digest of the layout it produced; `alter` edits the entries first.
-    private func store(with changes: [SceneChange], alter: (inout [(Int64, [UInt8], String?)]) -> Void = { _ in }) throws -> (MemorySceneStore, Transition) {
+    private func store(with changes: [SceneChange], alter: (inout [(Int64, [UInt8], String?)]) -> Void = { _ in },
+                       digest: (Layout) -> String = { LayoutDigest.hex($0) }) throws -> (MemorySceneStore, Transition) {
         let created = try engine.createScene(id: "s", device: "ipad-pro-12.9", size: nil, config: nil)
         var state = created
         var last = Transition(state: created, layout: engine.layout(of: created), events: [], changed: false)
@@ -118,7 +120,7 @@ struct CheckpointReplayTests {
         for change in changes {
             last = try engine.apply(change, to: state)
             state = last.state
-            entries.append((Int64(state.revision), JournalRecordCoding.encode(.change(change)), LayoutDigest.hex(last.layout)))
+            entries.append((Int64(state.revision), JournalRecordCoding.encode(.change(change)), digest(last.layout)))
         }
         alter(&entries)
         let store = MemorySceneStore()
@@ -185,14 +187,72 @@ struct CheckpointReplayTests {
         }
     }
 
-    @Test func theLayoutDigestTellsLayoutsApart() throws {
+    @Test(arguments: [false, true])
+    func theLayoutDigestTellsLayoutsApart(formatTwo: Bool) throws {
+        let digest: (Layout) -> String = { formatTwo ? LayoutDigest.text($0) : LayoutDigest.hex($0) }
         let (_, last) = try store(with: changes)
         var other = last.layout
         other.columns[0].stack.append("extra")
-        #expect(LayoutDigest.hex(last.layout) == LayoutDigest.hex(last.layout))
-        #expect(LayoutDigest.hex(other) != LayoutDigest.hex(last.layout))
+        #expect(digest(last.layout) == digest(last.layout))
+        #expect(digest(other) != digest(last.layout))
         other = last.layout
         other.size.width += 0.5
-        #expect(LayoutDigest.hex(other) != LayoutDigest.hex(last.layout))
+        #expect(digest(other) != digest(last.layout))
+        other = last.layout
+        // Two stack entries joined into one: the lengths keep them apart.
+        other.columns[0].stack = ["ab", "c"]
+        var joined = last.layout
+        joined.columns[0].stack = ["a", "bc"]
+        #expect(digest(other) != digest(joined))
+        other.columns[0].stack = ["abcdefghij"]
+        joined.columns[0].stack = ["abcdefghik"]
+        #expect(digest(other) != digest(joined), "a byte past the first 8 counts")
+    }
+
+    @Test func formatTwoIsTwoAnd14HexDigitsAndVerifiesWithEitherFormat() throws {
+        let (_, last) = try store(with: changes)
+        let text = LayoutDigest.text(last.layout)
+        #expect(text.utf8.count == 15 && text.first == "2")
+        #expect(text.dropFirst().allSatisfy { "0123456789abcdef".contains($0) })
+        #expect(LayoutDigest.verify(last.layout, against: text) == .matches)
+        #expect(LayoutDigest.verify(last.layout, against: LayoutDigest.hex(last.layout)) == .matches)
+        var other = last.layout
+        other.size.height += 1
+        #expect(LayoutDigest.verify(other, against: text) == .differs(computed: LayoutDigest.text(other)))
+        #expect(LayoutDigest.verify(other, against: LayoutDigest.hex(last.layout)) == .differs(computed: LayoutDigest.hex(other)))
+        #expect(LayoutDigest.verify(last.layout, against: "") == .unknownFormat)
+        #expect(LayoutDigest.verify(last.layout, against: "3" + text.dropFirst()) == .unknownFormat)
+    }
+
+    @Test func replayAcceptsEntriesOfBothDigestFormatsInOneTail() throws {
+        // Entries of an earlier daemon (format 1) followed by this one's (format 2).
+        var count = 0
+        let (store, last) = try store(with: changes, digest: { layout in
+            count += 1
+            return count <= 2 ? LayoutDigest.hex(layout) : LayoutDigest.text(layout)
+        })
+        let restored = try SceneRestore.restore(from: store, engine: engine)
+        #expect(restored.replayed == 4)
+        #expect(restored.scenes["s"]?.layout == last.layout)
+    }
+
+    @Test func replayRefusesADivergentFormatTwoDigest() throws {
+        let (store, _) = try store(with: changes, alter: { $0[3].2 = "20123456789abcd" }, digest: LayoutDigest.text)
+        do {
+            _ = try SceneRestore.restore(from: store, engine: engine)
+            Issue.record("a divergent replay was accepted")
+        } catch {
+            #expect("\(error)".contains("REPLAY DIVERGED: scene 's' revision 5") && "\(error)".contains("stored 20123456789abcd"))
+        }
+    }
+
+    @Test func replayRefusesADigestOfAnUnknownFormat() throws {
+        let (store, _) = try store(with: changes, alter: { $0[1].2 = "v3:0123" }, digest: LayoutDigest.text)
+        do {
+            _ = try SceneRestore.restore(from: store, engine: engine)
+            Issue.record("a digest of an unknown format was accepted")
+        } catch {
+            #expect("\(error)".contains("scene 's' revision 3: the layout digest 'v3:0123' has an unknown format"))
+        }
     }
 }
