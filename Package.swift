@@ -27,7 +27,9 @@ let package = Package(
         // Protocol 1: JSON values, fast codec of requests/layouts, message shapes.
         .target(name: "SplitWire", dependencies: ["SplitCore"]),
         // Storage behind a narrow interface (SQLite today).
-        .target(name: "SplitStore", dependencies: ["CSQLite"]),
+        .target(name: "SplitStore", dependencies: ["CSQLite", "CSQLiteVFS"]),
+        // A pass-through VFS that writes each WAL frame with one write instead of two.
+        .target(name: "CSQLiteVFS", dependencies: ["CSQLite"]),
         // The libuv shell: loop, connections, scenes, group commit, systemd glue.
         .target(name: "SplitServer", dependencies: [
             "CLibUV", "SplitCore", "SplitWire", "SplitStore",

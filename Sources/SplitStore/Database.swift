@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteVFS
 
 /// One SQLite connection, used by one thread (opened NOMUTEX: SQLite does no locking of its
 /// own on it), with a cache of prepared statements and IMMEDIATE transactions.
@@ -25,7 +26,10 @@ public final class Database {
         let access = mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         var connection: OpaquePointer?
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        // Read-write connections write the WAL through the coalescing VFS (one write per
+        // frame instead of two); read-only ones, which write nothing, use the default.
+        let vfs = mode == .readWrite ? Database.coalescingVFS : nil
+        let code = sqlite3_open_v2(path, &connection, flags, vfs)
         guard code == SQLITE_OK, let connection else {
             let error = Database.error(connection, code: code, operation: "open \(path)")
             sqlite3_close_v2(connection)
@@ -34,6 +38,16 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
         self.handle = connection
         self.path = path
+    }
+
+    /// The coalescing VFS's name once registered, or nil (then the default VFS is used).
+    private static let coalescingVFS: String? = splitd_register_coalescing_vfs() == SQLITE_OK ? SPLITD_COALESCING_VFS_NAME : nil
+
+    /// WAL frame headers written together with their page, and alone, in this process.
+    public static var coalescedWrites: (joined: Int64, alone: Int64) {
+        var joined: Int64 = 0, alone: Int64 = 0
+        splitd_coalescing_vfs_counts(&joined, &alone)
+        return (joined, alone)
     }
 
     deinit {
