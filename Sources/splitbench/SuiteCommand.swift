@@ -160,6 +160,7 @@ struct Suite {
             print("round \(round): redis appendfsync always (redis-benchmark): \(rate(redis.requestsPerSecond)) req/s, "
                 + "p50 \(fixed(redis.p50Milliseconds * 1000, 0)) µs, p99 \(fixed(redis.p99Milliseconds * 1000, 0)) µs")
             goals.redis.append(redis.requestsPerSecond)
+            if redis.p99Milliseconds.isFinite { goals.redisP99.append(redis.p99Milliseconds * 1000) }
         }
 
         let durable = try loadgenAgainstSplitd(durability: "full", connections: 100, anchors: anchors)
