@@ -14,17 +14,34 @@ enum Collapse {
     static func collapse(_ nav: inout NavigationState, config: SplitConfig) -> [String] {
         let stack = buildStack(nav, config: config)
         nav.collapsed = stack
-        return movedIds(stack)
+        return movedIds(stack, secondary: nav.secondary)
     }
 
-    /// The ids moved onto the collapsed stack from columns other than the primary.
-    static func movedIds(_ stack: CollapsedStack) -> [String] {
-        var moved: [String] = []
-        moved.reserveCapacity(stack.entries.count)
-        for entry in stack.entries where entry.origin == .supplementary || entry.origin == .secondary {
-            moved.append(entry.vc)
+    /// The ids moved onto the collapsed stack from columns other than the primary. Usually
+    /// the secondary's whole stack: then that array is returned, not a copy of it.
+    static func movedIds(_ stack: CollapsedStack, secondary: [String]) -> [String] {
+        ids(of: stack.entries, where: { $0 == .supplementary || $0 == .secondary }, reusing: secondary)
+    }
+
+    /// The ids of the entries whose origin passes `included`, in order. When they are exactly
+    /// `candidate`, `candidate` itself is returned: the same value sharing its storage, where
+    /// a new array cost an allocation per collapse or expand on the daemon's hot path.
+    static func ids(of entries: [StackEntry], where included: (EntryOrigin) -> Bool,
+                    reusing candidate: [String]) -> [String] {
+        var matched = 0
+        for entry in entries where included(entry.origin) {
+            guard matched < candidate.count, candidate[matched] == entry.vc else { return ids(of: entries, where: included) }
+            matched += 1
         }
-        return moved
+        return matched == candidate.count ? candidate : ids(of: entries, where: included)
+    }
+
+    /// The ids of the entries whose origin passes `included`, in order, in a new array.
+    static func ids(of entries: [StackEntry], where included: (EntryOrigin) -> Bool) -> [String] {
+        var ids: [String] = []
+        ids.reserveCapacity(entries.count)
+        for entry in entries where included(entry.origin) { ids.append(entry.vc) }
+        return ids
     }
 
     /// A configured compact column replaces the stacked columns; otherwise the columns from

@@ -44,26 +44,37 @@ enum ColumnFrames {
     /// would put it: the leading edge.
     static func frames(config: SplitConfig, behavior: SplitBehavior, mode: DisplayMode,
                        widths: ColumnWidths, windowWidth: Double) -> [ColumnFrame] {
+        frames(config: config, behavior: behavior, mode: mode, widths: widths, windowWidth: windowWidth) { $0 }
+    }
+
+    /// `frames` with each frame turned into an element by `make`, in the same order: the
+    /// layout builds its columns straight from the frames (no array of frames to allocate).
+    static func frames<Element>(config: SplitConfig, behavior: SplitBehavior, mode: DisplayMode,
+                                widths: ColumnWidths, windowWidth: Double,
+                                _ make: (ColumnFrame) -> Element) -> [Element] {
         let style = config.style
         let shown = DisplayResolver.visibleSidebars(mode, style: style)
-        var frames: [ColumnFrame] = []
-        // One allocation: appended one by one, the frames grew the array twice.
-        frames.reserveCapacity(3)
+        let mirrored = (config.primaryEdge == .trailing) != (config.layoutDirection == .rtl)
+        var elements: [Element] = []
+        // One allocation: appended one by one, the elements grew the array twice.
+        elements.reserveCapacity(3)
+        func append(_ frame: ColumnFrame) {
+            elements.append(make(mirrored ? mirror(frame, windowWidth: windowWidth) : frame))
+        }
         var x: Double = 0
         for column in style.columns where column != .secondary {
             let width = widths.width(of: column)
             guard shown.contains(column) else {
-                frames.append(ColumnFrame(column: column, visible: false, x: 0, width: width, overlay: false, dimmed: false))
+                append(ColumnFrame(column: column, visible: false, x: 0, width: width, overlay: false, dimmed: false))
                 continue
             }
-            frames.append(ColumnFrame(column: column, visible: true, x: x, width: width,
-                                      overlay: behavior == .overlay, dimmed: false))
+            append(ColumnFrame(column: column, visible: true, x: x, width: width,
+                               overlay: behavior == .overlay, dimmed: false))
             x += width
         }
-        frames.append(secondaryFrame(style: style, behavior: behavior, mode: mode, sidebarsEnd: x,
-                                     widths: widths, windowWidth: windowWidth))
-        let mirrored = (config.primaryEdge == .trailing) != (config.layoutDirection == .rtl)
-        return mirrored ? frames.map { mirror($0, windowWidth: windowWidth) } : frames
+        append(secondaryFrame(style: style, behavior: behavior, mode: mode, sidebarsEnd: x,
+                              widths: widths, windowWidth: windowWidth))
+        return elements
     }
 
     private static func secondaryFrame(style: SplitStyle, behavior: SplitBehavior, mode: DisplayMode,

@@ -8,12 +8,19 @@ public enum DisplayResolver {
     /// SEMANTICS 5 for an expanded scene: behavior, mode (never automatic) and the frame of
     /// every column of the style.
     public static func resolve(config: SplitConfig, size: Size, memory: DisplayMemory) -> ExpandedResolution {
-        let widths = ColumnWidths(config: config, windowWidth: size.width)
-        let (behavior, requested) = requestedMode(config: config, size: size, memory: memory)
-        let mode = degrade(requested, behavior: behavior, style: config.style, widths: widths, windowWidth: size.width)
+        let (widths, behavior, mode) = resolveMode(config: config, size: size, memory: memory)
         let frames = ColumnFrames.frames(config: config, behavior: behavior, mode: mode,
                                          widths: widths, windowWidth: size.width)
         return ExpandedResolution(displayMode: mode, splitBehavior: behavior, frames: frames)
+    }
+
+    /// `resolve` without the frames: the sidebar widths, the behavior and the mode.
+    static func resolveMode(config: SplitConfig, size: Size,
+                            memory: DisplayMemory) -> (widths: ColumnWidths, behavior: SplitBehavior, mode: DisplayMode) {
+        let widths = ColumnWidths(config: config, windowWidth: size.width)
+        let (behavior, requested) = requestedMode(config: config, size: size, memory: memory)
+        let mode = degrade(requested, behavior: behavior, style: config.style, widths: widths, windowWidth: size.width)
+        return (widths, behavior, mode)
     }
 
     /// Behavior and mode before the room check. A user mode the behavior allows wins; then
@@ -66,12 +73,24 @@ public enum DisplayResolver {
 
     /// The modes `behavior` allows for `style`, fewest sidebars first.
     public static func allowedModes(behavior: SplitBehavior, style: SplitStyle) -> [DisplayMode] {
-        let modes: [DisplayMode] = switch behavior {
-        case .tile, .automatic: [.secondaryOnly, .oneBesideSecondary, .twoBesideSecondary]
-        case .overlay: [.secondaryOnly, .oneOverSecondary, .twoOverSecondary]
-        case .displace: [.secondaryOnly, .oneBesideSecondary, .twoDisplaceSecondary]
+        // Stored arrays: cutting a literal to two modes allocated on every expanded layout.
+        let twoColumn = style != .tripleColumn
+        return switch behavior {
+        case .tile, .automatic: twoColumn ? AllowedModes.tileTwoColumn : AllowedModes.tile
+        case .overlay: twoColumn ? AllowedModes.overlayTwoColumn : AllowedModes.overlay
+        case .displace: twoColumn ? AllowedModes.displaceTwoColumn : AllowedModes.displace
         }
-        return style == .tripleColumn ? modes : Array(modes.prefix(2))
+    }
+
+    /// What `allowedModes(behavior:style:)` returns: tripleColumn's three modes per behavior,
+    /// and the first two of them for the two-column styles.
+    private enum AllowedModes {
+        static let tile: [DisplayMode] = [.secondaryOnly, .oneBesideSecondary, .twoBesideSecondary]
+        static let overlay: [DisplayMode] = [.secondaryOnly, .oneOverSecondary, .twoOverSecondary]
+        static let displace: [DisplayMode] = [.secondaryOnly, .oneBesideSecondary, .twoDisplaceSecondary]
+        static let tileTwoColumn = Array(tile.prefix(2))
+        static let overlayTwoColumn = Array(overlay.prefix(2))
+        static let displaceTwoColumn = Array(displace.prefix(2))
     }
 
     /// `mode` read under `behavior`: first `two*` becomes `one*` for two-column styles, then

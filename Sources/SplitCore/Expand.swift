@@ -37,10 +37,9 @@ enum Expand {
             return moved
         }
         nav.collapsed = nil
-        var moved: [String] = []
-        moved.reserveCapacity(collapsed.built.count)
-        for entry in collapsed.built where entry.origin != .primary { moved.append(entry.vc) }
-        return moved
+        // Usually the secondary's whole stack went onto the collapsed stack and comes back:
+        // then the moved ids are that array itself, not a copy.
+        return Collapse.ids(of: collapsed.built, where: { $0 != .primary }, reusing: nav.secondary)
     }
 
     /// The column each entry belongs to: its origin column; `detail` belongs to the

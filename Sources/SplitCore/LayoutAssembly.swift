@@ -12,13 +12,17 @@ enum LayoutAssembly {
                           displayMode: nil, splitBehavior: nil, columns: [column],
                           presentations: presentations, selectedTab: selectedTab)
         }
-        let resolution = DisplayResolver.resolve(config: state.config, size: state.size, memory: state.display)
-        let columns = resolution.frames.map { frame in
+        // The columns are made from the frames as they are laid out, not mapped from
+        // `DisplayResolver.resolve`'s array of frames (an allocation per expanded layout).
+        let (widths, behavior, mode) = DisplayResolver.resolveMode(config: state.config, size: state.size,
+                                                                   memory: state.display)
+        let columns = ColumnFrames.frames(config: state.config, behavior: behavior, mode: mode, widths: widths,
+                                          windowWidth: state.size.width) { frame in
             ColumnLayout(column: frame.column, visible: frame.visible, x: frame.x, width: frame.width,
                          overlay: frame.overlay, dimmed: frame.dimmed, stack: state.navigation.stack(frame.column))
         }
         return Layout(size: state.size, orientation: state.size.orientation, traits: state.traits, collapsed: false,
-                      displayMode: resolution.displayMode, splitBehavior: resolution.splitBehavior,
+                      displayMode: mode, splitBehavior: behavior,
                       columns: columns, presentations: presentations, selectedTab: selectedTab)
     }
 }
