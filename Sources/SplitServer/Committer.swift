@@ -24,7 +24,9 @@ extension Server {
             return
         }
         busyPolledTurnCounted = false
-        var work = Turn()
+        // An emptied turn with storage from earlier turns, if there is one: a held turn keeps
+        // its own storage until its flush, and a fresh one grows a dozen arrays per turn.
+        var work = spareTurns.popLast() ?? Turn()
         swap(&work, &turn)
         // Clients resumed below read into the next turn: they spend its budget.
         stats.clientsReadLastTurn = stats.clientsReadThisTurn
@@ -40,7 +42,7 @@ extension Server {
             answer(work, committed: committed, rolledBack: rolledBack)
             // Keep the previous turn's storage for the next one.
             work.reset()
-            if turn.isEmpty { swap(&work, &turn) }
+            if turn.isEmpty { swap(&work, &turn) } else { recycle(&work) }
             busyPollAfterWork()
         }
         if turn.isEmpty {
@@ -81,17 +83,29 @@ extension Server {
     func flushed(through generation: Int, error: StoreError?) {
         if let error { flushFailed(error) }
         var answered = 0
-        while answered < heldTurns.count, heldTurns[answered].generation <= generation {
-            let held = heldTurns[answered]
+        while let first = heldTurns.first, first.generation <= generation {
+            // Moved out of the list, so that emptying it below copies nothing.
+            var held = heldTurns.removeFirst()
             answer(held.work, committed: held.committed, rolledBack: held.rolledBack)
             answered += 1
+            recycle(&held.work)
         }
-        heldTurns.removeFirst(answered)
         // No busy polling here: held turns mean many clients, whose requests keep the loop
         // busy anyway; polling would only pick them up one by one into small turns.
         if heldTurns.isEmpty, answered > 0 { flushThread?.keepsLoopAlive(false) }
         if phase == .stopping, heldTurns.isEmpty, turn.isEmpty { closeClientsForStop() }
     }
+
+    /// Keeps an answered turn's storage for a later turn (at most `Self.spareTurnLimit`, and
+    /// not the storage of an exceptionally large turn, which would stay allocated).
+    private func recycle(_ work: inout Turn) {
+        guard spareTurns.count < Self.spareTurnLimit, work.replyCapacity <= Self.spareTurnMaxReplies else { return }
+        work.reset()
+        spareTurns.append(work)
+    }
+
+    static let spareTurnLimit = 2
+    static let spareTurnMaxReplies = 4096
 
     /// After a failed flush the kernel may have dropped the unflushed pages, and what the
     /// disk holds of the turns' commits is unknown: nothing of them may be acknowledged, and

@@ -96,7 +96,7 @@ final class FlushThread: @unchecked Sendable {
 /// A turn whose replies wait for the flush of `generation` (Committer.swift).
 struct HeldTurn {
     let generation: Int
-    let work: Turn
+    var work: Turn
     let committed: Bool
     let rolledBack: Set<String>
 }

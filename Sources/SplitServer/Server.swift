@@ -49,6 +49,8 @@ final class Server: @unchecked Sendable {
     var flushThread: FlushThread?
     /// Turns committed (or behind committed ones) whose replies wait for a flush, oldest first.
     var heldTurns: [HeldTurn] = []
+    /// Emptied turns whose storage the next turns reuse (Committer.swift).
+    var spareTurns: [Turn] = []
     /// The last flush generation asked for.
     var flushesRequested = 0
 

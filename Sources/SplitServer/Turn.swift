@@ -66,6 +66,9 @@ struct Turn {
 
     var isEmpty: Bool { batch.isEmpty && staged.isEmpty && replaced.isEmpty }
 
+    /// How many replies the turn's storage holds without growing.
+    var replyCapacity: Int { staged.capacity }
+
     /// True once a scene was changed (created, deleted, checkpointed) this turn.
     var changedScenes: Bool { !replaced.isEmpty }
 

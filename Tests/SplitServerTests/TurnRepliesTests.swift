@@ -56,9 +56,12 @@ struct TurnRepliesTests {
                 let wanted = expected(owners)
                 #expect(grouped.map(\.0) == wanted.map(\.0))
                 #expect(grouped.map(\.1) == wanted.map(\.1))
+                let capacity = turn.replyCapacity
                 turn.reset()
                 #expect(turn.isEmpty)
                 #expect(turn.connectionOrder.isEmpty)
+                // What the daemon recycles a turn for (Committer.recycle): its storage stays.
+                #expect(turn.replyCapacity >= max(capacity, owners.count))
             }
         }
     }
