@@ -96,7 +96,7 @@ final class Server: @unchecked Sendable {
         // The check handle alone must not keep the loop alive once everything else is closed.
         uv_unref(asHandle(checkHandle))
         if let flush = store.deferredFlush {
-            flushThread = FlushThread(flush: flush, loop: loop) { [unowned self] generation, error in
+            flushThread = FlushThread(flush: flush, loop: loop, logger: logger) { [unowned self] generation, error in
                 self.flushed(through: generation, error: error)
             }
         }
