@@ -54,7 +54,7 @@ final class FlushThread: @unchecked Sendable {
             logger.debug("flush thread at nice \(raisedNice)")
         } else {
             let reason = String(cString: strerror(errno))
-            logger.notice("flush thread at the default priority (nice \(raisedNice) refused: \(reason)); allow it with CAP_SYS_NICE or RLIMIT_NICE (systemd: LimitNICE=\(raisedNice)) for steadier durable latency")
+            logger.info("flush thread at the default priority (nice \(raisedNice) refused: \(reason)); allow it with CAP_SYS_NICE or RLIMIT_NICE (systemd: LimitNICE=\(raisedNice)) for steadier durable latency")
         }
     }
 
