@@ -51,6 +51,13 @@ static int releaseHeld(CoalescingFile *file) {
     return file->real->pMethods->xWrite(file->real, file->held, length, file->heldOffset);
 }
 
+// Every call but the frame's own page write first writes a held header out.
+#define RELEASE_HELD_OR_RETURN(file)                \
+    do {                                            \
+        int releasedCode = releaseHeld(file);       \
+        if (releasedCode != SQLITE_OK) return releasedCode; \
+    } while (0)
+
 static int coalescingClose(sqlite3_file *base) {
     CoalescingFile *file = (CoalescingFile *)base;
     int released = releaseHeld(file);
@@ -62,8 +69,7 @@ static int coalescingClose(sqlite3_file *base) {
 
 static int coalescingRead(sqlite3_file *base, void *buffer, int amount, sqlite3_int64 offset) {
     CoalescingFile *file = (CoalescingFile *)base;
-    int rc = releaseHeld(file);
-    if (rc != SQLITE_OK) return rc;
+    RELEASE_HELD_OR_RETURN(file);
     return file->real->pMethods->xRead(file->real, buffer, amount, offset);
 }
 
@@ -75,8 +81,7 @@ static int coalescingWrite(sqlite3_file *base, const void *buffer, int amount, s
             if (total > file->joinedCapacity) {
                 unsigned char *grown = realloc(file->joined, (size_t)total);
                 if (grown == NULL) {
-                    int rc = releaseHeld(file);
-                    if (rc != SQLITE_OK) return rc;
+                    RELEASE_HELD_OR_RETURN(file);
                     return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
                 }
                 file->joined = grown;
@@ -89,8 +94,7 @@ static int coalescingWrite(sqlite3_file *base, const void *buffer, int amount, s
             atomic_fetch_add_explicit(&joinedWrites, 1, memory_order_relaxed);
             return file->real->pMethods->xWrite(file->real, file->joined, total, start);
         }
-        int rc = releaseHeld(file);
-        if (rc != SQLITE_OK) return rc;
+        RELEASE_HELD_OR_RETURN(file);
     }
     if (file->isWAL && amount == FRAME_HEADER_SIZE) {
         memcpy(file->held, buffer, FRAME_HEADER_SIZE);
@@ -103,36 +107,31 @@ static int coalescingWrite(sqlite3_file *base, const void *buffer, int amount, s
 
 static int coalescingTruncate(sqlite3_file *base, sqlite3_int64 size) {
     CoalescingFile *file = (CoalescingFile *)base;
-    int rc = releaseHeld(file);
-    if (rc != SQLITE_OK) return rc;
+    RELEASE_HELD_OR_RETURN(file);
     return file->real->pMethods->xTruncate(file->real, size);
 }
 
 static int coalescingSync(sqlite3_file *base, int flags) {
     CoalescingFile *file = (CoalescingFile *)base;
-    int rc = releaseHeld(file);
-    if (rc != SQLITE_OK) return rc;
+    RELEASE_HELD_OR_RETURN(file);
     return file->real->pMethods->xSync(file->real, flags);
 }
 
 static int coalescingFileSize(sqlite3_file *base, sqlite3_int64 *size) {
     CoalescingFile *file = (CoalescingFile *)base;
-    int rc = releaseHeld(file);
-    if (rc != SQLITE_OK) return rc;
+    RELEASE_HELD_OR_RETURN(file);
     return file->real->pMethods->xFileSize(file->real, size);
 }
 
 static int coalescingLock(sqlite3_file *base, int level) {
     CoalescingFile *file = (CoalescingFile *)base;
-    int rc = releaseHeld(file);
-    if (rc != SQLITE_OK) return rc;
+    RELEASE_HELD_OR_RETURN(file);
     return file->real->pMethods->xLock(file->real, level);
 }
 
 static int coalescingUnlock(sqlite3_file *base, int level) {
     CoalescingFile *file = (CoalescingFile *)base;
-    int rc = releaseHeld(file);
-    if (rc != SQLITE_OK) return rc;
+    RELEASE_HELD_OR_RETURN(file);
     return file->real->pMethods->xUnlock(file->real, level);
 }
 
@@ -142,8 +141,7 @@ static int coalescingCheckReservedLock(sqlite3_file *base, int *result) {
 
 static int coalescingFileControl(sqlite3_file *base, int op, void *argument) {
     CoalescingFile *file = (CoalescingFile *)base;
-    int rc = releaseHeld(file);
-    if (rc != SQLITE_OK) return rc;
+    RELEASE_HELD_OR_RETURN(file);
     if (op == SQLITE_FCNTL_VFSNAME) {
         // Name both layers, as SQLite's own shims do.
         int inner = file->real->pMethods->xFileControl(file->real, op, argument);
@@ -199,8 +197,7 @@ static int coalescingShmUnmap(sqlite3_file *base, int deleteFlag) {
 
 static int coalescingFetch(sqlite3_file *base, sqlite3_int64 offset, int amount, void **pointer) {
     CoalescingFile *file = (CoalescingFile *)base;
-    int rc = releaseHeld(file);
-    if (rc != SQLITE_OK) return rc;
+    RELEASE_HELD_OR_RETURN(file);
     if (!hasFetch(base)) {
         *pointer = NULL;  // "no mapping": SQLite reads instead
         return SQLITE_OK;
