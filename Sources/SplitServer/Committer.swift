@@ -41,8 +41,12 @@ extension Server {
         } else {
             answer(work, committed: committed, rolledBack: rolledBack)
             // Keep the previous turn's storage for the next one.
-            work.reset()
-            if turn.isEmpty { swap(&work, &turn) } else { recycle(&work) }
+            if turn.isEmpty {
+                work.reset()
+                swap(&work, &turn)
+            } else {
+                recycle(&work)
+            }
             busyPollAfterWork()
         }
         if turn.isEmpty {

@@ -43,8 +43,8 @@ public final class Database {
     /// The coalescing VFS's name once registered, or nil (then the default VFS is used).
     private static let coalescingVFS: String? = splitd_register_coalescing_vfs() == SQLITE_OK ? SPLITD_COALESCING_VFS_NAME : nil
 
-    /// WAL frame headers written together with their page, and alone, in this process.
-    public static var coalescedWrites: (joined: Int64, alone: Int64) {
+    /// WAL frame headers written together with their page, and alone, in this process (tests).
+    static var coalescedWrites: (joined: Int64, alone: Int64) {
         var joined: Int64 = 0, alone: Int64 = 0
         splitd_coalescing_vfs_counts(&joined, &alone)
         return (joined, alone)
