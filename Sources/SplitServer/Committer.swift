@@ -20,7 +20,7 @@ extension Server {
             stats.clientsReadThisTurn = 0
             stats.linesThisTurn = 0
             unscheduleTurn()
-            if phase == .stopping, heldTurns.isEmpty { closeClientsForStop() }
+            if phase == .stopping, heldTurns.isEmpty, deferredTurns.isEmpty { closeClientsForStop() }
             return
         }
         busyPolledTurnCounted = false
@@ -32,28 +32,93 @@ extension Server {
         stats.clientsReadLastTurn = stats.clientsReadThisTurn
         stats.clientsReadThisTurn = 0
         stats.linesThisTurn = 0
-        let committed = commit(work.batch)
-        let rolledBack: Set<String> = committed ? [] : work.changedSceneIDs
-        if !committed { rollBack(work) }
         for id in work.connectionOrder { sessions[id]?.linesThisTurn = 0 }
-        if hold(work, committed: committed, rolledBack: rolledBack) {
-            // Its storage goes with it; the next turn grows its own.
+        if !deferredTurns.isEmpty {
+            // Behind turns not committed yet: it commits with them, never before them.
+            deferredTurns.append(work)
+            commitDeferredTurns()
         } else {
-            answer(work, committed: committed, rolledBack: rolledBack)
-            // Keep the previous turn's storage for the next one.
-            if turn.isEmpty {
-                work.reset()
-                swap(&work, &turn)
-            } else {
-                recycle(&work)
+            switch commit(work.batch) {
+            case .heldBack:
+                deferredTurns.append(work)
+                startCommitRetries()
+            case let .done(committed):
+                let rolledBack: Set<String> = committed ? [] : work.changedSceneIDs
+                if !committed { rollBack(work) }
+                if hold(work, committed: committed, rolledBack: rolledBack) {
+                    // Its storage goes with it; the next turn grows its own.
+                } else {
+                    answer(work, committed: committed, rolledBack: rolledBack)
+                    // Keep the previous turn's storage for the next one.
+                    if turn.isEmpty {
+                        work.reset()
+                        swap(&work, &turn)
+                    } else {
+                        recycle(&work)
+                    }
+                    busyPollAfterWork()
+                }
             }
-            busyPollAfterWork()
         }
         if turn.isEmpty {
             unscheduleTurn()
-            if phase == .stopping, heldTurns.isEmpty { closeClientsForStop() }
+            if phase == .stopping, heldTurns.isEmpty, deferredTurns.isEmpty { closeClientsForStop() }
         }
     }
+
+    /// Commits the turns the store held back (`SceneStore.commitUnlessHeldBack`) in one
+    /// transaction, in their order, then holds or answers them as one turn; if the store still
+    /// holds commits back, they wait for the next turn or retry.
+    func commitDeferredTurns() {
+        guard !deferredTurns.isEmpty else { return stopCommitRetries() }
+        var batch = StoreBatch()
+        for work in deferredTurns { batch.append(contentsOf: work.batch) }
+        guard case let .done(committed) = commit(batch) else { return startCommitRetries() }
+        stopCommitRetries()
+        let group = deferredTurns
+        deferredTurns.removeAll()
+        var rolledBack: Set<String> = []
+        if !committed {
+            for work in group { rolledBack.formUnion(work.changedSceneIDs) }
+            for work in group.reversed() { rollBack(work) }
+        }
+        if let flushThread, (committed && !batch.isEmpty) || !heldTurns.isEmpty {
+            if committed && !batch.isEmpty {
+                flushesRequested += 1
+                flushThread.request(flushesRequested)
+            }
+            if heldTurns.isEmpty { flushThread.keepsLoopAlive(true) }
+            for work in group {
+                heldTurns.append(HeldTurn(generation: flushesRequested, work: work, committed: committed, rolledBack: rolledBack))
+            }
+        } else {
+            for var work in group {
+                answer(work, committed: committed, rolledBack: rolledBack)
+                recycle(&work)
+            }
+        }
+        if phase == .stopping, turn.isEmpty, heldTurns.isEmpty { closeClientsForStop() }
+    }
+
+    /// While turns wait for the store, a timer retries their commit: no request may come to
+    /// run another turn.
+    private func startCommitRetries() {
+        if commitRetryTimer == nil {
+            commitRetryTimer = LoopTimer(loop: loop) { [unowned self] in self.commitDeferredTurns() }
+        }
+        guard !commitRetriesActive else { return }
+        commitRetriesActive = true
+        commitRetryTimer?.start(delay: Self.commitRetryMilliseconds, interval: Self.commitRetryMilliseconds)
+    }
+
+    private func stopCommitRetries() {
+        guard commitRetriesActive else { return }
+        commitRetriesActive = false
+        commitRetryTimer?.stop()
+    }
+
+    /// How often held-back turns retry their commit.
+    static let commitRetryMilliseconds: UInt64 = 1
 
     /// Whether the turn's replies must wait for a flush of the WAL (they are then held): its
     /// commit is not durable yet, or an earlier held turn's is (its replies may show that
@@ -131,20 +196,30 @@ extension Server {
         }
     }
 
-    /// Commits the batch; false (after logging) if the store refused it.
-    private func commit(_ batch: StoreBatch) -> Bool {
-        guard !batch.isEmpty else { return true }
+    enum CommitOutcome {
+        /// Committed (true) or refused by the store (false, after logging).
+        case done(Bool)
+        /// The store held the commit back for a moment; nothing was written.
+        case heldBack
+    }
+
+    /// Commits the batch; `.done(false)` (after logging) if the store refused it.
+    private func commit(_ batch: StoreBatch) -> CommitOutcome {
+        guard !batch.isEmpty else { return .done(true) }
         do {
-            try store.commit(batch)
+            guard try store.commitUnlessHeldBack(batch) else {
+                stats.commitsHeldBack += 1
+                return .heldBack
+            }
             stats.commits += 1
             stats.committedOperations += batch.count
             stats.largestBatch = max(stats.largestBatch, batch.count)
-            return true
+            return .done(true)
         } catch {
             stats.failedCommits += 1
             lastStorageError = error.description
             logger.error("commit of \(batch.count) operations failed, turn rolled back: \(error)")
-            return false
+            return .done(false)
         }
     }
 

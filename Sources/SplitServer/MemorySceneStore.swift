@@ -17,6 +17,7 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
     private var isClosed = false
     public private(set) var statistics = StoreStatistics()
     private var injectedDelay: UInt32 = 0
+    private var holdingBack = false
 
     /// A flush the daemon must run before it answers a commit (tests of the deferred flush);
     /// nil: commits count as durable when they return. Set before the daemon starts.
@@ -34,7 +35,24 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
         set { lock.withLock { injectedFailure = newValue } }
     }
 
+    /// While true, `commitUnlessHeldBack` refuses every batch, as a SQLite store does during
+    /// a WAL checkpoint's last pass (tests of the turns the daemon defers meanwhile).
+    public var holdsCommitsBack: Bool {
+        get { lock.withLock { holdingBack } }
+        set { lock.withLock { holdingBack = newValue } }
+    }
+
     public init() {}
+
+    public func commitUnlessHeldBack(_ batch: StoreBatch) throws(StoreError) -> Bool {
+        guard !batch.isEmpty else { return true }
+        if holdsCommitsBack {
+            statistics.commitsHeldBack += 1
+            return false
+        }
+        try commit(batch)
+        return true
+    }
 
     public func commit(_ batch: StoreBatch) throws(StoreError) {
         guard !batch.isEmpty else { return }

@@ -53,6 +53,12 @@ final class Server: @unchecked Sendable {
     var spareTurns: [Turn] = []
     /// The last flush generation asked for.
     var flushesRequested = 0
+    /// Turns whose commit the store held back (a WAL checkpoint's last pass), oldest first:
+    /// committed together, and before any later turn, by `commitDeferredTurns()`.
+    var deferredTurns: [Turn] = []
+    /// Retries the deferred turns' commit while there are some.
+    var commitRetryTimer: LoopTimer?
+    var commitRetriesActive = false
 
     private var nextConnectionID: Connection.ID = 1
     private(set) var sizeReportSequence: UInt64 = 0
@@ -236,6 +242,8 @@ final class Server: @unchecked Sendable {
         closeAndFree(checkHandle)
         closeAndFree(idleHandle)
         closeAndFree(busyPollHandle)
+        commitRetryTimer?.close()
+        commitRetryTimer = nil
         flushThread?.stop()
         flushThread = nil
     }

@@ -65,6 +65,11 @@ final class LoopTimer {
         }, delay, interval)
     }
 
+    func stop() {
+        guard isOpen else { return }
+        uv_timer_stop(handle)
+    }
+
     /// Keeps the loop from waiting on this timer alone (a stopping daemon exits anyway).
     func unref() { uv_unref(asHandle(handle)) }
 

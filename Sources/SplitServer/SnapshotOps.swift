@@ -31,6 +31,12 @@ extension Server {
         respond(.snapshot(record), id: id, to: session, as: .change(nil))
     }
 
+    /// Sessions recorded by turns not committed yet (deferred ones, then this one): the store
+    /// does not have them.
+    private var pendingSessions: [SnapshotSessionInsert] {
+        deferredTurns.isEmpty ? turn.pendingSessions : deferredTurns.flatMap(\.pendingSessions) + turn.pendingSessions
+    }
+
     func listSnapshots(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {
         _ = try liveScene(scene)
         var summaries: [SnapshotSessionSummary]
@@ -39,7 +45,7 @@ extension Server {
         } catch {
             throw WireError(.storage, "cannot read snapshot sessions: \(error)")
         }
-        let pending = turn.pendingSessions.filter { $0.scene == scene }
+        let pending = pendingSessions.filter { $0.scene == scene }
         summaries += pending.map(\.summary)
         let listings = summaries.map { summary in
             SnapshotListing(session: summary.session, baseRevision: Int(summary.baseRevision),
@@ -50,7 +56,7 @@ extension Server {
 
     func getSnapshot(id: RequestID, session sessionID: String, from session: ClientSession) throws(WireError) {
         let stored: SnapshotSession?
-        let pending = turn.pendingSessions.first { $0.session == sessionID }
+        let pending = pendingSessions.first { $0.session == sessionID }
         if let pending {
             stored = SnapshotSession(summary: pending.summary, body: pending.body)
         } else {

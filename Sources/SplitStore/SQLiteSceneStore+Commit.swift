@@ -3,6 +3,28 @@ import CSQLite
 extension SQLiteSceneStore {
     public func commit(_ batch: StoreBatch) throws(StoreError) {
         guard !batch.isEmpty else { return }
+        if let walCheckpointer {
+            _ = walCheckpointer.enterWriterCommit(wait: true)
+            defer { walCheckpointer.leaveWriterCommit() }
+            try commitNow(batch)
+        } else {
+            try commitNow(batch)
+        }
+    }
+
+    public func commitUnlessHeldBack(_ batch: StoreBatch) throws(StoreError) -> Bool {
+        guard !batch.isEmpty else { return true }
+        guard let walCheckpointer else {
+            try commitNow(batch)
+            return true
+        }
+        guard walCheckpointer.enterWriterCommit(wait: false) else { return false }
+        defer { walCheckpointer.leaveWriterCommit() }
+        try commitNow(batch)
+        return true
+    }
+
+    private func commitNow(_ batch: StoreBatch) throws(StoreError) {
         let statements = try statements()
         let started = monotonicNanoseconds()
         let now = options.clock()

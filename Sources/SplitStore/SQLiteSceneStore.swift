@@ -16,12 +16,14 @@ public final class SQLiteSceneStore: SceneStore {
         if let counts = walCheckpointer?.statistics {
             current.walCheckpoints = counts.passes + counts.writerCheckpoints
             current.writerWALCheckpoints = counts.writerCheckpoints
+            current.walCheckpointsHoldingWriter = counts.passesHoldingWriter
+            current.commitsHeldBack = counts.commitsRefused
         }
         return current
     }
     private var recorded = StoreStatistics()
     public let deferredFlush: (any DurableFlush)?
-    private var walCheckpointer: WALCheckpointer?
+    private(set) var walCheckpointer: WALCheckpointer?
 
     let database: Database
     private let writerLock: WriterLock?

@@ -10,6 +10,11 @@ public protocol SceneStore: AnyObject {
     /// Returns when the batch is durable as `Durability` defines. An empty batch is a no-op.
     func commit(_ batch: StoreBatch) throws(StoreError)
 
+    /// `commit`, unless the store holds commits back for a moment (the last pass of a WAL
+    /// checkpoint, a few ms to tens of ms): then false, nothing written, and the caller keeps
+    /// the batch and tries again soon instead of blocking. An empty batch is a no-op (true).
+    func commitUnlessHeldBack(_ batch: StoreBatch) throws(StoreError) -> Bool
+
     /// Every scene with the revision and state of its last checkpoint (the upsert that last
     /// wrote its row), in no particular order. Later changes are in `journalTails()`.
     func loadScenes() throws(StoreError) -> [StoredScene]
@@ -59,6 +64,12 @@ public protocol SceneStore: AnyObject {
 
 extension SceneStore {
     public var deferredFlush: (any DurableFlush)? { nil }
+
+    /// A store that never holds commits back commits at once.
+    public func commitUnlessHeldBack(_ batch: StoreBatch) throws(StoreError) -> Bool {
+        try commit(batch)
+        return true
+    }
 
     /// Every journal entry of the scene from `revision` on.
     public func journal(scene: String, from revision: Int64) throws(StoreError) -> [JournalEntry] {

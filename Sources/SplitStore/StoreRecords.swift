@@ -108,8 +108,13 @@ public struct StoreStatistics: Sendable, Hashable {
     /// WAL checkpoints run (copies of the WAL into the database file), off the writer's thread
     /// or, when the WAL outgrew that thread, by the writer.
     public var walCheckpoints: Int64 = 0
-    /// Of those, the ones the writer ran itself.
+    /// Of those, the ones the writer ran itself (the WAL outgrew the thread).
     public var writerWALCheckpoints: Int64 = 0
+    /// Of those, the last passes of a cycle, which held the writer's commits back so that
+    /// the WAL could start over.
+    public var walCheckpointsHoldingWriter: Int64 = 0
+    /// Commits refused by `commitUnlessHeldBack` while such a pass ran (the caller retried).
+    public var commitsHeldBack: Int64 = 0
 
     public init() {}
 }

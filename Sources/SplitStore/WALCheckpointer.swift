@@ -16,15 +16,18 @@ import CSQLite
 /// The WAL starts over from its beginning only at a write transaction that finds every
 /// frame copied, and a busy writer commits while the thread copies, so the thread alone would
 /// never catch up and the WAL would grow. The thread therefore copies until it is at most
-/// `catchUpPages` (1/16 of the threshold) behind, and the writer copies that last stretch
-/// itself, in its commit (250 pages instead of SQLite's 1000, and 4 times less often: the
-/// threshold is 4000 pages, a 16 MiB WAL). If the WAL still reaches `writerLimitPages` (4
-/// times the threshold: a disk slower than the writer), the writer waits for the thread's
-/// pass and checkpoints too: the WAL stays bounded.
+/// `catchUpPages` (1/16 of the threshold) behind, then holds the writer's commits back
+/// (`enterWriterCommit` answers false, or waits) for one last pass, which copies the rest and
+/// syncs the database file. The writer's loop keeps working meanwhile: it keeps the turns it
+/// could not commit and commits them together afterwards. Before, the writer copied that
+/// last stretch itself, in its commit: 10-20 ms of the loop every few seconds of a storm,
+/// most of it the database file's sync. If the WAL still reaches `writerLimitPages` (4 times
+/// the threshold: a disk slower than the writer), the writer waits for the thread's pass and
+/// checkpoints too: the WAL stays bounded.
 final class WALCheckpointer: @unchecked Sendable {
     /// WAL size, in pages, that wakes the thread (SQLite's automatic checkpoint uses 1000).
     let thresholdPages: Int32
-    /// How far behind the WAL's end the thread stops and leaves the rest to the writer.
+    /// How far behind the WAL's end the thread holds the writer back for its last pass.
     let catchUpPages: Int32
     /// WAL size at which the writer checkpoints itself.
     let writerLimitPages: Int32
@@ -33,6 +36,11 @@ final class WALCheckpointer: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var wakeUp = pthread_cond_t()
     private var idle = pthread_cond_t()
+    /// Signalled when the writer leaves a commit (or a pause starts): the thread waits on it
+    /// before its last pass.
+    private var writerLeft = pthread_cond_t()
+    /// Signalled when the last pass ends: a writer waiting in `enterWriterCommit` goes on.
+    private var writerReleased = pthread_cond_t()
     private var thread = pthread_t()
     private var started = false
     // Guarded by `mutex`.
@@ -40,8 +48,10 @@ final class WALCheckpointer: @unchecked Sendable {
     private var running = false
     private var paused = false
     private var stopping = false
-    /// Frames copied into the database file by the last pass (the WAL's backfill mark).
-    private var copiedFrames: Int32 = 0
+    /// The writer is inside a commit (between `enterWriterCommit` and `leaveWriterCommit`).
+    private var writerCommitting = false
+    /// The thread's last pass holds the writer's commits back.
+    private var holdingWriter = false
     private var counts = Counts()
 
     /// What the thread has done.
@@ -50,8 +60,11 @@ final class WALCheckpointer: @unchecked Sendable {
         var passes: Int64 = 0
         /// Passes refused (another checkpoint was running) or failed; the next call retries.
         var failures: Int64 = 0
-        /// Checkpoints the writer ran itself: the last stretch behind the thread, or the WAL
-        /// reached `writerLimitPages`.
+        /// Of the passes, the last ones of a cycle, run while the writer's commits were held back.
+        var passesHoldingWriter: Int64 = 0
+        /// Commits that found the writer held back and were refused (`enterWriterCommit(wait: false)`).
+        var commitsRefused: Int64 = 0
+        /// Checkpoints the writer ran itself: the WAL reached `writerLimitPages`.
         var writerCheckpoints: Int64 = 0
     }
 
@@ -65,6 +78,8 @@ final class WALCheckpointer: @unchecked Sendable {
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&wakeUp, nil)
         pthread_cond_init(&idle, nil)
+        pthread_cond_init(&writerLeft, nil)
+        pthread_cond_init(&writerReleased, nil)
         let context = Unmanaged.passRetained(self).toOpaque()
         guard pthread_create(&thread, nil, { context in
             Unmanaged<WALCheckpointer>.fromOpaque(context!).takeRetainedValue().run()
@@ -79,6 +94,8 @@ final class WALCheckpointer: @unchecked Sendable {
     }
 
     deinit {
+        pthread_cond_destroy(&writerReleased)
+        pthread_cond_destroy(&writerLeft)
         pthread_cond_destroy(&idle)
         pthread_cond_destroy(&wakeUp)
         pthread_mutex_destroy(&mutex)
@@ -107,6 +124,9 @@ final class WALCheckpointer: @unchecked Sendable {
     func pause<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         pthread_mutex_lock(&mutex)
         paused = true
+        // A thread waiting for the writer to leave its commit gives its last pass up: the
+        // writer may be the caller, inside its commit.
+        pthread_cond_signal(&writerLeft)
         while running { pthread_cond_wait(&idle, &mutex) }
         pthread_mutex_unlock(&mutex)
         defer {
@@ -124,29 +144,62 @@ final class WALCheckpointer: @unchecked Sendable {
         let wasStarted = started && !stopping
         stopping = true
         pthread_cond_signal(&wakeUp)
+        pthread_cond_signal(&writerLeft)
         pthread_mutex_unlock(&mutex)
         guard wasStarted else { return }
         pthread_join(thread, nil)
         try? connection.close()
     }
 
+    /// Called by the writer before each commit. False (with `wait` false) while the thread's
+    /// last pass holds commits back: the caller commits later. With `wait` true it waits for
+    /// that pass to end (tens of ms at worst: for rare commits, not the loop's turns).
+    /// A true answer must be followed by `leaveWriterCommit()`.
+    func enterWriterCommit(wait: Bool) -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if holdingWriter, !wait {
+            counts.commitsRefused += 1
+            return false
+        }
+        while holdingWriter { pthread_cond_wait(&writerReleased, &mutex) }
+        writerCommitting = true
+        return true
+    }
+
+    func leaveWriterCommit() {
+        pthread_mutex_lock(&mutex)
+        writerCommitting = false
+        pthread_cond_signal(&writerLeft)
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// Runs `body` with the writer's commits held back, as the thread's last pass holds them
+    /// (tests, with a threshold the thread never reaches).
+    func holdingWriterForTesting<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(&mutex)
+        holdingWriter = true
+        while writerCommitting { pthread_cond_wait(&writerLeft, &mutex) }
+        pthread_mutex_unlock(&mutex)
+        defer {
+            pthread_mutex_lock(&mutex)
+            holdingWriter = false
+            pthread_cond_broadcast(&writerReleased)
+            pthread_mutex_unlock(&mutex)
+        }
+        return try body()
+    }
+
     // Called on the writer's thread after each commit, with the writer's connection.
     private func committed(walPages: Int32, writer: OpaquePointer?) {
         guard walPages >= thresholdPages, let writer else { return }
         pthread_mutex_lock(&mutex)
-        let threadIdle = !running && !requested
-        let writerFinishes = threadIdle && copiedFrames > 0 && walPages - copiedFrames <= catchUpPages
-        if writerFinishes {
-            // Nothing runs on the thread until the writer is done: it waits for `requested`.
-            copiedFrames = 0
-        } else if walPages < writerLimitPages, !requested {
+        if walPages < writerLimitPages, !requested {
             requested = true
             pthread_cond_signal(&wakeUp)
         }
         pthread_mutex_unlock(&mutex)
-        if writerFinishes {
-            checkpointOnWriter(writer)
-        } else if walPages >= writerLimitPages {
+        if walPages >= writerLimitPages {
             // The thread cannot keep up: bound the WAL as SQLite's own checkpoint would.
             _ = try? pause { () throws(StoreError) in checkpointOnWriter(writer) }
         }
@@ -178,12 +231,35 @@ final class WALCheckpointer: @unchecked Sendable {
                 passes += 1
             } while outcome.code == SQLITE_OK && outcome.frames - outcome.copied > catchUpPages
                 && passes < Self.passesPerWakeUp && !isPausedOrStopping()
+            if outcome.code == SQLITE_OK, outcome.frames - outcome.copied <= catchUpPages {
+                passHoldingWriter()
+            }
             pthread_mutex_lock(&mutex)
-            copiedFrames = outcome.code == SQLITE_OK ? outcome.copied : 0
             requested = false
             running = false
             pthread_cond_broadcast(&idle)
         }
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// The cycle's last pass: with the writer's commits held back it reaches the WAL's end,
+    /// and the writer's next transaction starts the WAL over. Given up if a pause or a stop
+    /// comes first (the writer may be waiting inside its commit).
+    private func passHoldingWriter() {
+        pthread_mutex_lock(&mutex)
+        holdingWriter = true
+        while writerCommitting && !paused && !stopping { pthread_cond_wait(&writerLeft, &mutex) }
+        let proceed = !paused && !stopping
+        pthread_mutex_unlock(&mutex)
+        if proceed {
+            let outcome = pass()
+            pthread_mutex_lock(&mutex)
+            if outcome.code == SQLITE_OK { counts.passesHoldingWriter += 1 }
+            pthread_mutex_unlock(&mutex)
+        }
+        pthread_mutex_lock(&mutex)
+        holdingWriter = false
+        pthread_cond_broadcast(&writerReleased)
         pthread_mutex_unlock(&mutex)
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Testing
 @testable import SplitStore
 
@@ -73,23 +74,85 @@ struct WALCheckpointTests {
         }
     }
 
-    @Test("a writer that never pauses still gets its WAL started over: the file stays bounded")
-    func walStaysBounded() throws {
+    @Test("a writer that never pauses still gets its WAL started over: the file stays bounded", arguments: [false, true])
+    func walStaysBounded(retryingHeldBackCommits: Bool) throws {
         let directory = TemporaryDirectory()
         let threshold: Int32 = 40
         let store = try openStore(directory.database) { $0.walCheckpointPages = threshold; $0.durability = .normal }
         var largest = 0
-        for round in 0..<60 {
-            try commitBatches(store, from: round * 20, count: 20, stateSize: 6000)
+        for index in 0..<1200 {
+            var batch = StoreBatch()
+            let scene = "s\(index % 20)"
+            batch.upsertScene(id: scene, device: "ipad", revision: Int64(index + 1), state: stateBytes(scene, Int64(index + 1), size: 6000))
+            batch.appendJournal(scene: scene, revision: Int64(index + 1), change: [UInt8(index % 251)])
+            if retryingHeldBackCommits {
+                // The daemon's way: a refused commit is kept and tried again.
+                while try !store.commitUnlessHeldBack(batch) { usleep(100) }
+            } else {
+                try store.commit(batch)
+            }
             largest = max(largest, contents(of: directory.database + "-wal")?.count ?? 0)
         }
         // 4x the threshold, plus what one commit adds, in 4 KiB pages with their 24-byte headers.
         let bound = Int(threshold * 4 + 16) * (4096 + 24) + 32
         #expect(largest <= bound, "WAL reached \(largest) bytes")
-        #expect(store.statistics.writerWALCheckpoints > 0, "the writer finished the thread's passes")
-        #expect(store.statistics.walCheckpoints > store.statistics.writerWALCheckpoints, "the thread did passes too")
+        let statistics = store.statistics
+        #expect(statistics.walCheckpointsHoldingWriter + statistics.writerWALCheckpoints > 0,
+                "the WAL was started over: after a pass holding the writer back, or by the writer")
+        #expect(statistics.walCheckpoints > statistics.writerWALCheckpoints, "the thread did passes")
+        #expect(statistics.failedCommits == 0)
         try store.close()
         #expect(try openStore(directory.database).loadScenes().map(\.revision).max() == 1200)
+    }
+
+    @Test("once the writer stops, the thread's last pass (holding the writer back) reaches the WAL's end")
+    func lastPassHoldsTheWriter() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory.database) { $0.walCheckpointPages = 40; $0.durability = .normal }
+        try commitBatches(store, count: 100, stateSize: 6000)
+        #expect(eventually { store.statistics.walCheckpointsHoldingWriter > 0 })
+        try commitBatches(store, from: 100, count: 20, stateSize: 6000)
+        try store.close()
+        #expect(try openStore(directory.database).loadScenes().map(\.revision).max() == 120)
+    }
+
+    @Test("while the writer is held back a commit is refused and writes nothing, and a waiting commit goes on after")
+    func heldBackCommits() throws {
+        let directory = TemporaryDirectory()
+        // A threshold the thread never reaches: only the test holds the writer back.
+        let store = try openStore(directory.database) { $0.walCheckpointPages = 1_000_000; $0.preallocatesWAL = false }
+        try commitBatches(store, count: 1, stateSize: 100)
+        let checkpointer = try #require(store.walCheckpointer)
+        var refused = StoreBatch()
+        refused.upsertScene(id: "refused", device: "ipad", revision: 1, state: [1])
+        var waitingBatch = StoreBatch()
+        waitingBatch.upsertScene(id: "waiting", device: "ipad", revision: 1, state: [2])
+        let waiting = waitingBatch
+        nonisolated(unsafe) let shared = store
+        let finished = NSCondition()
+        nonisolated(unsafe) var waitingCommitted = false
+        try checkpointer.holdingWriterForTesting { () throws in
+            #expect(try !store.commitUnlessHeldBack(refused))
+            #expect(try store.loadScenes().map(\.id).contains("refused") == false)
+            Thread.detachNewThread {
+                try? shared.commit(waiting)
+                finished.lock()
+                waitingCommitted = true
+                finished.broadcast()
+                finished.unlock()
+            }
+            usleep(100_000)
+            finished.lock()
+            #expect(!waitingCommitted, "a plain commit waits while the writer is held back")
+            finished.unlock()
+        }
+        finished.lock()
+        while !waitingCommitted { finished.wait() }
+        finished.unlock()
+        #expect(try store.commitUnlessHeldBack(refused))
+        #expect(try Set(store.loadScenes().map(\.id)).isSuperset(of: ["refused", "waiting"]))
+        #expect(store.statistics.commitsHeldBack == 1)
+        try store.close()
     }
 }
 
