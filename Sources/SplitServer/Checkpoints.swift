@@ -37,8 +37,9 @@ extension Server {
         return timer
     }
 
-    /// Checkpoints up to `limit` scenes that have changes above their checkpoint, in this
-    /// turn's batch (their bookkeeping rolls back with it if the commit fails).
+    /// Checkpoints up to `limit` scenes that have changes above their checkpoint and did not
+    /// change since the previous sweep, in this turn's batch (their bookkeeping rolls back
+    /// with it if the commit fails). Scenes still changing stay listed for a later sweep.
     func sweepCheckpoints(limit: Int) {
         guard phase == .running else { return }
         if stats.failedCommits != failedCommitsAtSweep {
@@ -47,13 +48,25 @@ extension Server {
             uncheckpointed = Set(scenes.filter { $0.value.uncheckpointedChanges > 0 }.keys)
         }
         var staged = 0
+        var inUse: [String] = []
         while staged < limit, let id = uncheckpointed.popFirst() {
-            guard var live = scenes[id], live.uncheckpointedChanges > 0 else { continue }
+            guard let index = scenes.index(forKey: id) else { continue }
+            let (changes, revision, seen) = scenes.values[index].withValue {
+                ($0.uncheckpointedChanges, $0.state.revision, $0.revisionAtLastSweep)
+            }
+            guard changes > 0 else { continue }
+            if revision != seen {
+                scenes.values[index].revisionAtLastSweep = revision
+                inUse.append(id)
+                continue
+            }
+            var live = scenes.values[index]
             turn.remember(scene: id, before: live)
             stageCheckpoint(of: &live)
-            scenes[id] = live
+            scenes.values[index] = live
             staged += 1
         }
+        uncheckpointed.formUnion(inUse)
         if staged > 0 { scheduleTurn() }
     }
 

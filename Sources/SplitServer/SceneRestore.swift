@@ -87,7 +87,10 @@ enum SceneRestore {
                 return .failure(error)
             }
         }
-        return .success(LiveScene(state: state, layout: layout, checkpointRevision: Int(stored.revision)))
+        var live = LiveScene(state: state, layout: layout, checkpointRevision: Int(stored.revision))
+        // At rest since the start: the first sweep checkpoints what the restart replayed.
+        live.revisionAtLastSweep = state.revision
+        return .success(live)
     }
 
     /// Applies one journal entry to the state before it.

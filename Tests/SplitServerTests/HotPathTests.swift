@@ -115,6 +115,35 @@ struct HotPathTests {
     }
 }
 
+extension HotPathTests {
+    /// The sweep is for scenes at rest: one that keeps changing (a window being dragged) is
+    /// left to its own `checkpointEvery` checkpoints, not rewritten by every sweep.
+    @Test func theSweepLeavesScenesStillChanging() throws {
+        let daemon = try TestDaemon { $0.checkpointEvery = 100_000; $0.checkpointSweepMilliseconds = 300 }
+        let client = try daemon.connect()
+        for scene in ["a", "b"] {
+            #expect(try client.request(["op": "scene.create", "scene": .string(scene), "device": "ipad-pro-12.9"]).isOK)
+        }
+        #expect(try client.request(["op": "resize", "scene": "b", "width": 981, "height": 1024])["revision"] == 2)
+        // `a` changes every few ms across five sweeps; `b` rests from its one change on.
+        let end = Date().addingTimeInterval(1.5)
+        var changes = 0
+        while Date() < end {
+            let width = changes % 2 == 0 ? 678 : 1366
+            #expect(try client.request(["op": "resize", "scene": "a", "width": .int(Int64(width)), "height": 1024]).isOK)
+            changes += 1
+            usleep(2000)
+        }
+        client.close()
+        daemon.store.failure = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
+        daemon.stop()
+        daemon.store.failure = nil
+        let rows = try daemon.store.loadScenes().sorted { $0.id < $1.id }
+        #expect(rows.map(\.id) == ["a", "b"])
+        #expect(rows.map(\.revision) == [1, 2], "b swept once at rest; a, changed \(changes) times, only at its creation")
+    }
+}
+
 /// One engine for the fixtures above.
 enum SplitEngineFixture {
     static let engine = SplitEngine()
