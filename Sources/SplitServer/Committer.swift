@@ -85,7 +85,7 @@ extension Server {
         if let flushThread, (committed && !batch.isEmpty) || !heldTurns.isEmpty {
             if committed && !batch.isEmpty {
                 flushesRequested += 1
-                flushThread.request(flushesRequested)
+                flushThread.request(flushesRequested, operations: batch.count)
             }
             if heldTurns.isEmpty { flushThread.keepsLoopAlive(true) }
             for work in group {
@@ -138,7 +138,7 @@ extension Server {
         guard needsFlush || !heldTurns.isEmpty else { return false }
         if needsFlush {
             flushesRequested += 1
-            flushThread.request(flushesRequested)
+            flushThread.request(flushesRequested, operations: work.batch.count)
         }
         if heldTurns.isEmpty { flushThread.keepsLoopAlive(true) }
         heldTurns.append(HeldTurn(generation: flushesRequested, work: work, committed: committed, rolledBack: rolledBack))

@@ -17,7 +17,12 @@ final class FlushThread: @unchecked Sendable {
     private let mailbox: LoopMailbox
     private let condition = NSCondition()
     private var requested = 0
+    /// Store operations committed since the current flush started (guarded by `condition`).
+    private var operationsWaiting = 0
     private var stopping = false
+    private let delay: Delay
+    /// False once the daemon stops: what is left is flushed without delay.
+    private var delaying = true
     private var thread: Thread?
     private let stopped = NSCondition()
     private var isRunning = false
@@ -31,10 +36,25 @@ final class FlushThread: @unchecked Sendable {
     /// thread keeps the default and says so once.
     static let raisedNice: Int32 = -10
 
+    /// Group commit: how long a flush waits after the previous one started, and how many
+    /// waiting operations end the wait (`database.flushDelay*`). A flush covering a small
+    /// turn costs the core as much as one covering a large one (~35 µs of CPU on this VM, in
+    /// the thread and the block layer): in a 1000-window storm a flush covered ~9 changes,
+    /// 13 % of the daemon's CPU went to flushing and the loop ran at 93 %, where any stall
+    /// left a long backlog. A closed loop of 100 clients waits with ~35 operations per flush
+    /// and is not delayed.
+    struct Delay: Sendable {
+        var microseconds: Int
+        var unlessWaiting: Int
+
+        static let none = Delay(microseconds: 0, unlessWaiting: 1)
+    }
+
     /// `onFlushed(generation, error)` runs on the loop thread.
-    init(flush: any DurableFlush, loop: UnsafeMutablePointer<uv_loop_t>, logger: Logger,
+    init(flush: any DurableFlush, loop: UnsafeMutablePointer<uv_loop_t>, logger: Logger, delay: Delay = .none,
          onFlushed: @escaping @Sendable (Int, StoreError?) -> Void) {
         self.flush = flush
+        self.delay = delay
         mailbox = LoopMailbox(loop: loop)
         // Weak: the thread object is kept by `self`; a strong capture would keep both alive.
         let thread = Thread { [weak self] in
@@ -63,10 +83,20 @@ final class FlushThread: @unchecked Sendable {
         mailbox.keepsLoopAlive(keep)
     }
 
-    /// Asks for a flush covering every commit made so far, as `generation`.
-    func request(_ generation: Int) {
+    /// Asks for a flush covering every commit made so far, as `generation`; the commit wrote
+    /// `operations` store operations.
+    func request(_ generation: Int, operations: Int = 1) {
         condition.lock()
         requested = max(requested, generation)
+        operationsWaiting += operations
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// No more group-commit delays (a graceful stop answers what is held at once).
+    func endDelays() {
+        condition.lock()
+        delaying = false
         condition.signal()
         condition.unlock()
     }
@@ -92,11 +122,18 @@ final class FlushThread: @unchecked Sendable {
 
     private func run(_ onFlushed: @escaping @Sendable (Int, StoreError?) -> Void) {
         var flushed = 0
+        var lastStart = Date.distantPast
         condition.lock()
         while true {
             while requested == flushed && !stopping { condition.wait() }
             if stopping { break }
+            if delay.microseconds > 0 {
+                let due = lastStart.addingTimeInterval(Double(delay.microseconds) / 1_000_000)
+                while delaying && operationsWaiting < delay.unlessWaiting && !stopping && condition.wait(until: due) {}
+            }
             let target = requested
+            operationsWaiting = 0
+            lastStart = Date()
             condition.unlock()
             let failure: StoreError?
             do {

@@ -102,7 +102,8 @@ final class Server: @unchecked Sendable {
         // The check handle alone must not keep the loop alive once everything else is closed.
         uv_unref(asHandle(checkHandle))
         if let flush = store.deferredFlush {
-            flushThread = FlushThread(flush: flush, loop: loop, logger: logger) { [unowned self] generation, error in
+            let delay = FlushThread.Delay(microseconds: settings.flushDelayMicroseconds, unlessWaiting: settings.flushDelayCount)
+            flushThread = FlushThread(flush: flush, loop: loop, logger: logger, delay: delay) { [unowned self] generation, error in
                 self.flushed(through: generation, error: error)
             }
         }
@@ -200,6 +201,7 @@ final class Server: @unchecked Sendable {
             if !session.isClosing { session.connection.drainPendingInput() }
         }
         phase = .stopping
+        flushThread?.endDelays()
         shutdownTimer = LoopTimer(loop: loop) { [unowned self] in
             self.logger.warning("stop: clients did not drain within \(self.settings.shutdownTimeoutMilliseconds) ms; closing them")
             for session in Array(self.sessions.values) { session.connection.close(reason: "daemon stopped") }

@@ -21,6 +21,11 @@ public struct ServerSettings: Sendable, Equatable {
     /// again (a checkpoint); a restart replays at most this many per scene (fewer after the
     /// periodic sweep or a graceful stop).
     public var checkpointEvery: Int = 16
+    /// Group commit (full durability): a WAL flush starts at least this long after the
+    /// previous one started, unless `flushDelayCount` changes wait (MySQL's
+    /// binlog_group_commit_sync_delay / _no_delay_count); 0: each flush as soon as asked.
+    public var flushDelayMicroseconds: Int = 600
+    public var flushDelayCount: Int = 32
     /// Milliseconds between sweeps checkpointing scenes left with changes above their
     /// checkpoint (at most `Server.checkpointsPerSweep` per sweep); 0: no sweep. Not a
     /// configuration key: tests turn it off or speed it up.

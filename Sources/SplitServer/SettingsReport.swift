@@ -14,6 +14,8 @@ public enum SettingsReport {
             database.busyTimeoutMilliseconds \(settings.busyTimeoutMilliseconds)
             database.journalRetention    \(settings.journalRetention)
             database.checkpointEvery     \(settings.checkpointEvery)
+            database.flushDelayMicroseconds \(settings.flushDelayMicroseconds)
+            database.flushDelayCount     \(settings.flushDelayCount)
             log.level                    \(settings.logLevel)
             limits.maxLineLength         \(settings.maxLineLength)
             limits.maxClients            \(settings.maxClients)

@@ -21,9 +21,10 @@ import CSQLite
 /// syncs the database file. The writer's loop keeps working meanwhile: it keeps the turns it
 /// could not commit and commits them together afterwards. Before, the writer copied that
 /// last stretch itself, in its commit: 10-20 ms of the loop every few seconds of a storm,
-/// most of it the database file's sync. If the WAL still reaches `writerLimitPages` (4 times
-/// the threshold: a disk slower than the writer), the writer waits for the thread's pass and
-/// checkpoints too: the WAL stays bounded.
+/// most of it the database file's sync. A thread that does not get that close (a disk slower
+/// than the writer) holds the writer back anyway once the WAL is twice the threshold; if the
+/// WAL still reaches `writerLimitPages` (4 times the threshold), the writer waits for the
+/// thread's pass and checkpoints too: the WAL stays bounded.
 final class WALCheckpointer: @unchecked Sendable {
     /// WAL size, in pages, that wakes the thread (SQLite's automatic checkpoint uses 1000).
     let thresholdPages: Int32
@@ -231,7 +232,12 @@ final class WALCheckpointer: @unchecked Sendable {
                 passes += 1
             } while outcome.code == SQLITE_OK && outcome.frames - outcome.copied > catchUpPages
                 && passes < Self.passesPerWakeUp && !isPausedOrStopping()
-            if outcome.code == SQLITE_OK, outcome.frames - outcome.copied <= catchUpPages {
+            // Twice the threshold: the thread does not catch up (a slow disk, a busy core).
+            // Holding the writer back for a longer pass keeps the loop working, where the
+            // writer's own checkpoint at `writerLimitPages` stops it.
+            let closeEnough = outcome.frames - outcome.copied <= catchUpPages
+            let fallingBehind = outcome.frames >= thresholdPages * 2
+            if outcome.code == SQLITE_OK, closeEnough || fallingBehind {
                 passHoldingWriter()
             }
             pthread_mutex_lock(&mutex)

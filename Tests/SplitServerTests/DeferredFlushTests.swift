@@ -113,3 +113,72 @@ struct DeferredFlushTests {
         #expect(ids == Array(201...208))
     }
 }
+
+/// A flush that counts the flushes that completed.
+final class CountingFlush: DurableFlush, @unchecked Sendable {
+    private let lock = NSLock()
+    private var completed = 0
+    var flushes: Int { lock.withLock { completed } }
+    func flush() throws(StoreError) { lock.withLock { completed += 1 } }
+}
+
+/// Group commit (`database.flushDelay*`): a flush waits after the previous one unless enough
+/// operations wait, and a graceful stop ends the waiting.
+@Suite("Flush delay", .serialized)
+struct FlushDelayTests {
+    private let create: JSONObject = ["op": "scene.create", "scene": "s", "device": "ipad-pro-12.9"]
+
+    /// Ten pipelined resizes: one turn of ten operations, flushed by the thread.
+    private func tenResizes(from id: Int) -> String {
+        (0..<10).map { #"{"id":\#(id + $0),"op":"resize","scene":"s","width":\#($0 % 2 == 0 ? 400 : 1366),"height":1024}"# }
+            .joined(separator: "\n") + "\n"
+    }
+
+    private func startDaemon(_ flush: CountingFlush, count: Int) throws -> TestDaemon {
+        let store = MemorySceneStore()
+        store.deferredFlush = flush
+        // A delay no test waits out: an answer within the read timeout came from the count.
+        return try TestDaemon(store: store) {
+            $0.flushDelayMicroseconds = 60_000_000
+            $0.flushDelayCount = count
+            $0.checkpointSweepMilliseconds = 0
+        }
+    }
+
+    private func readIDs(_ client: TestClient, count: Int) throws -> [Int] {
+        try (0..<count).map { _ in try client.readMessage()["id"]?.int ?? -1 }
+    }
+
+    @Test("a flush right after another waits until enough operations wait, then goes at once")
+    func countEndsTheDelay() throws {
+        let flush = CountingFlush()
+        let daemon = try startDaemon(flush, count: 20)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        try client.send(raw: tenResizes(from: 100))
+        #expect(try readIDs(client, count: 10) == Array(100..<110), "the first flush has nothing to wait after")
+        let before = flush.flushes
+        try client.send(raw: tenResizes(from: 200))
+        #expect(try client.readLine(timeout: 300) == nil, "ten operations wait for the delay")
+        #expect(flush.flushes == before)
+        try client.send(raw: tenResizes(from: 300))
+        #expect(try readIDs(client, count: 20) == Array(200..<210) + Array(300..<310), "twenty end it")
+        #expect(flush.flushes == before + 1, "one flush covered both turns")
+    }
+
+    @Test("a graceful stop flushes what waits for the delay and answers it")
+    func stopEndsTheDelay() throws {
+        let flush = CountingFlush()
+        let daemon = try startDaemon(flush, count: 1000)
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        try client.send(raw: tenResizes(from: 100))
+        #expect(try readIDs(client, count: 10) == Array(100..<110))
+        try client.send(raw: tenResizes(from: 200))
+        #expect(try client.readLine(timeout: 300) == nil)
+        daemon.requestStop()
+        #expect(try readIDs(client, count: 10) == Array(200..<210))
+        #expect(daemon.waitUntilFinished(seconds: 10))
+    }
+}
