@@ -61,7 +61,7 @@ public enum ConfigKeys {
               help: "A change stores only a journal entry; a scene's full state is written again (checkpointed) after this many changes, 1-1000000, by a sweep every second and at a graceful stop. A start replays the changes above each checkpoint. Reloaded on SIGHUP."),
         .init(key: "database.flushDelayMicroseconds", kind: .int, defaultJSON: "600",
               help: "Group commit with durability full: a WAL flush (fdatasync) starts at least this long after the previous one started, unless database.flushDelayCount changes are waiting. Fewer flushes when many small turns each need one (a resize storm); 0-100000, 0 flushes as soon as asked."),
-        .init(key: "database.flushDelayCount", kind: .int, defaultJSON: "32",
+        .init(key: "database.flushDelayCount", kind: .int, defaultJSON: "16",
               help: "Changes waiting for a flush that start it without database.flushDelayMicroseconds' delay, 1-1000000."),
         .init(key: "log.level", kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), defaultJSON: "\"info\"",
               help: "Least severe message logged to stderr. Reloaded on SIGHUP."),

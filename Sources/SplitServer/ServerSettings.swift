@@ -25,7 +25,7 @@ public struct ServerSettings: Sendable, Equatable {
     /// previous one started, unless `flushDelayCount` changes wait (MySQL's
     /// binlog_group_commit_sync_delay / _no_delay_count); 0: each flush as soon as asked.
     public var flushDelayMicroseconds: Int = 600
-    public var flushDelayCount: Int = 32
+    public var flushDelayCount: Int = 16
     /// Milliseconds between sweeps checkpointing scenes left with changes above their
     /// checkpoint (at most `Server.checkpointsPerSweep` per sweep); 0: no sweep. Not a
     /// configuration key: tests turn it off or speed it up.

@@ -178,17 +178,26 @@ final class WALCheckpointer: @unchecked Sendable {
     /// Runs `body` with the writer's commits held back, as the thread's last pass holds them
     /// (tests, with a threshold the thread never reaches).
     func holdingWriterForTesting<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        holdingWriter = true
-        while writerCommitting { pthread_cond_wait(&writerLeft, &mutex) }
-        pthread_mutex_unlock(&mutex)
-        defer {
-            pthread_mutex_lock(&mutex)
-            holdingWriter = false
-            pthread_cond_broadcast(&writerReleased)
-            pthread_mutex_unlock(&mutex)
-        }
+        _ = holdWriter()
+        defer { releaseWriter() }
         return try body()
+    }
+
+    /// Holds the writer's commits back once it has left the commit it is in; false (still
+    /// holding: call `releaseWriter()`) if a pause or a stop came first.
+    private func holdWriter() -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        holdingWriter = true
+        while writerCommitting && !paused && !stopping { pthread_cond_wait(&writerLeft, &mutex) }
+        return !paused && !stopping
+    }
+
+    private func releaseWriter() {
+        pthread_mutex_lock(&mutex)
+        holdingWriter = false
+        pthread_cond_broadcast(&writerReleased)
+        pthread_mutex_unlock(&mutex)
     }
 
     // Called on the writer's thread after each commit, with the writer's connection.
@@ -252,21 +261,13 @@ final class WALCheckpointer: @unchecked Sendable {
     /// and the writer's next transaction starts the WAL over. Given up if a pause or a stop
     /// comes first (the writer may be waiting inside its commit).
     private func passHoldingWriter() {
-        pthread_mutex_lock(&mutex)
-        holdingWriter = true
-        while writerCommitting && !paused && !stopping { pthread_cond_wait(&writerLeft, &mutex) }
-        let proceed = !paused && !stopping
-        pthread_mutex_unlock(&mutex)
-        if proceed {
+        if holdWriter() {
             let outcome = pass()
             pthread_mutex_lock(&mutex)
             if outcome.code == SQLITE_OK { counts.passesHoldingWriter += 1 }
             pthread_mutex_unlock(&mutex)
         }
-        pthread_mutex_lock(&mutex)
-        holdingWriter = false
-        pthread_cond_broadcast(&writerReleased)
-        pthread_mutex_unlock(&mutex)
+        releaseWriter()
     }
 
     private func isPausedOrStopping() -> Bool {
