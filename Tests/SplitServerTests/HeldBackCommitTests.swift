@@ -25,7 +25,7 @@ struct HeldBackCommitTests {
     @Test("held-back turns are answered after one later commit, in order, with a read behind them")
     func heldBackTurnsCommitTogetherInOrder() throws {
         let daemon = try TestDaemon { $0.checkpointSweepMilliseconds = 0 }
-        defer { daemon.store.holdsCommitsBack = false; daemon.stop() }
+        defer { daemon.store.holdsCommitsBack = false }
         let writer = try daemon.connect(), reader = try daemon.connect(), observer = try daemon.connect()
         #expect(try writer.request(create).isOK)
         let before = try stats(observer)
@@ -46,6 +46,8 @@ struct HeldBackCommitTests {
         let after = try stats(observer)
         #expect(after.heldBack > before.heldBack, "the refusals are counted")
         #expect(after.commits == before.commits + 1, "the held-back turns went in one commit")
+        daemon.stop()
+        // Read after the loop ended: the in-memory store belongs to the loop's thread.
         let journal = try daemon.store.journal(scene: "s", from: 2)
         #expect(journal.map(\.revision) == [2, 3, 4], "stored in the order they were applied")
     }
