@@ -35,12 +35,12 @@ extension Server {
         for id in work.connectionOrder { sessions[id]?.linesThisTurn = 0 }
         if !deferredTurns.isEmpty {
             // Behind turns not committed yet: it commits with them, never before them.
-            deferredTurns.append(work)
+            deferTurn(work)
             commitDeferredTurns()
         } else {
             switch commit(work.batch) {
             case .heldBack:
-                deferredTurns.append(work)
+                deferTurn(work)
                 startCommitRetries()
             case let .done(committed):
                 let rolledBack: Set<String> = committed ? [] : work.changedSceneIDs
@@ -71,26 +71,20 @@ extension Server {
     /// holds commits back, they wait for the next turn or retry.
     func commitDeferredTurns() {
         guard !deferredTurns.isEmpty else { return stopCommitRetries() }
-        var batch = StoreBatch()
-        for work in deferredTurns { batch.append(contentsOf: work.batch) }
-        guard case let .done(committed) = commit(batch) else { return startCommitRetries() }
+        guard case let .done(committed) = commit(deferredBatch) else { return startCommitRetries() }
         stopCommitRetries()
         let group = deferredTurns
+        let operations = deferredBatch.count
         deferredTurns.removeAll()
+        deferredBatch.removeAll()
         var rolledBack: Set<String> = []
         if !committed {
             for work in group { rolledBack.formUnion(work.changedSceneIDs) }
             for work in group.reversed() { rollBack(work) }
         }
-        if let flushThread, (committed && !batch.isEmpty) || !heldTurns.isEmpty {
-            if committed && !batch.isEmpty {
-                flushesRequested += 1
-                flushThread.request(flushesRequested, operations: batch.count)
-            }
-            if heldTurns.isEmpty { flushThread.keepsLoopAlive(true) }
-            for work in group {
-                heldTurns.append(HeldTurn(generation: flushesRequested, work: work, committed: committed, rolledBack: rolledBack))
-            }
+        let needsFlush = committed && operations > 0
+        if flushThread != nil, needsFlush || !heldTurns.isEmpty {
+            holdBehindFlush(group, flushing: needsFlush ? operations : nil, committed: committed, rolledBack: rolledBack)
         } else {
             for var work in group {
                 answer(work, committed: committed, rolledBack: rolledBack)
@@ -98,6 +92,12 @@ extension Server {
             }
         }
         if phase == .stopping, turn.isEmpty, heldTurns.isEmpty { closeClientsForStop() }
+    }
+
+    /// Keeps `work` for `commitDeferredTurns()`, its batch with the others'.
+    private func deferTurn(_ work: Turn) {
+        deferredBatch.append(contentsOf: work.batch)
+        deferredTurns.append(work)
     }
 
     /// While turns wait for the store, a timer retries their commit: no request may come to
@@ -136,13 +136,24 @@ extension Server {
             return false
         }
         guard needsFlush || !heldTurns.isEmpty else { return false }
-        if needsFlush {
+        holdBehindFlush(CollectionOfOne(work), flushing: needsFlush ? work.batch.count : nil,
+                        committed: committed, rolledBack: rolledBack)
+        return true
+    }
+
+    /// Holds `turns` until the flush of the current generation, after asking for a new one
+    /// when they committed `flushing` operations (nil: they only wait behind held turns).
+    private func holdBehindFlush(_ turns: some Sequence<Turn>, flushing operations: Int?, committed: Bool,
+                                 rolledBack: Set<String>) {
+        guard let flushThread else { return }
+        if let operations {
             flushesRequested += 1
-            flushThread.request(flushesRequested, operations: work.batch.count)
+            flushThread.request(flushesRequested, operations: operations)
         }
         if heldTurns.isEmpty { flushThread.keepsLoopAlive(true) }
-        heldTurns.append(HeldTurn(generation: flushesRequested, work: work, committed: committed, rolledBack: rolledBack))
-        return true
+        for work in turns {
+            heldTurns.append(HeldTurn(generation: flushesRequested, work: work, committed: committed, rolledBack: rolledBack))
+        }
     }
 
     /// Turns with fewer operations than this flush on the loop when nothing is held.
@@ -207,10 +218,7 @@ extension Server {
     private func commit(_ batch: StoreBatch) -> CommitOutcome {
         guard !batch.isEmpty else { return .done(true) }
         do {
-            guard try store.commitUnlessHeldBack(batch) else {
-                stats.commitsHeldBack += 1
-                return .heldBack
-            }
+            guard try store.commitUnlessHeldBack(batch) else { return .heldBack }
             stats.commits += 1
             stats.committedOperations += batch.count
             stats.largestBatch = max(stats.largestBatch, batch.count)

@@ -56,6 +56,8 @@ final class Server: @unchecked Sendable {
     /// Turns whose commit the store held back (a WAL checkpoint's last pass), oldest first:
     /// committed together, and before any later turn, by `commitDeferredTurns()`.
     var deferredTurns: [Turn] = []
+    /// Their batches, appended as each turn is deferred: a retry commits it as it is.
+    var deferredBatch = StoreBatch()
     /// Retries the deferred turns' commit while there are some.
     var commitRetryTimer: LoopTimer?
     var commitRetriesActive = false

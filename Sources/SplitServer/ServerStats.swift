@@ -8,8 +8,6 @@ struct ServerStats {
     /// Turns whose input was read while busy polling (no wake-up from sleep).
     var busyPolledTurns = 0
     var failedCommits = 0
-    /// Turn commits the store held back for a WAL checkpoint's last pass (retried).
-    var commitsHeldBack = 0
     /// Store operations (rows) committed, over all batches.
     var committedOperations = 0
     var largestBatch = 0

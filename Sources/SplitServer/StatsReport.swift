@@ -30,7 +30,7 @@ extension Server {
         add("storeFailedCommits", Int(storeStats.failedCommits))
         add("lastCommitMicroseconds", Int(storeStats.lastCommitNanoseconds / 1000))
         add("walCheckpoints", Int(storeStats.walCheckpoints))
-        add("commitsHeldBack", stats.commitsHeldBack)
+        add("commitsHeldBack", Int(storeStats.commitsHeldBack))
         add("prunedJournalEntries", Int(storeStats.prunedJournalEntries))
         let errors = JSONObject(stats.errors.keys.sorted { $0.rawValue < $1.rawValue }.map {
             JSONMember(key: $0.rawValue, value: .int(Int64(stats.errors[$0]!)))

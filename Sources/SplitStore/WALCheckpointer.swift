@@ -15,10 +15,11 @@ import CSQLite
 ///
 /// The WAL starts over from its beginning only at a write transaction that finds every
 /// frame copied, and a busy writer commits while the thread copies, so the thread alone would
-/// never catch up and the WAL would grow. The thread therefore copies until it is at most
-/// `catchUpPages` (1/16 of the threshold) behind, then holds the writer's commits back
-/// (`enterWriterCommit` answers false, or waits) for one last pass, which copies the rest and
-/// syncs the database file. The writer's loop keeps working meanwhile: it keeps the turns it
+/// never catch up and the WAL would grow. The thread therefore runs passes until one leaves
+/// at most `catchUpPages` (1/16 of the threshold) of the frames it saw uncopied (usually the
+/// first: a reader that blocks copying is what leaves more), then holds the writer's commits
+/// back (`enterWriterCommit` answers false, or waits) for one last pass, which copies what
+/// the writer committed meanwhile and syncs the database file. The writer's loop keeps working meanwhile: it keeps the turns it
 /// could not commit and commits them together afterwards. Before, the writer copied that
 /// last stretch itself, in its commit: 10-20 ms of the loop every few seconds of a storm,
 /// most of it the database file's sync. A thread that does not get that close (a disk slower
@@ -28,7 +29,9 @@ import CSQLite
 final class WALCheckpointer: @unchecked Sendable {
     /// WAL size, in pages, that wakes the thread (SQLite's automatic checkpoint uses 1000).
     let thresholdPages: Int32
-    /// How far behind the WAL's end the thread holds the writer back for its last pass.
+    /// How many of the frames a pass saw it may leave uncopied for the thread to hold the
+    /// writer back for its last pass. A pass reports the WAL as it was when the pass began,
+    /// not what the writer added during it.
     let catchUpPages: Int32
     /// WAL size at which the writer checkpoints itself.
     let writerLimitPages: Int32
