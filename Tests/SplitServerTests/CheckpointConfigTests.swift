@@ -26,3 +26,31 @@ struct CheckpointConfigTests {
         }
     }
 }
+
+@Suite("database.flushDelay*")
+struct FlushDelayConfigTests {
+    private let baseEnvironment = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/7"]
+
+    @Test func defaultsAndTheEnvironment() async throws {
+        let defaults = try await ConfigLoader.load(ConfigSources(environment: baseEnvironment))
+        #expect(defaults.flushDelayMicroseconds == 600 && defaults.flushDelayCount == 16)
+        var environment = baseEnvironment
+        environment["SPLITD_DATABASE_FLUSH_DELAY_MICROSECONDS"] = "0"
+        environment["SPLITD_DATABASE_FLUSH_DELAY_COUNT"] = "64"
+        let set = try await ConfigLoader.load(ConfigSources(environment: environment))
+        #expect(set.flushDelayMicroseconds == 0 && set.flushDelayCount == 64)
+    }
+
+    @Test(arguments: [("SPLITD_DATABASE_FLUSH_DELAY_MICROSECONDS", "100001"), ("SPLITD_DATABASE_FLUSH_DELAY_MICROSECONDS", "-1"),
+                      ("SPLITD_DATABASE_FLUSH_DELAY_COUNT", "0"), ("SPLITD_DATABASE_FLUSH_DELAY_COUNT", "soon")])
+    func outOfRangeIsRefused(variable: String, value: String) async throws {
+        var environment = baseEnvironment
+        environment[variable] = value
+        do {
+            _ = try await ConfigLoader.load(ConfigSources(environment: environment))
+            Issue.record("\(variable)=\(value) was accepted")
+        } catch let error as ConfigError {
+            #expect(error.problems.joined(separator: "\n").contains("database.flushDelay"))
+        }
+    }
+}
