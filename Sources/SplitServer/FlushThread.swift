@@ -24,6 +24,12 @@ final class FlushThread: @unchecked Sendable {
     /// False once the daemon stops: what is left is flushed without delay.
     private var delaying = true
     private var thread: Thread?
+    private let logger: Logger
+    /// What the flushes took (guarded by `condition`).
+    private var timings = Timings()
+    /// `uv_hrtime()` of the last slow-flush warning, and slow flushes not reported since.
+    private var lastSlowWarning: UInt64 = 0
+    private var slowSinceWarning = 0
     private let stopped = NSCondition()
     private var isRunning = false
 
@@ -50,11 +56,34 @@ final class FlushThread: @unchecked Sendable {
         static let none = Delay(microseconds: 0, unlessWaiting: 1)
     }
 
+    /// How long flushes took: every reply of a turn waits for its flush, so a slow disk shows
+    /// here first (`stats`: `walFlushes`, `slowWALFlushes`, `longestWALFlushMicroseconds`).
+    struct Timings: Sendable, Equatable {
+        var flushes = 0
+        /// Flushes that took `slowFlushNanoseconds` or longer.
+        var slowFlushes = 0
+        var longestNanoseconds: UInt64 = 0
+    }
+
+    /// A flush this long holds every reply of a storm past several frames (Redis warns of a
+    /// slow AOF fsync at 2 s; a window drag notices 50 ms).
+    static let slowFlushNanoseconds: UInt64 = 50_000_000
+    /// At most one slow-flush warning in this time; the next one counts those in between.
+    static let slowWarningIntervalNanoseconds: UInt64 = 10_000_000_000
+
+    /// What the flushes took so far, on the thread and inline.
+    var statistics: Timings {
+        condition.lock()
+        defer { condition.unlock() }
+        return timings
+    }
+
     /// `onFlushed(generation, error)` runs on the loop thread.
     init(flush: any DurableFlush, loop: UnsafeMutablePointer<uv_loop_t>, logger: Logger, delay: Delay = .none,
          onFlushed: @escaping @Sendable (Int, StoreError?) -> Void) {
         self.flush = flush
         self.delay = delay
+        self.logger = logger
         mailbox = LoopMailbox(loop: loop)
         // Weak: the thread object is kept by `self`; a strong capture would keep both alive.
         let thread = Thread { [weak self] in
@@ -104,7 +133,32 @@ final class FlushThread: @unchecked Sendable {
     /// Flushes on the caller's thread (the loop's), for a turn with nothing to overlap.
     /// Only while no generation is outstanding.
     func flushInline() throws(StoreError) {
+        let began = uv_hrtime()
+        defer {
+            let took = uv_hrtime() - began
+            condition.lock()
+            let warning = record(took)
+            condition.unlock()
+            if let warning { logger.warning("\(warning)") }
+        }
         try flush.flush()
+    }
+
+    /// Counts a flush that took `nanoseconds`; a slow one is logged, at most once per
+    /// `slowWarningIntervalNanoseconds`: the warning to log (after unlocking), if any.
+    /// Called with `condition` locked.
+    private func record(_ nanoseconds: UInt64) -> String? {
+        timings.flushes += 1
+        timings.longestNanoseconds = max(timings.longestNanoseconds, nanoseconds)
+        guard nanoseconds >= Self.slowFlushNanoseconds else { return nil }
+        timings.slowFlushes += 1
+        slowSinceWarning += 1
+        let now = uv_hrtime()
+        guard lastSlowWarning == 0 || now - lastSlowWarning >= Self.slowWarningIntervalNanoseconds else { return nil }
+        let others = slowSinceWarning - 1
+        lastSlowWarning = now
+        slowSinceWarning = 0
+        return ("flushing the WAL (fdatasync) took \(nanoseconds / 1_000_000) ms\(others > 0 ? " (and \(others) more flushes over \(Self.slowFlushNanoseconds / 1_000_000) ms since the last warning)" : ""); every reply waits for its flush: the disk under the database is slow")
     }
 
     /// Ends the thread after its current flush and closes the mailbox (on the loop thread).
@@ -135,6 +189,7 @@ final class FlushThread: @unchecked Sendable {
             operationsWaiting = 0
             lastStart = Date()
             condition.unlock()
+            let began = uv_hrtime()
             let failure: StoreError?
             do {
                 try flush.flush()
@@ -142,9 +197,15 @@ final class FlushThread: @unchecked Sendable {
             } catch {
                 failure = error
             }
+            let took = uv_hrtime() - began
             flushed = target
             mailbox.post { onFlushed(target, failure) }
             condition.lock()
+            if let warning = record(took) {
+                condition.unlock()
+                logger.warning("\(warning)")
+                condition.lock()
+            }
         }
         condition.unlock()
         stopped.lock()

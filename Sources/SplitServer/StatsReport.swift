@@ -31,6 +31,12 @@ extension Server {
         add("lastCommitMicroseconds", Int(storeStats.lastCommitNanoseconds / 1000))
         add("walCheckpoints", Int(storeStats.walCheckpoints))
         add("commitsHeldBack", Int(storeStats.commitsHeldBack))
+        add("longestCommitHoldMicroseconds", Int(storeStats.longestWriterHoldNanoseconds / 1000))
+        if let flushes = flushThread?.statistics {
+            add("walFlushes", flushes.flushes)
+            add("slowWALFlushes", flushes.slowFlushes)
+            add("longestWALFlushMicroseconds", Int(flushes.longestNanoseconds / 1000))
+        }
         add("prunedJournalEntries", Int(storeStats.prunedJournalEntries))
         let errors = JSONObject(stats.errors.keys.sorted { $0.rawValue < $1.rawValue }.map {
             JSONMember(key: $0.rawValue, value: .int(Int64(stats.errors[$0]!)))

@@ -18,6 +18,7 @@ public final class SQLiteSceneStore: SceneStore {
             current.writerWALCheckpoints = counts.writerCheckpoints
             current.walCheckpointsHoldingWriter = counts.passesHoldingWriter
             current.commitsHeldBack = counts.commitsRefused
+            current.longestWriterHoldNanoseconds = counts.longestHoldNanoseconds
         }
         return current
     }

@@ -115,6 +115,8 @@ public struct StoreStatistics: Sendable, Hashable {
     public var walCheckpointsHoldingWriter: Int64 = 0
     /// Commits refused by `commitUnlessHeldBack` while such a pass ran (the caller retried).
     public var commitsHeldBack: Int64 = 0
+    /// The longest time one such pass held the writer's commits back, in nanoseconds.
+    public var longestWriterHoldNanoseconds: Int64 = 0
 
     public init() {}
 }

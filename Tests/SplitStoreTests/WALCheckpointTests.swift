@@ -111,6 +111,7 @@ struct WALCheckpointTests {
         let store = try openStore(directory.database) { $0.walCheckpointPages = 40; $0.durability = .normal }
         try commitBatches(store, count: 100, stateSize: 6000)
         #expect(eventually { store.statistics.walCheckpointsHoldingWriter > 0 })
+        #expect(eventually { store.statistics.longestWriterHoldNanoseconds > 0 }, "the hold is timed")
         try commitBatches(store, from: 100, count: 20, stateSize: 6000)
         try store.close()
         #expect(try openStore(directory.database).loadScenes().map(\.revision).max() == 120)

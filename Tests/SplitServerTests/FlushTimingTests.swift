@@ -1,0 +1,122 @@
+import CLibUV
+import Foundation
+import Logging
+import SplitStore
+import SplitWire
+@testable import SplitServer
+
+import Testing
+
+/// A flush that takes `milliseconds` (a slow disk) and counts the flushes that completed.
+final class SleepingFlush: DurableFlush, @unchecked Sendable {
+    private let lock = NSLock()
+    private var completed = 0
+    let milliseconds: UInt32
+
+    init(milliseconds: UInt32) { self.milliseconds = milliseconds }
+
+    var flushes: Int { lock.withLock { completed } }
+
+    func flush() throws(StoreError) {
+        usleep(milliseconds * 1000)
+        lock.withLock { completed += 1 }
+    }
+}
+
+/// Keeps every message logged through it.
+final class CapturingLogStore: @unchecked Sendable {
+    private let lock = NSLock()
+    private var captured: [(Logger.Level, String)] = []
+
+    var messages: [(level: Logger.Level, text: String)] { lock.withLock { captured.map { ($0.0, $0.1) } } }
+
+    func append(_ level: Logger.Level, _ text: String) { lock.withLock { captured.append((level, text)) } }
+}
+
+struct CapturingLogHandler: LogHandler {
+    let store: CapturingLogStore
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+             file: String, function: String, line: UInt) {
+        store.append(level, message.description)
+    }
+}
+
+/// What the WAL flushes took, as `stats` reports it (`walFlushes`, `slowWALFlushes`,
+/// `longestWALFlushMicroseconds`), and the warning a slow one logs: every reply of a turn
+/// waits for its flush, so a slow disk must show.
+@Suite("Flush timings", .serialized)
+struct FlushTimingTests {
+    private let create: JSONObject = ["op": "scene.create", "scene": "s", "device": "ipad-pro-12.9"]
+
+    private func flushStats(_ client: TestClient) throws -> (flushes: Int, slow: Int, longestMicroseconds: Int) {
+        let reply = try client.request(["op": "stats"])
+        return (reply["walFlushes"]?.int ?? -1, reply["slowWALFlushes"]?.int ?? -1,
+                reply["longestWALFlushMicroseconds"]?.int ?? -1)
+    }
+
+    @Test("stats count every flush, inline and on the thread, and none is slow on a fast disk")
+    func everyFlushIsCounted() throws {
+        let flush = CountingFlush()
+        let store = MemorySceneStore()
+        store.deferredFlush = flush
+        let daemon = try TestDaemon(store: store) { $0.checkpointSweepMilliseconds = 0 }
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        // Ten pipelined resizes: a turn of ten operations, flushed by the thread.
+        let lines = (0..<10).map { #"{"id":\#(100 + $0),"op":"resize","scene":"s","width":\#($0 % 2 == 0 ? 400 : 1366),"height":1024}"# }
+        try client.send(raw: lines.joined(separator: "\n") + "\n")
+        for _ in 0..<10 { #expect(try client.readMessage()["ok"]?.bool == true) }
+        let stats = try flushStats(client)
+        #expect(stats.flushes == flush.flushes)
+        #expect(stats.flushes >= 2, "the creation's flush (inline) and the resizes' (on the thread)")
+        #expect(stats.slow == 0)
+        #expect(stats.longestMicroseconds >= 0)
+    }
+
+    @Test("a flush over 50 ms counts as slow, and its time is the longest")
+    func slowFlushIsReported() throws {
+        let flush = SleepingFlush(milliseconds: 60)
+        let store = MemorySceneStore()
+        store.deferredFlush = flush
+        let daemon = try TestDaemon(store: store) { $0.checkpointSweepMilliseconds = 0 }
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        let stats = try flushStats(client)
+        #expect(stats.flushes == flush.flushes)
+        #expect(stats.slow == stats.flushes)
+        #expect(stats.longestMicroseconds >= 60_000)
+    }
+
+    @Test("slow flushes warn once per interval, not once per flush")
+    func slowFlushWarnsOnce() throws {
+        let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
+        defer { loop.deallocate() }
+        #expect(uv_loop_init(loop) == 0)
+        let log = CapturingLogStore()
+        let logger = Logger(label: "splitd.test") { _ in CapturingLogHandler(store: log) }
+        let thread = FlushThread(flush: SleepingFlush(milliseconds: 55), loop: loop, logger: logger) { _, _ in }
+        try thread.flushInline()
+        try thread.flushInline()
+        try thread.flushInline()
+        let timings = thread.statistics
+        thread.stop()
+        uv_run(loop, UV_RUN_DEFAULT)
+        #expect(uv_loop_close(loop) == 0)
+        #expect(timings.flushes == 3)
+        #expect(timings.slowFlushes == 3)
+        #expect(timings.longestNanoseconds >= 55_000_000)
+        let warnings = log.messages.filter { $0.level == .warning && $0.text.contains("flushing the WAL") }
+        #expect(warnings.count == 1, "three slow flushes within 10 s: one warning")
+        #expect(warnings.first?.text.contains("the disk under the database is slow") == true)
+    }
+}
