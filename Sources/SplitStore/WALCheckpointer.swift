@@ -285,8 +285,9 @@ final class WALCheckpointer: @unchecked Sendable {
             // writer's own checkpoint at `writerLimitPages` stops it.
             let closeEnough = outcome.frames - outcome.copied <= catchUpPages
             let fallingBehind = outcome.frames >= thresholdPages * 2
-            priorities.enterUrgent()
             if outcome.code == SQLITE_OK, closeEnough || fallingBehind {
+                syncDatabaseFile()
+                priorities.enterUrgent()
                 passHoldingWriter()
             }
             pthread_mutex_lock(&mutex)
@@ -295,6 +296,21 @@ final class WALCheckpointer: @unchecked Sendable {
             pthread_cond_broadcast(&idle)
         }
         pthread_mutex_unlock(&mutex)
+    }
+
+    /// Syncs the database file before the last pass, with the writer still committing. The
+    /// passes before wrote a WAL's worth of pages into it (16 MiB at the default threshold)
+    /// and left them to the last pass's sync, which the writer waited for: ~17 ms of a 17-23
+    /// ms hold on this disk. Synced here, the last pass syncs only what it copies itself
+    /// (5 alternated storm runs: longest hold 6.6-15.9 ms against 14.2-22.5, commits refused
+    /// ~80 against ~600). Through SQLite's own file handle: closing a descriptor of our own
+    /// on the file would drop the process's POSIX locks on it. A failure is left to the last
+    /// pass's own sync, which reports it.
+    private func syncDatabaseFile() {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(connection.handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+              let file, let sync = file.pointee.pMethods?.pointee.xSync else { return }
+        _ = sync(file, SQLITE_SYNC_NORMAL)
     }
 
     /// The cycle's last pass: with the writer's commits held back it reaches the WAL's end,
