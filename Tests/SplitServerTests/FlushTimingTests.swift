@@ -62,12 +62,17 @@ struct FlushTimingTests {
                 reply["longestWALFlushMicroseconds"]?.int ?? -1)
     }
 
+    /// A daemon whose store defers its flush to `flush` (full durability).
+    private func startDaemon(flushingWith flush: any DurableFlush) throws -> TestDaemon {
+        let store = MemorySceneStore()
+        store.deferredFlush = flush
+        return try TestDaemon(store: store) { $0.checkpointSweepMilliseconds = 0 }
+    }
+
     @Test("stats count every flush, inline and on the thread, and none is slow on a fast disk")
     func everyFlushIsCounted() throws {
         let flush = CountingFlush()
-        let store = MemorySceneStore()
-        store.deferredFlush = flush
-        let daemon = try TestDaemon(store: store) { $0.checkpointSweepMilliseconds = 0 }
+        let daemon = try startDaemon(flushingWith: flush)
         defer { daemon.stop() }
         let client = try daemon.connect()
         #expect(try client.request(create).isOK)
@@ -85,9 +90,7 @@ struct FlushTimingTests {
     @Test("a flush over 50 ms counts as slow, and its time is the longest")
     func slowFlushIsReported() throws {
         let flush = SleepingFlush(milliseconds: 60)
-        let store = MemorySceneStore()
-        store.deferredFlush = flush
-        let daemon = try TestDaemon(store: store) { $0.checkpointSweepMilliseconds = 0 }
+        let daemon = try startDaemon(flushingWith: flush)
         defer { daemon.stop() }
         let client = try daemon.connect()
         #expect(try client.request(create).isOK)
