@@ -286,7 +286,7 @@ final class WALCheckpointer: @unchecked Sendable {
             let closeEnough = outcome.frames - outcome.copied <= catchUpPages
             let fallingBehind = outcome.frames >= thresholdPages * 2
             if outcome.code == SQLITE_OK, closeEnough || fallingBehind {
-                syncDatabaseFile()
+                syncCopiedPages(after: outcome.frames)
                 priorities.enterUrgent()
                 passHoldingWriter()
             }
@@ -297,6 +297,24 @@ final class WALCheckpointer: @unchecked Sendable {
         }
         pthread_mutex_unlock(&mutex)
     }
+
+    /// Before the last pass, with the writer still committing: syncs the database file, then
+    /// copies what the writer added during that sync and syncs again, while that is more than
+    /// `catchUpPages`. The first sync takes 10-13 ms here, in which a storm adds 500-2000
+    /// frames; left to the last pass, their copy and sync held the writer 6-16 ms (5 alternated
+    /// storm runs: longest hold 2.9-4.1 ms against 5.0-19.5).
+    private func syncCopiedPages(after frames: Int32) {
+        var seen = frames
+        for _ in 0..<Self.syncRoundsBeforeHold {
+            syncDatabaseFile()
+            let next = pass()
+            guard next.code == SQLITE_OK, next.frames - seen > catchUpPages, !isPausedOrStopping() else { return }
+            seen = next.frames
+        }
+    }
+
+    /// At most this many syncs (each followed by a pass) before the last pass.
+    private static let syncRoundsBeforeHold = 3
 
     /// Syncs the database file before the last pass, with the writer still committing. The
     /// passes before wrote a WAL's worth of pages into it (16 MiB at the default threshold)
