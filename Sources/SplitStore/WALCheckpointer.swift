@@ -19,8 +19,10 @@ import CSQLite
 /// at most `catchUpPages` (1/16 of the threshold) of the frames it saw uncopied (usually the
 /// first: a reader that blocks copying is what leaves more), then holds the writer's commits
 /// back (`enterWriterCommit` answers false, or waits) for one last pass, which copies what
-/// the writer committed meanwhile and syncs the database file. The writer's loop keeps working meanwhile: it keeps the turns it
-/// could not commit and commits them together afterwards. Before, the writer copied that
+/// the writer committed meanwhile and syncs the database file. The file is synced before
+/// that, too (`syncCopiedPages`), so the last pass syncs little. The writer's loop keeps
+/// working meanwhile: it keeps the turns it could not commit and commits them together
+/// afterwards. Before, the writer copied that
 /// last stretch itself, in its commit: 10-20 ms of the loop every few seconds of a storm,
 /// most of it the database file's sync. A thread that does not get that close (a disk slower
 /// than the writer) holds the writer back anyway once the WAL is twice the threshold; if the
@@ -244,13 +246,19 @@ final class WALCheckpointer: @unchecked Sendable {
         /// The last pass's nice value, nil when the thread cannot come back from `background`.
         var urgent: Int32?
 
-        /// Decides, on the thread, which values it may switch between.
+        /// Decides, on the thread, which values it may switch between: -10 when allowed, else
+        /// the nice value the thread started with (the loop's) if RLIMIT_NICE lets it return
+        /// there from `background`.
         static func probe() -> PassPriorities {
+            errno = 0
+            var start = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+            if errno != 0 { start = 0 }
             if setNice(-10) { return PassPriorities(urgent: -10) }
             var limit = rlimit()
-            // RLIMIT_NICE allows nice values down to 20 - rlim_cur.
-            if getrlimit(__rlimit_resource_t(__RLIMIT_NICE.rawValue), &limit) == 0, limit.rlim_cur >= 20 {
-                return PassPriorities(urgent: 0)
+            // RLIMIT_NICE allows nice values down to 20 - rlim_cur (rlim_cur may be RLIM_INFINITY).
+            if getrlimit(__rlimit_resource_t(__RLIMIT_NICE.rawValue), &limit) == 0,
+               limit.rlim_cur >= rlim_t(max(0, 20 - Int(start))) {
+                return PassPriorities(urgent: start)
             }
             return PassPriorities(urgent: nil)
         }
@@ -306,9 +314,11 @@ final class WALCheckpointer: @unchecked Sendable {
     private func syncCopiedPages(after frames: Int32) {
         var seen = frames
         for _ in 0..<Self.syncRoundsBeforeHold {
+            // A pause or a stop waits for this thread: no sync it would wait for too.
+            guard !isPausedOrStopping() else { return }
             syncDatabaseFile()
             let next = pass()
-            guard next.code == SQLITE_OK, next.frames - seen > catchUpPages, !isPausedOrStopping() else { return }
+            guard next.code == SQLITE_OK, next.frames - seen > catchUpPages else { return }
             seen = next.frames
         }
     }
@@ -336,15 +346,11 @@ final class WALCheckpointer: @unchecked Sendable {
     /// comes first (the writer may be waiting inside its commit).
     private func passHoldingWriter() {
         let began = monotonicNanoseconds()
-        if holdWriter() {
-            let outcome = pass()
-            pthread_mutex_lock(&mutex)
-            if outcome.code == SQLITE_OK { counts.passesHoldingWriter += 1 }
-            pthread_mutex_unlock(&mutex)
-        }
+        let outcome = holdWriter() ? pass() : nil
         releaseWriter()
         let held = monotonicNanoseconds() - began
         pthread_mutex_lock(&mutex)
+        if outcome?.code == SQLITE_OK { counts.passesHoldingWriter += 1 }
         counts.longestHoldNanoseconds = max(counts.longestHoldNanoseconds, held)
         pthread_mutex_unlock(&mutex)
     }
