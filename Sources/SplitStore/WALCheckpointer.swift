@@ -16,7 +16,7 @@ import CSQLite
 /// The WAL starts over from its beginning only at a write transaction that finds every
 /// frame copied, and a busy writer commits while the thread copies, so the thread alone would
 /// never catch up and the WAL would grow. The thread therefore runs passes until one leaves
-/// at most `catchUpPages` (1/16 of the threshold) of the frames it saw uncopied (usually the
+/// at most `catchUpPages` (1/16 of the threshold, 250 at most) of the frames it saw uncopied (usually the
 /// first: a reader that blocks copying is what leaves more), then holds the writer's commits
 /// back (`enterWriterCommit` answers false, or waits) for one last pass, which copies what
 /// the writer committed meanwhile and syncs the database file. The file is synced before
@@ -78,9 +78,11 @@ final class WALCheckpointer: @unchecked Sendable {
     }
 
     /// Opens the second connection and starts the thread.
-    init(path: String, synchronous: String, thresholdPages: Int32 = 4000) throws(StoreError) {
+    init(path: String, synchronous: String, thresholdPages: Int32 = 16_000) throws(StoreError) {
         self.thresholdPages = thresholdPages
-        catchUpPages = max(1, thresholdPages / 16)
+        // At most 250 frames, whatever the threshold: what is left is what the last pass copies
+        // and syncs while the writer waits.
+        catchUpPages = max(1, min(thresholdPages / 16, Self.largestCatchUpPages))
         writerLimitPages = thresholdPages * 4
         connection = try Database(path: path, mode: .readWrite)
         try connection.execute("PRAGMA synchronous = \(synchronous)")
@@ -231,6 +233,9 @@ final class WALCheckpointer: @unchecked Sendable {
         if code == SQLITE_OK { counts.writerCheckpoints += 1 } else { counts.failures += 1 }
         pthread_mutex_unlock(&mutex)
     }
+
+    /// The most frames a cycle leaves to the pass that holds the writer back.
+    static let largestCatchUpPages: Int32 = 250
 
     /// How many passes chase a writer that keeps committing before waiting for the next call.
     private static let passesPerWakeUp = 8
