@@ -88,6 +88,7 @@ public enum ConfigLoader {
         settings.checkpointEvery = int("database.checkpointEvery", range: 1...1_000_000)
         settings.flushDelayMicroseconds = int("database.flushDelayMicroseconds", range: 0...100_000)
         settings.flushDelayCount = int("database.flushDelayCount", range: 1...1_000_000)
+        settings.walCheckpointPages = Int32(int("database.walCheckpointPages", range: 100...1_000_000))
         settings.logLevel = Logger.Level(rawValue: choice("log.level")) ?? .info
         settings.maxLineLength = int("limits.maxLineLength", range: 64...(64 << 20))
         settings.maxClients = int("limits.maxClients")

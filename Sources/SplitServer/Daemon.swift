@@ -156,7 +156,8 @@ public enum Daemon {
                                    busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds,
                                    journalRetention: settings.journalRetention,
                                    // The loop flushes through `FlushThread`, overlapping turns.
-                                   flushOffWriter: true)
+                                   flushOffWriter: true,
+                                   walCheckpointPages: settings.walCheckpointPages)
         options.preallocatesWAL = true
         do {
             return try SQLiteSceneStore(path: path, options: options)

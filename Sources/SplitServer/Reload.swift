@@ -16,7 +16,8 @@ extension Server {
         if new.databasePath != settings.databasePath { restartNeeded.append("database") }
         if new.durability != settings.durability { restartNeeded.append("durability") }
         if new.journalRetention != settings.journalRetention || new.integrityCheck != settings.integrityCheck
-            || new.busyTimeoutMilliseconds != settings.busyTimeoutMilliseconds { restartNeeded.append("database options") }
+            || new.busyTimeoutMilliseconds != settings.busyTimeoutMilliseconds
+            || new.walCheckpointPages != settings.walCheckpointPages { restartNeeded.append("database options") }
         var applied = settings
         applied.logLevel = new.logLevel
         applied.maxLineLength = new.maxLineLength

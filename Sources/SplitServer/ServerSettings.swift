@@ -26,6 +26,8 @@ public struct ServerSettings: Sendable, Equatable {
     /// binlog_group_commit_sync_delay / _no_delay_count); 0: each flush as soon as asked.
     public var flushDelayMicroseconds: Int = 600
     public var flushDelayCount: Int = 16
+    /// WAL size in pages that starts a background checkpoint (`StoreOptions.walCheckpointPages`).
+    public var walCheckpointPages: Int32 = 16_000
     /// Milliseconds between sweeps checkpointing scenes left with changes above their
     /// checkpoint (at most `Server.checkpointsPerSweep` per sweep); 0: no sweep. Not a
     /// configuration key: tests turn it off or speed it up.

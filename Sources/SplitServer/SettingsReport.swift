@@ -16,6 +16,7 @@ public enum SettingsReport {
             database.checkpointEvery     \(settings.checkpointEvery)
             database.flushDelayMicroseconds \(settings.flushDelayMicroseconds)
             database.flushDelayCount     \(settings.flushDelayCount)
+            database.walCheckpointPages  \(settings.walCheckpointPages)
             log.level                    \(settings.logLevel)
             limits.maxLineLength         \(settings.maxLineLength)
             limits.maxClients            \(settings.maxClients)

@@ -109,7 +109,7 @@ public final class SQLiteSceneStore: SceneStore {
         try database.execute("""
             PRAGMA synchronous = \(options.sqliteSynchronous);
             PRAGMA foreign_keys = ON;
-            PRAGMA journal_size_limit = \(options.walSizeLimitBytes);
+            PRAGMA journal_size_limit = \(options.effectiveWALSizeLimitBytes);
             PRAGMA secure_delete = OFF;
             """)
         try Migrations.migrate(database)

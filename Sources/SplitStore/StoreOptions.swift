@@ -104,6 +104,14 @@ extension StoreOptions {
     /// Whether commits return before their flush (`SceneStore.deferredFlush`).
     var defersFlush: Bool { durability == .full && flushOffWriter }
 
+    /// The WAL's size limit, never below the preallocated size (a WAL cut below it would grow
+    /// again, each growing commit syncing the inode too). Counted in SQLite's default 4 KiB
+    /// pages, which the store never changes.
+    var effectiveWALSizeLimitBytes: Int64 {
+        guard preallocatesWAL else { return walSizeLimitBytes }
+        return max(walSizeLimitBytes, Int64(WALPreallocation.size(pages: Int(max(1, walCheckpointPages)), pageSize: 4096)))
+    }
+
     /// SQLite's `synchronous` for every connection of the store: with the flush deferred,
     /// the commit only writes the WAL and `deferredFlush` makes it durable before anything
     /// is acknowledged; SQLite still syncs at checkpoints.

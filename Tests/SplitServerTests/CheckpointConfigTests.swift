@@ -54,3 +54,27 @@ struct FlushDelayConfigTests {
         }
     }
 }
+
+@Suite("database.walCheckpointPages")
+struct WALCheckpointPagesConfigTests {
+    private let baseEnvironment = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/7"]
+
+    @Test func defaultsTo16000AndIsReadFromTheEnvironment() async throws {
+        #expect(try await ConfigLoader.load(ConfigSources(environment: baseEnvironment)).walCheckpointPages == 16_000)
+        var environment = baseEnvironment
+        environment["SPLITD_DATABASE_WAL_CHECKPOINT_PAGES"] = "4000"
+        #expect(try await ConfigLoader.load(ConfigSources(environment: environment)).walCheckpointPages == 4000)
+    }
+
+    @Test(arguments: ["99", "0", "1000001", "big"])
+    func outOfRangeIsRefused(value: String) async throws {
+        var environment = baseEnvironment
+        environment["SPLITD_DATABASE_WAL_CHECKPOINT_PAGES"] = value
+        do {
+            _ = try await ConfigLoader.load(ConfigSources(environment: environment))
+            Issue.record("walCheckpointPages \(value) was accepted")
+        } catch let error as ConfigError {
+            #expect(error.problems.joined(separator: "\n").contains("database.walCheckpointPages"))
+        }
+    }
+}

@@ -37,6 +37,19 @@ struct WALPreallocationTests {
         #expect(try reopened.journal(scene: "s", from: 1, limit: nil).map(\.revision) == [1, 2, 3, 4, 5])
     }
 
+    @Test("the WAL's size limit never cuts it below the zeros")
+    func sizeLimitKeepsTheFilledPart() throws {
+        let filled = TemporaryDirectory(), plain = TemporaryDirectory()
+        let preallocated = try openStore(filled.database) {
+            $0.preallocatesWAL = true; $0.walCheckpointPages = 64; $0.walSizeLimitBytes = 4096
+        }
+        #expect(try preallocated.database.integer("PRAGMA journal_size_limit") == Int64(WALPreallocation.size(pages: 64, pageSize: 4096)))
+        try preallocated.close()
+        let grown = try openStore(plain.database) { $0.walCheckpointPages = 64; $0.walSizeLimitBytes = 4096 }
+        #expect(try grown.database.integer("PRAGMA journal_size_limit") == 4096)
+        try grown.close()
+    }
+
     @Test("without the option the WAL is not filled")
     func offByDefault() throws {
         let directory = TemporaryDirectory()
