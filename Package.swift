@@ -34,7 +34,7 @@ let package = Package(
         // Protocol 1: JSON values, fast codec of requests/layouts, message shapes.
         .target(name: "SplitWire", dependencies: ["SplitCore"], swiftSettings: releaseSpeed),
         // Storage behind a narrow interface (SQLite today).
-        .target(name: "SplitStore", dependencies: ["CSQLite", "CSQLiteVFS"], swiftSettings: releaseSpeed),
+        .target(name: "SplitStore", dependencies: ["CSQLite", "CSQLiteVFS", "CLinuxShims"], swiftSettings: releaseSpeed),
         // A pass-through VFS that writes each WAL frame with one write instead of two.
         .target(name: "CSQLiteVFS", dependencies: ["CSQLite"]),
         // The libuv shell: loop, connections, scenes, group commit, systemd glue.

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CLinuxShims.h"
 #include <sched.h>
+#include <unistd.h>
 #include <sys/epoll.h>
 
 int splitd_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
@@ -27,3 +28,5 @@ int splitd_pin_to_cpu(int cpu) {
     CPU_SET(cpu, &set);
     return sched_setaffinity(0, sizeof(set), &set);
 }
+
+int32_t splitd_thread_id(void) { return (int32_t)gettid(); }

@@ -32,6 +32,8 @@ extension Server {
         add("walCheckpoints", Int(storeStats.walCheckpoints))
         add("commitsHeldBack", Int(storeStats.commitsHeldBack))
         add("longestCommitHoldMicroseconds", Int(storeStats.longestWriterHoldNanoseconds / 1000))
+        add("writerWALCheckpoints", Int(storeStats.writerWALCheckpoints))
+        add("walCheckpointCatchUps", Int(storeStats.walCheckpointCatchUps))
         if let flushes = flushThread?.statistics {
             add("walFlushes", flushes.flushes)
             add("slowWALFlushes", flushes.slowFlushes)

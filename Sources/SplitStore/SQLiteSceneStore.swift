@@ -19,6 +19,7 @@ public final class SQLiteSceneStore: SceneStore {
             current.walCheckpointsHoldingWriter = counts.passesHoldingWriter
             current.commitsHeldBack = counts.commitsRefused
             current.longestWriterHoldNanoseconds = counts.longestHoldNanoseconds
+            current.walCheckpointCatchUps = counts.catchUps
         }
         return current
     }

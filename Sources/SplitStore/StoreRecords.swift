@@ -117,6 +117,9 @@ public struct StoreStatistics: Sendable, Hashable {
     public var commitsHeldBack: Int64 = 0
     /// The longest time one such pass held the writer's commits back, in nanoseconds.
     public var longestWriterHoldNanoseconds: Int64 = 0
+    /// Checkpoint cycles the writer raised from the background to the loop's priority (the
+    /// WAL reached 1.5 times the threshold: the background left the thread too little CPU).
+    public var walCheckpointCatchUps: Int64 = 0
 
     public init() {}
 }

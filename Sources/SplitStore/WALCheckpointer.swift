@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinuxShims
 import CSQLite
 
 /// Copies the WAL back into the database file on a thread of its own, so that the daemon's
@@ -58,6 +59,12 @@ final class WALCheckpointer: @unchecked Sendable {
     private var writerCommitting = false
     /// The thread's last pass holds the writer's commits back.
     private var holdingWriter = false
+    /// The thread's id and the nice value its passes catch up at (`PassPriorities.catchUp`),
+    /// set by the thread when it starts; nil: it cannot switch.
+    private var threadID: pid_t = 0
+    private var catchUpNice: Int32?
+    /// The writer raised this cycle's passes to `catchUpNice`.
+    private var caughtUp = false
     private var counts = Counts()
 
     /// What the thread has done.
@@ -68,6 +75,9 @@ final class WALCheckpointer: @unchecked Sendable {
         var failures: Int64 = 0
         /// Of the passes, the last ones of a cycle, run while the writer's commits were held back.
         var passesHoldingWriter: Int64 = 0
+        /// Cycles whose passes the writer raised from the background to the loop's priority:
+        /// the WAL reached 1.5 times the threshold while they ran.
+        var catchUps: Int64 = 0
         /// Commits that found the writer held back and were refused (`enterWriterCommit(wait: false)`).
         var commitsRefused: Int64 = 0
         /// Checkpoints the writer ran itself: the WAL reached `writerLimitPages`.
@@ -122,6 +132,14 @@ final class WALCheckpointer: @unchecked Sendable {
 
     func uninstall(from writer: Database) {
         sqlite3_wal_hook(writer.handle, nil, nil)
+    }
+
+    /// Whether the writer can raise a falling-behind cycle's passes (the thread may switch
+    /// nice values); false until the thread has started.
+    var raisesFallingBehindPasses: Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return catchUpNice != nil
     }
 
     /// What the thread has done so far.
@@ -218,7 +236,17 @@ final class WALCheckpointer: @unchecked Sendable {
             requested = true
             pthread_cond_signal(&wakeUp)
         }
+        // A loop that never sleeps (normal durability at full load) leaves a nice-19 thread
+        // ~1.5 % of its core: the WAL outgrew the cycle and the last pass held the writer
+        // 25-40 ms. Past 1.5 times the threshold the cycle's passes share the core evenly.
+        var raise: (thread: pid_t, nice: Int32)?
+        if walPages >= thresholdPages + thresholdPages / 2, running, !caughtUp, let catchUpNice {
+            caughtUp = true
+            counts.catchUps += 1
+            raise = (threadID, catchUpNice)
+        }
         pthread_mutex_unlock(&mutex)
+        if let raise { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(raise.thread), raise.nice) }
         if walPages >= writerLimitPages {
             // The thread cannot keep up: bound the WAL as SQLite's own checkpoint would.
             _ = try? pause { () throws(StoreError) in checkpointOnWriter(writer) }
@@ -243,13 +271,17 @@ final class WALCheckpointer: @unchecked Sendable {
     /// The thread's nice values. Its ordinary passes copy megabytes through the page cache:
     /// on the loop's core (a daemon pinned to one CPU) they took 1-5 ms of CPU at a time
     /// from the loop, which then answered late; in the background they use what the loop
-    /// leaves. The last pass holds the writer's commits back, so it runs ahead of the loop.
+    /// leaves, unless that is too little to keep up (`catchUp`, raised by the writer). The
+    /// last pass holds the writer's commits back, so it runs ahead of the loop.
     /// Switching needs CAP_SYS_NICE or an RLIMIT_NICE down to `urgent` (systemd/splitd.service:
     /// LimitNICE=-10); without them the thread keeps one priority throughout.
     private struct PassPriorities {
         static let background: Int32 = 19
         /// The last pass's nice value, nil when the thread cannot come back from `background`.
         var urgent: Int32?
+        /// The nice value the thread started with (the loop's), for passes that fall behind;
+        /// nil when the thread cannot come back from `background`.
+        var catchUp: Int32?
 
         /// Decides, on the thread, which values it may switch between: -10 when allowed, else
         /// the nice value the thread started with (the loop's) if RLIMIT_NICE lets it return
@@ -258,14 +290,14 @@ final class WALCheckpointer: @unchecked Sendable {
             errno = 0
             var start = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
             if errno != 0 { start = 0 }
-            if setNice(-10) { return PassPriorities(urgent: -10) }
+            if setNice(-10) { return PassPriorities(urgent: -10, catchUp: start) }
             var limit = rlimit()
             // RLIMIT_NICE allows nice values down to 20 - rlim_cur (rlim_cur may be RLIM_INFINITY).
             if getrlimit(__rlimit_resource_t(__RLIMIT_NICE.rawValue), &limit) == 0,
                limit.rlim_cur >= rlim_t(max(0, 20 - Int(start))) {
-                return PassPriorities(urgent: start)
+                return PassPriorities(urgent: start, catchUp: start)
             }
-            return PassPriorities(urgent: nil)
+            return PassPriorities(urgent: nil, catchUp: nil)
         }
 
         func enterBackground() { if urgent != nil { _ = Self.setNice(Self.background) } }
@@ -280,14 +312,18 @@ final class WALCheckpointer: @unchecked Sendable {
     private func run() {
         let priorities = PassPriorities.probe()
         pthread_mutex_lock(&mutex)
+        threadID = splitd_thread_id()
+        catchUpNice = priorities.catchUp
         while true {
             while !stopping && (!requested || paused) { pthread_cond_wait(&wakeUp, &mutex) }
             if stopping { break }
+            // In the background before the writer may raise it (under the lock: no raise is undone).
+            priorities.enterBackground()
+            caughtUp = false
             running = true
             pthread_mutex_unlock(&mutex)
             var passes = 0
             var outcome = (code: SQLITE_OK, frames: Int32(0), copied: Int32(0))
-            priorities.enterBackground()
             repeat {
                 outcome = pass()
                 passes += 1

@@ -1,6 +1,6 @@
 #ifndef SPLITD_CLINUXSHIMS_H
 #define SPLITD_CLINUXSHIMS_H
-// Linux interfaces Glibc's Swift module does not expose (epoll, CPU affinity), wrapped with
+// Linux interfaces Glibc's Swift module does not expose (epoll, CPU affinity, gettid), wrapped with
 // plain types only: including <sys/epoll.h> or <sys/resource.h> here would clash with the
 // Glibc module's own copies of those declarations.
 #include <stdint.h>
@@ -29,4 +29,6 @@ int splitd_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
 int splitd_epoll_wait(int epfd, splitd_epoll_ready *ready, int capacity, int timeout_ms);
 /// Pins the calling process to one CPU; 0 on success, -1 with errno on failure.
 int splitd_pin_to_cpu(int cpu);
+/// The calling thread's kernel id (gettid), which setpriority takes for one thread.
+int32_t splitd_thread_id(void);
 #endif
