@@ -3,27 +3,52 @@ import Glibc
 import Testing
 @testable import SplitServer
 
-@Suite("database.checkpointEvery")
-struct CheckpointConfigTests {
-    private let baseEnvironment = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/7"]
+/// The settings loaded with `variable` set to `value` (nil: the built-in default).
+private func loadedSettings(_ variable: String, _ value: String?) async throws -> ServerSettings {
+    var environment = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/7"]
+    environment[variable] = value
+    return try await ConfigLoader.load(ConfigSources(environment: environment))
+}
 
-    @Test func defaultsTo64AndIsReadFromTheEnvironment() async throws {
-        #expect(try await ConfigLoader.load(ConfigSources(environment: baseEnvironment)).checkpointEvery == 16)
-        var environment = baseEnvironment
-        environment["SPLITD_DATABASE_CHECKPOINT_EVERY"] = "8"
-        #expect(try await ConfigLoader.load(ConfigSources(environment: environment)).checkpointEvery == 8)
+/// Expects `variable=value` to be refused with a problem naming `key`.
+private func expectRefused(_ variable: String, _ value: String, naming key: String) async throws {
+    do {
+        _ = try await loadedSettings(variable, value)
+        Issue.record("\(variable)=\(value) was accepted")
+    } catch let error as ConfigError {
+        #expect(error.problems.joined(separator: "\n").contains(key))
+    }
+}
+
+/// One integer key: its default, a value from the environment, and values refused.
+struct IntegerKeyCase: Sendable, CustomTestStringConvertible {
+    var key: String
+    var variable: String
+    var defaultValue: Int
+    var sample: String
+    var refused: [String]
+    var read: @Sendable (ServerSettings) -> Int
+    var testDescription: String { key }
+}
+
+@Suite("database.checkpointEvery and database.walCheckpointPages")
+struct IntegerDatabaseKeyTests {
+    static let cases = [
+        IntegerKeyCase(key: "database.checkpointEvery", variable: "SPLITD_DATABASE_CHECKPOINT_EVERY", defaultValue: 16,
+                       sample: "8", refused: ["0", "-1", "1000001", "often"]) { $0.checkpointEvery },
+        IntegerKeyCase(key: "database.walCheckpointPages", variable: "SPLITD_DATABASE_WAL_CHECKPOINT_PAGES", defaultValue: 16_000,
+                       sample: "4000", refused: ["99", "0", "1000001", "big"]) { Int($0.walCheckpointPages) },
+    ]
+
+    @Test(arguments: cases)
+    func defaultAndEnvironment(_ key: IntegerKeyCase) async throws {
+        #expect(key.read(try await loadedSettings(key.variable, nil)) == key.defaultValue)
+        #expect(key.read(try await loadedSettings(key.variable, key.sample)) == Int(key.sample))
     }
 
-    @Test(arguments: ["0", "-1", "1000001", "often"])
-    func outOfRangeIsRefused(value: String) async throws {
-        var environment = baseEnvironment
-        environment["SPLITD_DATABASE_CHECKPOINT_EVERY"] = value
-        do {
-            _ = try await ConfigLoader.load(ConfigSources(environment: environment))
-            Issue.record("checkpointEvery \(value) was accepted")
-        } catch let error as ConfigError {
-            #expect(error.problems.joined(separator: "\n").contains("database.checkpointEvery"))
-        }
+    @Test(arguments: cases)
+    func outOfRangeIsRefused(_ key: IntegerKeyCase) async throws {
+        for value in key.refused { try await expectRefused(key.variable, value, naming: key.key) }
     }
 }
 
@@ -44,37 +69,7 @@ struct FlushDelayConfigTests {
     @Test(arguments: [("SPLITD_DATABASE_FLUSH_DELAY_MICROSECONDS", "100001"), ("SPLITD_DATABASE_FLUSH_DELAY_MICROSECONDS", "-1"),
                       ("SPLITD_DATABASE_FLUSH_DELAY_COUNT", "0"), ("SPLITD_DATABASE_FLUSH_DELAY_COUNT", "soon")])
     func outOfRangeIsRefused(variable: String, value: String) async throws {
-        var environment = baseEnvironment
-        environment[variable] = value
-        do {
-            _ = try await ConfigLoader.load(ConfigSources(environment: environment))
-            Issue.record("\(variable)=\(value) was accepted")
-        } catch let error as ConfigError {
-            #expect(error.problems.joined(separator: "\n").contains("database.flushDelay"))
-        }
+        try await expectRefused(variable, value, naming: "database.flushDelay")
     }
 }
 
-@Suite("database.walCheckpointPages")
-struct WALCheckpointPagesConfigTests {
-    private let baseEnvironment = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/7"]
-
-    @Test func defaultsTo16000AndIsReadFromTheEnvironment() async throws {
-        #expect(try await ConfigLoader.load(ConfigSources(environment: baseEnvironment)).walCheckpointPages == 16_000)
-        var environment = baseEnvironment
-        environment["SPLITD_DATABASE_WAL_CHECKPOINT_PAGES"] = "4000"
-        #expect(try await ConfigLoader.load(ConfigSources(environment: environment)).walCheckpointPages == 4000)
-    }
-
-    @Test(arguments: ["99", "0", "1000001", "big"])
-    func outOfRangeIsRefused(value: String) async throws {
-        var environment = baseEnvironment
-        environment["SPLITD_DATABASE_WAL_CHECKPOINT_PAGES"] = value
-        do {
-            _ = try await ConfigLoader.load(ConfigSources(environment: environment))
-            Issue.record("walCheckpointPages \(value) was accepted")
-        } catch let error as ConfigError {
-            #expect(error.problems.joined(separator: "\n").contains("database.walCheckpointPages"))
-        }
-    }
-}
