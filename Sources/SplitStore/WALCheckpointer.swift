@@ -17,8 +17,8 @@ import CSQLite
 /// The WAL starts over from its beginning only at a write transaction that finds every
 /// frame copied, and a busy writer commits while the thread copies, so the thread alone would
 /// never catch up and the WAL would grow. The thread therefore runs passes until one leaves
-/// at most `catchUpPages` (1/16 of the threshold, 250 at most) of the frames it saw uncopied (usually the
-/// first: a reader that blocks copying is what leaves more), then holds the writer's commits
+/// at most `catchUpPages` (1/16 of the threshold, 250 at most) of the frames it saw uncopied
+/// (usually the first: a reader that blocks copying is what leaves more), then holds the writer's commits
 /// back (`enterWriterCommit` answers false, or waits) for one last pass, which copies what
 /// the writer committed meanwhile and syncs the database file. The file is synced before
 /// that, too (`syncCopiedPages`), so the last pass syncs little. The writer's loop keeps
@@ -28,7 +28,9 @@ import CSQLite
 /// most of it the database file's sync. A thread that does not get that close (a disk slower
 /// than the writer) holds the writer back anyway once the WAL is twice the threshold; if the
 /// WAL still reaches `writerLimitPages` (4 times the threshold), the writer waits for the
-/// thread's pass and checkpoints too: the WAL stays bounded.
+/// thread's pass and checkpoints too: the WAL stays bounded. Ordinary passes run in the
+/// background (`PassPriorities`); at 1.5 times the threshold the writer raises the running
+/// cycle to the loop's own priority, so a loop that never sleeps cannot starve it.
 final class WALCheckpointer: @unchecked Sendable {
     /// WAL size, in pages, that wakes the thread (SQLite's automatic checkpoint uses 1000).
     let thresholdPages: Int32
@@ -238,15 +240,14 @@ final class WALCheckpointer: @unchecked Sendable {
         }
         // A loop that never sleeps (normal durability at full load) leaves a nice-19 thread
         // ~1.5 % of its core: the WAL outgrew the cycle and the last pass held the writer
-        // 25-40 ms. Past 1.5 times the threshold the cycle's passes share the core evenly.
-        var raise: (thread: pid_t, nice: Int32)?
+        // 25-73 ms. Past 1.5 times the threshold the cycle's passes share the core evenly.
+        // Under the lock: the thread cannot start its next cycle (in the background) between.
         if walPages >= thresholdPages + thresholdPages / 2, running, !caughtUp, let catchUpNice {
             caughtUp = true
             counts.catchUps += 1
-            raise = (threadID, catchUpNice)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(threadID), catchUpNice)
         }
         pthread_mutex_unlock(&mutex)
-        if let raise { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(raise.thread), raise.nice) }
         if walPages >= writerLimitPages {
             // The thread cannot keep up: bound the WAL as SQLite's own checkpoint would.
             _ = try? pause { () throws(StoreError) in checkpointOnWriter(writer) }
