@@ -62,8 +62,7 @@ public final class SQLiteSceneStore: SceneStore {
             if options.access == .readWrite && options.preallocatesWAL {
                 // Best effort: on a disk without room for it the WAL grows as it would anyway.
                 let pageSize = Int(try database.integer("PRAGMA page_size") ?? 4096)
-                try? WALPreallocation.extend(walPath: path + "-wal",
-                                             to: WALPreallocation.size(pages: Int(max(1, options.walCheckpointPages)), pageSize: pageSize))
+                try? WALPreallocation.extend(walPath: path + "-wal", to: options.preallocatedWALBytes(pageSize: pageSize))
             }
             lastSessionNumber = try database.integer(StoreStatements.lastSessionNumberSQL) ?? 0
             log = try SQLiteSceneStore.readLogBounds(preparedStatements!)

@@ -18,8 +18,8 @@ import CSQLite
 /// frame copied, and a busy writer commits while the thread copies, so the thread alone would
 /// never catch up and the WAL would grow. The thread therefore runs passes until one leaves
 /// at most `catchUpPages` (1/16 of the threshold, 250 at most) of the frames it saw uncopied
-/// (usually the first: a reader that blocks copying is what leaves more), then holds the writer's commits
-/// back (`enterWriterCommit` answers false, or waits) for one last pass, which copies what
+/// (usually the first: a reader that blocks copying is what leaves more), then holds the
+/// writer's commits back (`enterWriterCommit` answers false, or waits) for one last pass, which copies what
 /// the writer committed meanwhile and syncs the database file. The file is synced before
 /// that, too (`syncCopiedPages`), so the last pass syncs little. The writer's loop keeps
 /// working meanwhile: it keeps the turns it could not commit and commits them together
@@ -350,8 +350,8 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// Before the last pass, with the writer still committing: syncs the database file, then
     /// copies what the writer added during that sync and syncs again, while that is more than
-    /// `catchUpPages`. The first sync takes 10-13 ms here, in which a storm adds 500-2000
-    /// frames; left to the last pass, their copy and sync held the writer 6-16 ms (5 alternated
+    /// `catchUpPages`. The first sync took 10-13 ms here (4000-page cycles), in which a storm
+    /// added 500-2000 frames; left to the last pass, their copy and sync held the writer 6-16 ms (5 alternated
     /// storm runs: longest hold 2.9-4.1 ms against 5.0-19.5).
     private func syncCopiedPages(after frames: Int32) {
         var seen = frames
@@ -369,8 +369,8 @@ final class WALCheckpointer: @unchecked Sendable {
     private static let syncRoundsBeforeHold = 3
 
     /// Syncs the database file before the last pass, with the writer still committing. The
-    /// passes before wrote a WAL's worth of pages into it (16 MiB at the default threshold)
-    /// and left them to the last pass's sync, which the writer waited for: ~17 ms of a 17-23
+    /// passes before wrote every page the cycle's commits touched into it (~700 pages, 2.8
+    /// MB, per 4000 frames here) and left them to the last pass's sync, which the writer waited for: ~17 ms of a 17-23
     /// ms hold on this disk. Synced here, the last pass syncs only what it copies itself
     /// (5 alternated storm runs: longest hold 6.6-15.9 ms against 14.2-22.5, commits refused
     /// ~80 against ~600). Through SQLite's own file handle: closing a descriptor of our own
