@@ -11,14 +11,44 @@ extension Server {
         case .success(let settings):
             new = settings
         }
-        var restartNeeded: [String] = []
-        if new.socketPath != settings.socketPath || new.socketGroup != settings.socketGroup { restartNeeded.append("socket") }
-        if new.databasePath != settings.databasePath { restartNeeded.append("database") }
-        if new.durability != settings.durability { restartNeeded.append("durability") }
-        if new.journalRetention != settings.journalRetention || new.integrityCheck != settings.integrityCheck
-            || new.busyTimeoutMilliseconds != settings.busyTimeoutMilliseconds
-            || new.walCheckpointPages != settings.walCheckpointPages { restartNeeded.append("database options") }
-        var applied = settings
+        let plan = ReloadPlan(current: settings, new: new)
+        settings = plan.applied
+        logger.logLevel = new.logLevel
+        engine.limits = new.coreLimits
+        logger.info("configuration reloaded (log level \(new.logLevel), limits, output limits, allow-list, shutdown timeout, checkpointEvery, busy polling; new connections use the new line limit)")
+        if !plan.restartNeeded.isEmpty {
+            logger.warning("changed settings that need a restart were not applied: \(plan.restartNeeded.joined(separator: ", "))")
+        }
+    }
+
+    func logSummary() {
+        let errors = stats.errors.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+        logger.info("served \(stats.requests) requests, \(stats.changes) changes in \(stats.commits) commits, \(stats.pushes) pushes; errors: \(errors.isEmpty ? "none" : errors)")
+    }
+}
+
+/// What a reload does with newly loaded settings: those that can change while running are
+/// taken, the others are named as needing a restart. Pure, so that a test can hold every
+/// configuration key to it (a key neither applied nor named would change nothing, silently).
+struct ReloadPlan: Equatable {
+    /// The running settings with everything that can change while running taken from the new ones.
+    var applied: ServerSettings
+    /// Groups of changed settings that take effect only at the next start.
+    var restartNeeded: [String] = []
+
+    init(current: ServerSettings, new: ServerSettings) {
+        if new.socketPath != current.socketPath || new.socketGroup != current.socketGroup
+            || new.activationName != current.activationName || new.backlog != current.backlog { restartNeeded.append("socket") }
+        if new.databasePath != current.databasePath { restartNeeded.append("database") }
+        if new.durability != current.durability { restartNeeded.append("durability") }
+        if new.journalRetention != current.journalRetention || new.integrityCheck != current.integrityCheck
+            || new.busyTimeoutMilliseconds != current.busyTimeoutMilliseconds
+            || new.walCheckpointPages != current.walCheckpointPages { restartNeeded.append("database options") }
+        // The flush thread reads its delay once, at start.
+        if new.flushDelayMicroseconds != current.flushDelayMicroseconds || new.flushDelayCount != current.flushDelayCount {
+            restartNeeded.append("group commit (database.flushDelay*)")
+        }
+        applied = current
         applied.logLevel = new.logLevel
         applied.maxLineLength = new.maxLineLength
         applied.maxClients = new.maxClients
@@ -30,17 +60,5 @@ extension Server {
         applied.allowList = new.allowList
         applied.shutdownTimeoutMilliseconds = new.shutdownTimeoutMilliseconds
         applied.busyPollMicroseconds = new.busyPollMicroseconds
-        settings = applied
-        logger.logLevel = new.logLevel
-        engine.limits = new.coreLimits
-        logger.info("configuration reloaded (log level \(new.logLevel), limits, allow-list, checkpointEvery, busy polling; new connections use the new line limit)")
-        if !restartNeeded.isEmpty {
-            logger.warning("changed settings that need a restart were not applied: \(restartNeeded.joined(separator: ", "))")
-        }
-    }
-
-    func logSummary() {
-        let errors = stats.errors.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
-        logger.info("served \(stats.requests) requests, \(stats.changes) changes in \(stats.commits) commits, \(stats.pushes) pushes; errors: \(errors.isEmpty ? "none" : errors)")
     }
 }

@@ -1,0 +1,69 @@
+import Testing
+@testable import SplitServer
+
+/// Every configuration key, changed alone, is either applied by a SIGHUP or named as needing a
+/// restart, as its documentation says ("Reloaded on SIGHUP" / "Needs a restart"): a key that
+/// is neither would be silently ignored by a reload.
+@Suite("SIGHUP reload plan")
+struct ReloadPlanTests {
+    private static let environment = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/7"]
+
+    /// A valid value for `spec` other than its default, as a command-line flag would give it.
+    private static func otherValue(for spec: ConfigKeySpec) -> [String] {
+        switch spec.kind {
+        case .choice(let allowed):
+            return allowed.filter { "\"\($0)\"" != spec.defaultJSON }
+        case .int:
+            let value = Int(spec.defaultJSON ?? "") ?? 0
+            return [String(value - 1), String(value + 1)]
+        case .intArray:
+            return ["4242"]
+        case .string:
+            switch spec.key {
+            case "socket.path": return ["/tmp/reload-test/other.sock"]
+            case "database.path": return ["/tmp/reload-test/other.db"]
+            case "socket.group": return ["0"]
+            default: return ["other-\(spec.key)"]
+            }
+        }
+    }
+
+    @Test(arguments: ConfigKeys.all.map(\.key))
+    func eachKeyIsAppliedOrNamed(_ key: String) async throws {
+        let spec = try #require(ConfigKeys.spec(key))
+        let reloaded = spec.help.contains("Reloaded on SIGHUP")
+        let needsRestart = spec.help.contains("Needs a restart")
+        #expect(reloaded != needsRestart, "\(key)'s help must say exactly one of 'Reloaded on SIGHUP' and 'Needs a restart'")
+        let current = try await ConfigLoader.load(ConfigSources(environment: Self.environment))
+        var changed: ServerSettings?
+        for value in Self.otherValue(for: spec) {
+            guard let settings = try? await ConfigLoader.load(ConfigSources(flags: [key: value], environment: Self.environment)),
+                  settings != current else { continue }
+            changed = settings
+            break
+        }
+        let new = try #require(changed, "no valid value of \(key) changes the settings")
+        let plan = ReloadPlan(current: current, new: new)
+        if reloaded {
+            #expect(plan.applied == new)
+            #expect(plan.restartNeeded.isEmpty)
+        } else {
+            #expect(plan.applied == current)
+            #expect(plan.restartNeeded.count == 1)
+        }
+    }
+
+    @Test func nothingChangedNamesNothing() async throws {
+        let current = try await ConfigLoader.load(ConfigSources(environment: Self.environment))
+        let plan = ReloadPlan(current: current, new: current)
+        #expect(plan.applied == current)
+        #expect(plan.restartNeeded.isEmpty)
+    }
+
+    @Test func theGroupCommitKeysAreNamedTogether() async throws {
+        let current = try await ConfigLoader.load(ConfigSources(environment: Self.environment))
+        let new = try await ConfigLoader.load(ConfigSources(flags: ["database.flushDelayMicroseconds": "0", "database.flushDelayCount": "64"],
+                                                            environment: Self.environment))
+        #expect(ReloadPlan(current: current, new: new).restartNeeded == ["group commit (database.flushDelay*)"])
+    }
+}
