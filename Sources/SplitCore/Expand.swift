@@ -94,9 +94,11 @@ enum Expand {
         let base = Array(stack.prefix(stack.count - share))
         guard let first = own.first else {
             // Nothing left: a column that moved nothing keeps its stack; one whose entries
-            // were all popped keeps what stayed behind, else the secondary falls back to its root.
+            // were all popped keeps what stayed behind, else falls back to its root (a column
+            // always shows a view controller: a tripleColumn supplementary popped away while
+            // collapsed comes back as its root, not as an empty column).
             if share == 0 { return stack }
-            return column == .secondary && base.isEmpty ? [config.secondaryRoot] : base
+            return base.isEmpty ? config.root(of: column).map { [$0] } ?? [] : base
         }
         if first.origin == .detail {
             let root = config.detailRouting == .resetAndPush ? [config.secondaryRoot] : []

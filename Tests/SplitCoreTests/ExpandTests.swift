@@ -80,6 +80,29 @@ import Testing
         #expect(e.visibleStack(.secondary) == ["d", "d1"])
     }
 
+    /// WIRE: a visible column's stack has a top; popping a tripleColumn's supplementary
+    /// entries away while collapsed must not leave it empty on expand.
+    @Test(arguments: [[Intent.back, .back], [.pop(column: .compact), .pop(column: .compact)],
+                      [.popToRoot(column: .supplementary)]])
+    func aSupplementaryPoppedAwayWhileCollapsedComesBackAsItsRoot(_ intents: [Intent]) throws {
+        let s = try makeScene {
+            $0.style = .tripleColumn
+            $0.roots = ColumnRoots(primary: "P", supplementary: "S", secondary: "D")
+        }
+        let c = try resized(s, padThird).state
+        #expect(c.collapsedStack == ["P", "S", "D"])
+        let popped = try run(intents, on: c)
+        #expect(popped.collapsedStack == ["P"])
+        let t = try resized(popped, padLandscape)
+        #expect(t.state.visibleStack(.supplementary) == ["S"])
+        #expect(t.state.visibleStack(.secondary) == ["D"])
+        #expect(t.state.navigation.supplementary == ["S"])
+        #expect(appeared(t.events).contains("S"))
+        // And it can be navigated as before: push, then pop back to its root.
+        let pushed = try run([.push(column: .supplementary, vc: "n"), .pop(column: .supplementary)], on: t.state)
+        #expect(pushed.visibleStack(.supplementary) == ["S"])
+    }
+
     @Test func aCompactCollapsedSceneCreatedSoExpandsToItsColumns() throws {
         let s = try makeScene("iphone-14-plus", size: Size(width: 428, height: 926)) {
             $0.roots = ColumnRoots(primary: "list")

@@ -50,6 +50,8 @@ import Testing
             return
         }
         #expect(layout.columns.map(\.column) == state.config.style.columns)
+        // WIRE: a stack's last element is the visible top; no column is ever left without one.
+        for column in layout.columns { #expect(!column.stack.isEmpty, "\(column.column) has an empty stack") }
         let c = state.config
         for column in layout.columns where column.visible {
             let displaced = column.column == .secondary && layout.splitBehavior == .displace
