@@ -17,6 +17,23 @@ enum Collapse {
         return movedIds(stack, secondary: nav.secondary)
     }
 
+    /// `collapse` on a resize: the collapsed navigation an expand started from comes back
+    /// exactly when the columns are still what that expand made of it (no navigation, no
+    /// reconfiguration since); otherwise the collapse policies apply.
+    static func collapseOnResize(_ nav: inout NavigationState, config: SplitConfig) -> [String] {
+        if let memory = nav.expandedFrom {
+            nav.expandedFrom = nil
+            var expandedAgain = memory.navigation
+            let movedOut = Expand.expand(&expandedAgain, config: config)
+            if expandedAgain == nav {
+                nav = memory.navigation
+                // What goes back onto the collapsed stack is what that expand moved out.
+                return movedOut
+            }
+        }
+        return collapse(&nav, config: config)
+    }
+
     /// The ids moved onto the collapsed stack from columns other than the primary. Usually
     /// the secondary's whole stack: then that array is returned, not a copy of it.
     static func movedIds(_ stack: CollapsedStack, secondary: [String]) -> [String] {

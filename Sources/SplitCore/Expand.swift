@@ -42,6 +42,20 @@ enum Expand {
         return Collapse.ids(of: collapsed.built, where: { $0 != .primary }, reusing: nav.secondary)
     }
 
+    /// `expand` on a resize: when the policy has to redistribute the collapsed stack (there
+    /// was navigation while collapsed), the collapsed navigation is kept in `expandedFrom`,
+    /// for `Collapse.collapseOnResize` to give back if nothing navigates before it.
+    static func expandOnResize(_ nav: inout NavigationState, config: SplitConfig) -> [String] {
+        guard let collapsed = nav.collapsed, collapsed.entries != collapsed.built else {
+            return expand(&nav, config: config)
+        }
+        var before = nav
+        before.expandedFrom = nil
+        let moved = expand(&nav, config: config)
+        nav.expandedFrom = ExpandedFrom(before)
+        return moved
+    }
+
     /// The column each entry belongs to: its origin column; `detail` belongs to the
     /// secondary; a `pushed` entry belongs with the entry below it (the primary at the bottom).
     static func attribute(_ entries: [StackEntry]) -> [Column] {

@@ -25,6 +25,11 @@ public struct NavigationState: Codable, Hashable, Sendable {
     public var lastNavigated: Column?
     /// The visible stack and its bookkeeping; nil exactly when expanded.
     public var collapsed: CollapsedStack?
+    /// While expanded: the collapsed navigation the last expand started from, when the expand
+    /// policy had to redistribute it (navigation while collapsed). Collapsing again with no
+    /// navigation in between gives it back exactly: the round-trip guarantee from a collapsed
+    /// base (SEMANTICS 8.3). Dropped by any navigation or reconfiguration.
+    public var expandedFrom: ExpandedFrom?
 
     public init() {}
 
@@ -207,7 +212,7 @@ public struct ColumnShares: Codable, Hashable, Sendable {
 extension NavigationState {
     enum CodingKeys: String, CodingKey {
         case primary, supplementary, secondary, compact, placeholder, tabs, selectedTab, presentations,
-             lastNavigated, collapsed
+             lastNavigated, collapsed, expandedFrom
     }
 
     /// Missing keys decode as empty, so states persisted before a field existed still load.
@@ -223,5 +228,34 @@ extension NavigationState {
         presentations = try c.decodeIfPresent([Presentation].self, forKey: .presentations) ?? []
         lastNavigated = try c.decodeIfPresent(Column.self, forKey: .lastNavigated)
         collapsed = try c.decodeIfPresent(CollapsedStack.self, forKey: .collapsed)
+        expandedFrom = try c.decodeIfPresent(NavigationState.self, forKey: .expandedFrom).map(ExpandedFrom.init)
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(primary, forKey: .primary)
+        try c.encode(supplementary, forKey: .supplementary)
+        try c.encode(secondary, forKey: .secondary)
+        try c.encode(compact, forKey: .compact)
+        try c.encodeIfPresent(placeholder, forKey: .placeholder)
+        try c.encode(tabs, forKey: .tabs)
+        try c.encodeIfPresent(selectedTab, forKey: .selectedTab)
+        try c.encode(presentations, forKey: .presentations)
+        try c.encodeIfPresent(lastNavigated, forKey: .lastNavigated)
+        try c.encodeIfPresent(collapsed, forKey: .collapsed)
+        try c.encodeIfPresent(expandedFrom?.navigation, forKey: .expandedFrom)
+    }
+}
+
+/// `NavigationState.expandedFrom`: a navigation state held inside one, hence a box. Immutable.
+public final class ExpandedFrom: Hashable, Sendable {
+    public let navigation: NavigationState
+
+    public init(_ navigation: NavigationState) {
+        self.navigation = navigation
+    }
+
+    public static func == (a: ExpandedFrom, b: ExpandedFrom) -> Bool { a === b || a.navigation == b.navigation }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(navigation) }
 }

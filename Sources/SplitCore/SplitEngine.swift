@@ -131,9 +131,9 @@ public struct SplitEngine: Sendable {
         var note = TransitionNote.none
         let compact = traits.horizontalSizeClass == .compact
         if compact, !state.collapsed {
-            note.collapsed = Collapse.collapse(&state.navigation, config: state.config)
+            note.collapsed = Collapse.collapseOnResize(&state.navigation, config: state.config)
         } else if !compact, state.collapsed {
-            note.expanded = Expand.expand(&state.navigation, config: state.config)
+            note.expanded = Expand.expandOnResize(&state.navigation, config: state.config)
         }
         return note
     }
@@ -188,6 +188,16 @@ public struct SplitEngine: Sendable {
             next = try reconfigure(state, with: patch)
         }
         next.navigation.collapsed?.settle()
+        // The collapsed navigation kept by the last expand is given back only if nothing
+        // navigated since (display-mode actions do not navigate); a new configuration may
+        // distribute the stacks differently, so it is dropped with it too.
+        if next.navigation.expandedFrom != nil {
+            if case .setConfig = intent, next.config != state.config {
+                next.navigation.expandedFrom = nil
+            } else if next.navigation != state.navigation {
+                next.navigation.expandedFrom = nil
+            }
+        }
         return next
     }
 

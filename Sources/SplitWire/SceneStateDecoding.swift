@@ -15,7 +15,8 @@ private let configFields = NameTable(fields: FieldReader.configFieldOrder)
 private let rootsFields = NameTable(fields: ["primary", "supplementary", "secondary", "compact"])
 private let tabConfigFields = NameTable(fields: ["root", "title"])
 private let navigationFields = NameTable(fields: ["primary", "supplementary", "secondary", "compact", "placeholder",
-                                                  "tabs", "selectedTab", "presentations", "lastNavigated", "collapsed"])
+                                                  "tabs", "selectedTab", "presentations", "lastNavigated", "collapsed",
+                                                  "expandedFrom"])
 private let tabStateFields = NameTable(fields: ["primary", "savedDetail", "savedSecondary"])
 private let presentationFields = NameTable(fields: ["vc", "style"])
 private let collapsedFields = NameTable(fields: ["entries", "built", "shares"])
@@ -211,6 +212,7 @@ extension FieldScanner {
                 }
             case 8: n.lastNavigated = try name(columns, "column")
             case 9: n.collapsed = try collapsedStack()
+            case 10: n.expandedFrom = ExpandedFrom(try navigationState())
             default: try skipValue()
             }
         }

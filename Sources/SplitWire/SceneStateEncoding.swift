@@ -110,6 +110,7 @@ extension JSONWriter {
         endArray()
         if let column = n.lastNavigated { rawKey("lastNavigated"); write(column.rawValue) }
         if let collapsed = n.collapsed { rawKey("collapsed"); writeCollapsed(collapsed) }
+        if let memory = n.expandedFrom { rawKey("expandedFrom"); writeNavigation(memory.navigation) }
         endObject()
     }
 

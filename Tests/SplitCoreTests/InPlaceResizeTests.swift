@@ -25,12 +25,26 @@ import Testing
         var note = TransitionNote.none
         let compact = traits.horizontalSizeClass == .compact
         if compact, !state.collapsed {
-            let (nav, moved) = Collapse.collapse(state.navigation, config: state.config)
+            var current = state.navigation
+            current.expandedFrom = nil
+            // The collapsed navigation the last expand started from, if nothing navigated since.
+            if let memory = state.navigation.expandedFrom {
+                let (again, movedOut) = Expand.expand(memory.navigation, config: state.config)
+                if again == current {
+                    next.navigation = memory.navigation
+                    note.collapsed = movedOut
+                    return (next, note)
+                }
+            }
+            let (nav, moved) = Collapse.collapse(current, config: state.config)
             next.navigation = nav
             note.collapsed = moved
         } else if !compact, state.collapsed {
             let (nav, moved) = Expand.expand(state.navigation, config: state.config)
             next.navigation = nav
+            if let collapsed = state.navigation.collapsed, collapsed.entries != collapsed.built {
+                next.navigation.expandedFrom = ExpandedFrom(state.navigation)
+            }
             note.expanded = moved
         }
         return (next, note)

@@ -71,4 +71,61 @@ import Testing
         }
         #expect(t.navigation == s.navigation && t.config == s.config && t.size == s.size)
     }
+
+    /// SEMANTICS 8.3 from a collapsed base: navigation while collapsed, then expand and
+    /// collapse again with no navigation in between gives the collapsed scene back exactly,
+    /// whatever the policies (the audit's three cases among them).
+    @Test(arguments: collapsePolicies, expandPolicies)
+    func expandThenCollapseAfterNavigatingWhileCollapsedIsExact(_ collapse: CollapsePolicy, _ expand: ExpandPolicy) throws {
+        for style in SplitStyle.allCases {
+            for top in TopColumnForCollapsing.allCases {
+                let s = try makeScene("ipad-pro-11", size: Size(width: 375, height: 834)) {
+                    $0.style = style
+                    $0.roots = ColumnRoots(primary: "P", supplementary: "M", secondary: "S")
+                    $0.collapsePolicy = collapse
+                    $0.expandPolicy = expand
+                    $0.topColumnForCollapsing = top
+                }
+                #expect(s.collapsed)
+                let navigated = try run([.push(column: .compact, vc: "c1"), .showDetail(vc: "d1"),
+                                         .push(column: .compact, vc: "x")], on: s)
+                let expanded = try resized(navigated, Size(width: 1194, height: 834))
+                #expect(!expanded.state.collapsed)
+                let back = try resized(expanded.state, navigated.size)
+                #expect(back.state.navigation == navigated.navigation, "\(style) \(top)")
+                #expect(back.state.collapsedStack == navigated.collapsedStack)
+                // What the collapse reports as moved back is what the expand moved out.
+                #expect(back.events.contains(.didCollapse(moved: movedOut(expanded.events))))
+                let session = try engine.snapshot(navigated, preset: "appSwitcher")
+                #expect(session.roundTrip.lossless, "\(style) \(top): \(session.roundTrip.differences)")
+            }
+        }
+    }
+
+    /// Navigating while expanded ends it: the collapse policies apply again.
+    @Test func navigationWhileExpandedLetsThePoliciesApply() throws {
+        let s = try makeScene("ipad-pro-11", size: Size(width: 375, height: 834)) {
+            $0.roots = ColumnRoots(primary: "P", secondary: "S")
+            $0.collapsePolicy = .keepPrimary
+        }
+        let navigated = try run([.push(column: .compact, vc: "c1"), .showDetail(vc: "d1")], on: s)
+        #expect(navigated.collapsedStack == ["P", "c1", "d1"])
+        let expanded = try resized(navigated, Size(width: 1194, height: 834)).state
+        #expect(expanded.navigation.expandedFrom != nil)
+        // A display-mode action is not navigation: the collapsed scene still comes back.
+        let toggled = try run([.displayModeButton], on: expanded)
+        #expect(toggled.navigation.expandedFrom != nil)
+        #expect(try resized(toggled, navigated.size).state.collapsedStack == ["P", "c1", "d1"])
+        // A push is: keepPrimary's collapsed stack is the primary's.
+        let pushed = try run([.push(column: .primary, vc: "p2")], on: expanded)
+        #expect(pushed.navigation.expandedFrom == nil)
+        #expect(try resized(pushed, navigated.size).state.collapsedStack == ["P", "c1", "p2"])
+        // So is a new configuration.
+        let reconfigured = try run([.setConfig(patch { $0.collapsePolicy = .uikit })], on: expanded)
+        #expect(reconfigured.navigation.expandedFrom == nil)
+    }
+
+    func movedOut(_ events: [SceneEvent]) -> [String] {
+        events.compactMap { if case let .didExpand(moved) = $0 { moved } else { nil } }.first ?? []
+    }
 }
