@@ -34,6 +34,42 @@ enum Collapse {
         return collapse(&nav, config: config)
     }
 
+    /// Whether collapsing the expanded `nav` under `config` would build exactly `stack`
+    /// (`buildStack(nav, config:) == stack`), checked in place without building anything: an
+    /// expand on the daemon's hot path asks it every time. False once the stack was navigated
+    /// or when it was built under other policies (a `setConfig` while collapsed applies them
+    /// only at the next transition) or another last-navigated column.
+    static func wouldRebuild(_ stack: CollapsedStack, from nav: NavigationState, config: SplitConfig) -> Bool {
+        guard stack.entries == stack.built else { return false }
+        let built = stack.built
+        var index = 0
+        var shares = ColumnShares()
+        func matches(_ vcs: ArraySlice<String>, _ origin: EntryOrigin) -> Bool {
+            guard built.count - index >= vcs.count else { return false }
+            for vc in vcs {
+                guard built[index].vc == vc, built[index].origin == origin else { return false }
+                index += 1
+            }
+            return true
+        }
+        if config.hasCompactColumn {
+            return matches(nav.compact[...], .compact) && index == built.count && stack.shares == shares
+        }
+        let top: Column? = config.style == .classic ? nil : topColumn(nav, config: config)
+        for column in config.style.columns {
+            let whole = nav.stack(column)
+            let part: ArraySlice<String> = switch (column, config.collapsePolicy) {
+            case (.secondary, .moveDetailExceptRoot): whole.dropFirst()
+            case (.secondary, .keepPrimary): []
+            default: whole[...]
+            }
+            guard matches(part, EntryOrigin(column)) else { return false }
+            shares[column] = part.count
+            if column == top { break }
+        }
+        return index == built.count && stack.shares == shares
+    }
+
     /// The ids moved onto the collapsed stack from columns other than the primary. Usually
     /// the secondary's whole stack: then that array is returned, not a copy of it.
     static func movedIds(_ stack: CollapsedStack, secondary: [String]) -> [String] {

@@ -42,11 +42,13 @@ enum Expand {
         return Collapse.ids(of: collapsed.built, where: { $0 != .primary }, reusing: nav.secondary)
     }
 
-    /// `expand` on a resize: when the policy has to redistribute the collapsed stack (there
-    /// was navigation while collapsed), the collapsed navigation is kept in `expandedFrom`,
-    /// for `Collapse.collapseOnResize` to give back if nothing navigates before it.
+    /// `expand` on a resize: when collapsing the result again would not give this collapsed
+    /// state back (navigation while collapsed, or policies changed since it was built), the
+    /// collapsed navigation is kept in `expandedFrom`, for `Collapse.collapseOnResize` to give
+    /// back if nothing navigates before it. When the stack is still what collapse built, the
+    /// expanded columns are those `nav` holds now, so the check needs no expand first.
     static func expandOnResize(_ nav: inout NavigationState, config: SplitConfig) -> [String] {
-        guard let collapsed = nav.collapsed, collapsed.entries != collapsed.built else {
+        guard let collapsed = nav.collapsed, !Collapse.wouldRebuild(collapsed, from: nav, config: config) else {
             return expand(&nav, config: config)
         }
         var before = nav

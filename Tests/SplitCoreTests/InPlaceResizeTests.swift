@@ -42,7 +42,7 @@ import Testing
         } else if !compact, state.collapsed {
             let (nav, moved) = Expand.expand(state.navigation, config: state.config)
             next.navigation = nav
-            if let collapsed = state.navigation.collapsed, collapsed.entries != collapsed.built {
+            if let collapsed = state.navigation.collapsed, Collapse.buildStack(nav, config: state.config) != collapsed {
                 next.navigation.expandedFrom = ExpandedFrom(state.navigation)
             }
             note.expanded = moved

@@ -117,6 +117,18 @@ import Testing
         }
     }
 
+    /// The hot path's in-place check agrees with building the stack and comparing.
+    @Test func wouldRebuildAgreesWithBuildStack() async {
+        await propertyCheck(count: 150, input: Self.seeds, Self.steps) { seed, steps in
+            try history(seed, steps) { before, _, _ in
+                guard let collapsed = before.navigation.collapsed else { return }
+                let expanded = Expand.expand(before.navigation, config: before.config).0
+                #expect(Collapse.wouldRebuild(collapsed, from: expanded, config: before.config)
+                        == (Collapse.buildStack(expanded, config: before.config) == collapsed))
+            }
+        }
+    }
+
     @Test func snapshotsArePureAndPathIndependent() async {
         await propertyCheck(count: 60, input: Self.seeds, Self.steps) { seed, steps in
             var dice = Dice(seed)

@@ -224,23 +224,27 @@ func checkLayoutShape(_ layout: Layout, state: SceneState, context: @autoclosure
         require(layout.splitBehavior != nil && layout.splitBehavior != .automatic, "an expanded layout has no resolved split behavior", context())
         require(layout.columns.map(\.column) == state.config.style.columns, "an expanded layout does not list the style's columns in order", context())
         require(layout.columns.contains { $0.column == .secondary && $0.visible }, "the secondary column is not visible", context())
+        require(layout.columns.allSatisfy { !$0.stack.isEmpty }, "a column has an empty stack", context())
     }
 }
 
-/// Collapses with a compact size and expands back to the original size, nothing between:
-/// navigation and config must come back exactly (SEMANTICS 6, round-trip guarantee).
+/// Collapses with a compact size and expands back to the original size, nothing between, or
+/// from a collapsed state expands with a regular size and collapses back: navigation and
+/// config must come back exactly (SEMANTICS 6 and 8.3, round-trip guarantee).
 func checkRoundTrip(_ state: SceneState, _ input: inout FuzzInput, engine: SplitEngine) {
-    guard !state.collapsed else { return }
     let compactSizes = [Size(width: 375, height: 1024), Size(width: 320, height: 568),
                         Size(width: 390, height: 844), Size(width: 300, height: 500)]
-    let size = compactSizes[Int(input.byte()) % compactSizes.count]
-    guard let collapsed = try? engine.apply(.resize(size), to: state), collapsed.state.collapsed,
-          let expanded = try? engine.apply(.resize(state.size), to: collapsed.state), !expanded.state.collapsed else {
+    let regularSizes = [Size(width: 1366, height: 1024), Size(width: 1024, height: 1366),
+                        Size(width: 926, height: 428), Size(width: 1200, height: 800)]
+    let sizes = state.collapsed ? regularSizes : compactSizes
+    let size = sizes[Int(input.byte()) % sizes.count]
+    guard let there = try? engine.apply(.resize(size), to: state), there.state.collapsed != state.collapsed,
+          let back = try? engine.apply(.resize(state.size), to: there.state), back.state.collapsed == state.collapsed else {
         return
     }
-    require(expanded.state.navigation == state.navigation,
-            "the round trip changed navigation to \(expanded.state.navigation)", "collapse at \(size) and expand of \(state)")
-    require(expanded.state.config == state.config, "the round trip changed the config", "collapse at \(size) and expand of \(state)")
+    let trip = "\(state.collapsed ? "expand" : "collapse") at \(size) and back of \(state)"
+    require(back.state.navigation == state.navigation, "the round trip changed navigation to \(back.state.navigation)", trip)
+    require(back.state.config == state.config, "the round trip changed the config", trip)
 }
 
 /// The daemon stores states as JSON (Codable): what it reads back must be what it wrote.
