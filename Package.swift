@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // System libraries (Debian: libuv1-dev, libsqlite3-dev).
@@ -55,6 +56,8 @@ let package = Package(
             "SplitClient", "SplitCore", "SplitWire", "SplitServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            // YAML scenario files (`simulate`), converted to the JSON value the JSON path reads.
+            .product(name: "Yams", package: "Yams"),
         ]),
 
         // Benchmarks: core microbenchmarks and (later) the daemon load generator.

@@ -7,8 +7,10 @@ enum ShippedScenarios {
     static let directory = Binaries.packageRoot + "/Config/scenarios"
     static let goldenDirectory = directory + "/golden"
 
+    /// Scenario files: `*.json`, `*.yaml` and `*.yml`.
     static var files: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasSuffix(".json") || $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
     }
 
     /// The device profiles of Config/devices.json and how many presets each has.
@@ -33,6 +35,8 @@ extension EndToEnd {
             let files = summary["files"]?.array ?? []
             #expect(files.count == ShippedScenarios.files.count)
             #expect(files.count >= 4)
+            // The YAML scenario is among them, picked up from the directory like the JSON ones.
+            #expect(files.contains { $0["file"]?.string?.hasSuffix("/display-modes-yaml.yaml") == true })
             for file in files { #expect(file["status"]?.string == "ok", "\(file)") }
             #expect(summary["failed"]?.int == 0)
 
@@ -161,6 +165,129 @@ extension EndToEnd {
             #expect(output.exitCode == 66, "\(output)")
             #expect(output.stderr.hasPrefix("splitctl: \(directory)/\(message)"), "\(output.stderr)")
             #expect(output.stderr.split(separator: "\n").count == 1)
+        }
+
+        /// Defect: YAML scenario files were not read at all. The shipped YAML copy of
+        /// display-modes.json must give the same layouts, step by step, as the JSON original.
+        @Test func aYAMLScenarioGivesTheSameLayoutsAsItsJSONTwin() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-golden")
+            defer { removeDirectory(directory) }
+            let output = try simulate("--embedded", "--record", "--golden-dir", directory,
+                                      ShippedScenarios.directory + "/display-modes.json",
+                                      ShippedScenarios.directory + "/display-modes-yaml.yaml")
+            #expect(output.exitCode == 0, "\(output)")
+            let fromJSON = try JSONParser.parse(readText(directory + "/display-modes.json"))
+            let fromYAML = try JSONParser.parse(readText(directory + "/display-modes-yaml.json"))
+            let jsonSteps = try #require(fromJSON["runs"]?[0]?["steps"]?.array)
+            #expect(jsonSteps.count == 16)
+            #expect(fromYAML["runs"]?[0]?["steps"]?.array == jsonSteps)
+            #expect(fromYAML["scenario"] == "display-modes-yaml")
+            // And the shipped goldens agree too (a change to one file and not the other shows here).
+            let shippedJSON = try JSONParser.parse(readText(ShippedScenarios.goldenDirectory + "/display-modes.json"))
+            let shippedYAML = try JSONParser.parse(readText(ShippedScenarios.goldenDirectory + "/display-modes-yaml.json"))
+            #expect(shippedYAML["runs"]?[0]?["steps"] == shippedJSON["runs"]?[0]?["steps"])
+        }
+
+        @Test func aDirectoryGivesItsJSONAndYAMLFilesByName() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-scenario")
+            defer { removeDirectory(directory) }
+            try #"{"device": "ipad-pro-12.9", "steps": [{"expect": {"collapsed": false}}]}"#
+                .write(toFile: directory + "/a.json", atomically: true, encoding: .utf8)
+            // Core-schema scalars: ints, floats, booleans typed; `yes` would be a string.
+            try "device: ipad-pro-12.9\nsize: {width: 678, height: 1024.0}\nsteps:\n  - expect: {collapsed: false, size.width: 678, columns.count: 0x2}\n"
+                .write(toFile: directory + "/b.yml", atomically: true, encoding: .utf8)
+            try "device: ipad-pro-12.9\nsteps:\n  - resize: landscape/1/3\n  - expect:\n      collapsed: true\n      traits.horizontalSizeClass: compact\n"
+                .write(toFile: directory + "/c.yaml", atomically: true, encoding: .utf8)
+            try "not a scenario".write(toFile: directory + "/notes.txt", atomically: true, encoding: .utf8)
+            let output = try simulate("--embedded", "--json", directory)
+            #expect(output.exitCode == 0, "\(output)")
+            let summary = try JSONParser.parse(output.lines.last ?? "")
+            #expect(summary["files"]?.array?.compactMap { $0["file"]?.string } == ["a.json", "b.yml", "c.yaml"].map { directory + "/" + $0 })
+            #expect(summary["expectations"]?.int == 6)
+            #expect(summary["failed"]?.int == 0)
+        }
+
+        @Test func yamlScalarsFollowTheCoreSchema() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-scenario")
+            defer { removeDirectory(directory) }
+            // YAML 1.1 read `no` as false; here it is the string "no", which does not match false.
+            try "device: ipad-pro-12.9\nsteps:\n  - expect: {collapsed: no}\n"
+                .write(toFile: directory + "/norway.yaml", atomically: true, encoding: .utf8)
+            let output = try simulate("--embedded", directory + "/norway.yaml")
+            #expect(output.exitCode == 1, "\(output)")
+            #expect(output.stdout.contains(#"collapsed: expected "no", actual false"#), "\(output.stdout)")
+        }
+
+        @Test(arguments: [
+            ("bad.yaml", "device: mac\nsteps: [\n", "bad.yaml: not valid YAML (line 3, column 1: did not find expected node content"),
+            ("tabs.yml", "device: mac\nsteps:\n\t- resize: portrait/full\n", "tabs.yml: not valid YAML (line 3, column 1: found character that cannot start any token"),
+            ("dup.yaml", "device: mac\ndevice: iphone-8\nsteps: []\n", "dup.yaml: not valid YAML (line 1, column 1: duplicate key \"device\")"),
+            ("two.yaml", "device: mac\nsteps: []\n---\ndevice: mac\n", "two.yaml: not valid YAML (line 3, column 1: but found another document"),
+            ("empty.yaml", "# nothing\n", "empty.yaml: not valid YAML (empty document)"),
+            ("list.yaml", "- device: mac\n", "list.yaml: a scenario must be a mapping"),
+            ("typo.yaml", "device: mac\nsteps:\n  - resise: portrait/full\n", "typo.yaml: steps[0].resise: unknown key"),
+            ("inf.yaml", "device: mac\nsteps:\n  - resize: {width: .inf, height: 10}\n",
+             "inf.yaml: steps[0].resize.width: '.inf' is not a finite number: JSON has no infinity or NaN (line 3, column 21)"),
+            ("merge.yaml", "base: &b {device: mac}\n<<: *b\nsteps: []\n", "merge.yaml: merge keys (<<) are not supported (line 2, column 1)"),
+            ("key.yaml", "device: mac\n[a]: 1\nsteps: []\n", "key.yaml: a key must be a plain string, not a sequence (line 2, column 1)"),
+        ] as [(String, String, String)])
+        func anInvalidYAMLScenarioExits66NamingTheFileAndWhere(name: String, content: String, message: String) throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-scenario")
+            defer { removeDirectory(directory) }
+            try content.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+            let output = try simulate("--embedded", directory + "/" + name)
+            #expect(output.exitCode == 66, "\(output)")
+            #expect(output.stderr.hasPrefix("splitctl: \(directory)/\(message)"), "\(output.stderr)")
+            #expect(output.stderr.split(separator: "\n").count == 1, "\(output.stderr)")
+            #expect(output.stdout.isEmpty)
+        }
+
+        /// Defect: an unreadable or invalid golden file exited 1 (a failed scenario) instead of
+        /// 66 (bad input), as the help and docs say.
+        @Test(arguments: [
+            ("{\"format\": 1, \"runs\": [", "unreadable golden file: byte "),
+            ("{\"format\": 2, \"runs\": []}", "not a format-1 golden file (re-record it with --record)"),
+            ("[1, 2]", "not a format-1 golden file"),
+        ])
+        func anInvalidGoldenFileExits66(content: String, message: String) throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-golden")
+            defer { removeDirectory(directory) }
+            try content.write(toFile: directory + "/photo-browser.json", atomically: true, encoding: .utf8)
+            let output = try simulate("--embedded", "--check", "--golden-dir", directory,
+                                      ShippedScenarios.directory + "/photo-browser.json")
+            #expect(output.exitCode == 66, "\(output)")
+            #expect(output.stderr.hasPrefix("splitctl: \(directory)/photo-browser.json: \(message)"), "\(output.stderr)")
+            #expect(output.stderr.split(separator: "\n").count == 1, "\(output.stderr)")
+            #expect(output.stdout.isEmpty)
+        }
+
+        /// Defect: two scenario files with one base name silently shared (and overwrote) one
+        /// golden file.
+        @Test func twoScenarioFilesSharingAGoldenFileAreAUsageError() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-scenario")
+            defer { removeDirectory(directory) }
+            for sub in ["ca", "cb"] {
+                try FileManager.default.createDirectory(atPath: "\(directory)/\(sub)", withIntermediateDirectories: true)
+                try #"{"device": "ipad-pro-12.9", "steps": []}"#.write(toFile: "\(directory)/\(sub)/x.json", atomically: true, encoding: .utf8)
+            }
+            try "device: ipad-pro-12.9\nsteps: []\n".write(toFile: directory + "/ca/x.yaml", atomically: true, encoding: .utf8)
+            let golden = directory + "/golden"
+            for mode in ["--record", "--check"] {
+                let output = try simulate("--embedded", mode, "--golden-dir", golden, directory + "/ca/x.json", directory + "/cb/x.json")
+                #expect(output.exitCode == 64, "\(mode): \(output)")
+                #expect(output.stderr == "splitctl: \(directory)/ca/x.json and \(directory)/cb/x.json would share the golden file "
+                        + "\(golden)/x.json (rename one, or run them in separate invocations)\n", "\(output.stderr)")
+                #expect(output.stdout.isEmpty)
+            }
+            #expect(!FileManager.default.fileExists(atPath: golden + "/x.json"))
+            // x.json and x.yaml side by side: both would use golden/x.json beside them.
+            let sideBySide = try simulate("--embedded", "--record", directory + "/ca")
+            #expect(sideBySide.exitCode == 64, "\(sideBySide)")
+            #expect(sideBySide.stderr.contains("\(directory)/ca/x.json and \(directory)/ca/x.yaml would share the golden file \(directory)/ca/golden/x.json"),
+                    "\(sideBySide.stderr)")
+            // Without golden files involved, both run; the same file twice is not a clash.
+            #expect(try simulate("--embedded", directory + "/ca/x.json", directory + "/cb/x.json").exitCode == 0)
+            #expect(try simulate("--embedded", "--record", "--golden-dir", golden, directory + "/ca/x.json", directory + "/ca/x.json").exitCode == 0)
         }
 
         @Test func anUnreachableDaemonExits69() throws {

@@ -1,9 +1,13 @@
 import Foundation
 import SplitWire
 
-/// Finds and parses scenario files: each argument is a `.json` file or a directory whose
-/// `*.json` files (not recursive, sorted by name) are taken.
+/// Finds and parses scenario files: each argument is a file or a directory whose `*.json`,
+/// `*.yaml` and `*.yml` files (not recursive, sorted by name) are taken. A file is read as
+/// YAML when its name ends in `.yaml` or `.yml`, else as JSON; both give the same document.
 enum ScenarioLoading {
+    /// File name endings that are scenario files in a directory, with the format they are read in.
+    static let extensions: [(suffix: String, yaml: Bool)] = [(".json", false), (".yaml", true), (".yml", true)]
+
     static func load(_ arguments: [String]) throws(ScenarioError) -> [ScenarioFile] {
         var files: [ScenarioFile] = []
         for argument in arguments {
@@ -19,8 +23,11 @@ enum ScenarioLoading {
         }
         guard isDirectory.boolValue else { return [argument] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
-        let found = names.filter { $0.hasSuffix(".json") }.sorted().map { (argument.hasSuffix("/") ? argument : argument + "/") + $0 }
-        if found.isEmpty { throw ScenarioError(file: argument, path: "", message: "no *.json scenario files in this directory") }
+        let found = names.filter { name in extensions.contains { name.hasSuffix($0.suffix) } }.sorted()
+            .map { (argument.hasSuffix("/") ? argument : argument + "/") + $0 }
+        if found.isEmpty {
+            throw ScenarioError(file: argument, path: "", message: "no *.json, *.yaml or *.yml scenario files in this directory")
+        }
         return found
     }
 
@@ -31,15 +38,29 @@ enum ScenarioLoading {
         } catch {
             throw ScenarioError(file: path, path: "", message: "cannot read: \(error.localizedDescription)")
         }
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(text)
-        } catch {
-            throw ScenarioError(file: path, path: "", message: "not valid JSON (\(error))")
-        }
-        guard let document = value.object else { throw ScenarioError(file: path, path: "", message: "a scenario must be a JSON object") }
         let name = URL(fileURLWithPath: path).lastPathComponent
-        let stem = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        let format = extensions.first { name.hasSuffix($0.suffix) }
+        let value: JSONValue
+        if format?.yaml == true {
+            do throws(YAMLDocument.Failure) {
+                value = try YAMLDocument.parse(text)
+            } catch {
+                switch error {
+                case .syntax(let message): throw ScenarioError(file: path, path: "", message: "not valid YAML (\(message))")
+                case .value(let at, let message): throw ScenarioError(file: path, path: at, message: message)
+                }
+            }
+        } else {
+            do {
+                value = try JSONParser.parse(text)
+            } catch {
+                throw ScenarioError(file: path, path: "", message: "not valid JSON (\(error))")
+            }
+        }
+        guard let document = value.object else {
+            throw ScenarioError(file: path, path: "", message: "a scenario must be " + (format?.yaml == true ? "a mapping" : "a JSON object"))
+        }
+        let stem = format.map { String(name.dropLast($0.suffix.count)) } ?? name
         return ScenarioFile(path: path, document: document, stem: stem)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SplitClient
 import SplitWire
 #if canImport(Glibc)
@@ -10,13 +11,15 @@ struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run scenario files: resizes, intents, snapshot sessions and expectations; record or check golden layouts.",
         discussion: """
-            Each FILE is a scenario (.json) or a directory of them (docs/SIMULATE.md). Every run \
-            gets a fresh scene, deleted afterwards. --record writes one golden file per scenario \
-            file (default: golden/ beside it); --check compares and prints what changed.
+            Each FILE is a scenario (.json, or .yaml/.yml) or a directory of them (docs/SIMULATE.md). \
+            Every run gets a fresh scene, deleted afterwards. --record writes one golden file per \
+            scenario file, named after it without its extension (default: golden/ beside it); \
+            --check compares and prints what changed.
             Exit codes: 0 all passed; 1 a scenario failed (golden difference, failed expectation, \
-            unexpected error response, missing golden file with --check); 64 usage; 66 a scenario \
-            or golden file is unreadable or invalid; 69 splitd unreachable; 70 the embedded daemon \
-            did not start.
+            unexpected error response, missing golden file with --check); 64 usage (also: two \
+            scenario files that would share a golden file); 66 a scenario or golden file is \
+            unreadable or invalid; 69 splitd unreachable; 70 the embedded daemon did not start; \
+            78 no --socket and splitd's configuration cannot be read.
             """
     )
 
@@ -57,6 +60,25 @@ struct Simulate: ParsableCommand {
             printError(error.description)
             throw Self.badInput
         }
+        let store = GoldenStore(directory: goldenDir)
+        var goldens: [String: [JSONValue]] = [:]
+        if check || record {
+            if let clash = Self.sharedGoldenFile(scenarioFiles, store: store) {
+                printError("\(clash.first) and \(clash.second) would share the golden file \(clash.golden) "
+                           + "(rename one, or run them in separate invocations)")
+                throw ExitCode.validationFailure
+            }
+        }
+        if check {
+            // Every golden file is read before anything runs: an unreadable one is bad input (66),
+            // like a scenario file; a missing one is a failed check (1), reported per file.
+            do {
+                for file in scenarioFiles { goldens[store.path(for: file)] = try store.read(for: file) }
+            } catch {
+                printError(error.description)
+                throw Self.badInput
+            }
+        }
         var daemon: EmbeddedDaemon?
         if embedded {
             do {
@@ -67,10 +89,11 @@ struct Simulate: ParsableCommand {
             }
         }
         defer { daemon?.stop() }
+        let socketPath = try daemon?.socketPath ?? global.socketPath()
         let connection: SplitConnection
         let catalog: PresetCatalog
         do {
-            connection = try SplitConnection.connect(to: daemon?.socketPath ?? global.socketPath, timeout: global.timeoutDuration)
+            connection = try SplitConnection.connect(to: socketPath, timeout: global.timeoutDuration)
             try connection.hello(client: "splitctl simulate")
             catalog = PresetCatalog(devicesResult: try connection.devices())
         } catch {
@@ -89,7 +112,7 @@ struct Simulate: ParsableCommand {
         }
         var report: SimulationReport
         do {
-            report = try runAll(expanded, runner: ScenarioRunner(connection: connection, catalog: catalog))
+            report = try runAll(expanded, runner: ScenarioRunner(connection: connection, catalog: catalog), store: store, goldens: goldens)
         } catch {
             printError(error.description)
             throw clientExitCode(error)
@@ -100,9 +123,8 @@ struct Simulate: ParsableCommand {
     }
 
     /// Runs every scenario of every file, then checks or records golden files.
-    private func runAll(_ expanded: [(file: ScenarioFile, scenarios: [Scenario])],
-                        runner: ScenarioRunner) throws(ClientError) -> SimulationReport {
-        let store = GoldenStore(directory: goldenDir)
+    private func runAll(_ expanded: [(file: ScenarioFile, scenarios: [Scenario])], runner: ScenarioRunner,
+                        store: GoldenStore, goldens: [String: [JSONValue]]) throws(ClientError) -> SimulationReport {
         var progress = ProgressBar(total: expanded.reduce(0) { $0 + $1.scenarios.count })
         var report = SimulationReport()
         var sceneCounter = 0
@@ -120,15 +142,17 @@ struct Simulate: ParsableCommand {
                 result.expectations += outcome.expectations
                 result.failures += outcome.failures.map { "run \"\(scenario.name)\": \($0)" }
             }
-            finish(&result, records: records, file: file, store: store)
+            finish(&result, records: records, file: file, store: store, golden: goldens[store.path(for: file)])
             report.files.append(result)
         }
         progress.finish()
         return report
     }
 
-    /// Checks or records the golden file of one scenario file and settles its status.
-    private func finish(_ result: inout FileResult, records: [JSONValue], file: ScenarioFile, store: GoldenStore) {
+    /// Checks (against `golden`, read before the runs; nil when there is none) or records the
+    /// golden file of one scenario file and settles its status.
+    private func finish(_ result: inout FileResult, records: [JSONValue], file: ScenarioFile, store: GoldenStore,
+                        golden: [JSONValue]?) {
         guard check || record else {
             result.status = result.failures.isEmpty ? .ok : .failed
             return
@@ -143,7 +167,7 @@ struct Simulate: ParsableCommand {
                 }
                 try store.write(runs: records, for: file)
                 result.status = .recorded
-            } else if let golden = try store.read(for: file) {
+            } else if let golden {
                 result.failures += GoldenComparison.differences(golden: golden, actual: records)
                 result.status = result.failures.isEmpty ? .ok : .failed
             } else {
@@ -154,6 +178,22 @@ struct Simulate: ParsableCommand {
             result.failures.append(error.description)
             result.status = .failed
         }
+    }
+
+    /// Two different scenario files whose golden files would be the same file (`a/x.json` and
+    /// `b/x.json` with --golden-dir, `x.json` and `x.yaml` beside each other): recording would
+    /// overwrite one with the other and checking would compare one with the other's.
+    static func sharedGoldenFile(_ files: [ScenarioFile], store: GoldenStore) -> (first: String, second: String, golden: String)? {
+        var owners: [String: (path: String, identity: String)] = [:]
+        for file in files {
+            let golden = URL(fileURLWithPath: store.path(for: file)).standardizedFileURL.path
+            let identity = URL(fileURLWithPath: file.path).resolvingSymlinksInPath().standardizedFileURL.path
+            if let owner = owners[golden], owner.identity != identity {
+                return (owner.path, file.path, store.path(for: file))
+            }
+            owners[golden] = owners[golden] ?? (file.path, identity)
+        }
+        return nil
     }
 
     private func seconds(_ duration: Duration) -> Double {
