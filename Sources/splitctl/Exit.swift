@@ -12,6 +12,9 @@ enum ExitStatus {
     static let unavailable = ExitCode(69)
     /// EX_SOFTWARE: a bug or an unexpected system failure.
     static let internalError = ExitCode(70)
+    /// EX_CONFIG: no --socket, and splitd's configuration (environment, config file), which
+    /// says where it listens, cannot be read or is invalid.
+    static let configuration = ExitCode(78)
 }
 
 /// Prints one `splitctl: ...` line on stderr.
@@ -32,8 +35,9 @@ func exitCode(for error: ClientError) -> ExitCode {
 
 /// Runs `body` on a fresh connection; maps every client failure to one stderr line and its exit code.
 func withConnection<T>(_ global: GlobalOptions, _ body: (SplitConnection) throws(ClientError) -> T) throws -> T {
+    let path = try global.socketPath()
     do {
-        let connection = try SplitConnection.connect(to: global.socketPath, timeout: global.timeoutDuration)
+        let connection = try SplitConnection.connect(to: path, timeout: global.timeoutDuration)
         defer { connection.close() }
         return try body(connection)
     } catch {

@@ -1,5 +1,4 @@
 import ArgumentParser
-import SplitClient
 
 /// Options every subcommand accepts (before or after the subcommand name).
 struct GlobalOptions: ParsableArguments {
@@ -12,8 +11,16 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Seconds to wait for splitd's answer.", valueName: "seconds"))
     var timeout: Double = 10
 
-    /// The socket path after WIRE.md's resolution order.
-    var socketPath: String { resolveSocketPath(explicit: socket) }
+    /// The socket path as the daemon resolves it (`SocketLocation`); on failure prints the
+    /// one-line error and throws `ExitStatus.configuration`.
+    func socketPath() throws -> String {
+        do {
+            return try SocketLocation.cached(explicit: socket)
+        } catch {
+            printError(error.description)
+            throw ExitStatus.configuration
+        }
+    }
 
     var timeoutDuration: Duration { .milliseconds(Int64(max(timeout, 0) * 1000)) }
 

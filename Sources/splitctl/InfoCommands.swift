@@ -25,7 +25,7 @@ struct Ping: ParsableCommand {
         let started = ContinuousClock.now
         let result = try withConnection(global) { connection throws(ClientError) in try connection.ping() }
         let elapsed = started.duration(to: .now)
-        emit(result, json: global.json) { "pong from \(global.socketPath) in \(milliseconds(elapsed)) ms" }
+        emit(result, json: global.json) { "pong from \((try? global.socketPath()) ?? "splitd") in \(milliseconds(elapsed)) ms" }
     }
 }
 
@@ -49,17 +49,31 @@ struct Devices: ParsableCommand {
     }
 }
 
-/// One line per device: id, kind, default size, then its presets.
+/// One line per device: id, kind, default size, then its presets. Each column is as wide as
+/// its longest entry plus two spaces, so ids of any length stay apart from the next column.
 func describeDevices(_ devices: [JSONValue]) -> String {
-    devices.map { device in
-        let name = (device["device"]?.string ?? "?").padding(toLength: 20, withPad: " ", startingAt: 0)
-        let kind = (device["kind"]?.string ?? "?").padding(toLength: 9, withPad: " ", startingAt: 0)
-        let size = device["defaultSize"].flatMap(sizeText) ?? "-"
+    let rows: [[String]] = devices.map { device in
         let presets = (device["presets"]?.array ?? []).compactMap { preset -> String? in
             guard let presetName = preset["name"]?.string, let orientation = preset["orientation"]?.string else { return nil }
             return "\(orientation)/\(presetName)=\(preset["size"].flatMap(sizeText) ?? "?")"
         }
-        let presetText = presets.isEmpty ? "" : "  " + presets.joined(separator: " ")
-        return "\(name)\(kind)\(size.padding(toLength: 11, withPad: " ", startingAt: 0))\(presetText)"
+        return [device["device"]?.string ?? "?", device["kind"]?.string ?? "?",
+                device["defaultSize"].flatMap(sizeText) ?? "-", presets.joined(separator: " ")]
+    }
+    return alignedColumns(rows)
+}
+
+/// Rows of cells as text: every column but the last padded to its widest cell plus two
+/// spaces; trailing spaces dropped.
+func alignedColumns(_ rows: [[String]]) -> String {
+    let columnCount = rows.map(\.count).max() ?? 0
+    let widths = (0..<columnCount).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+    return rows.map { row in
+        var line = ""
+        for (column, cell) in row.enumerated() {
+            line += column == row.count - 1 ? cell : cell.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+        }
+        while line.last == " " { line.removeLast() }
+        return line
     }.joined(separator: "\n")
 }

@@ -28,9 +28,9 @@ func describe(_ column: ColumnLayout) -> String {
     if !column.visible { flags.append("hidden") }
     if column.overlay { flags.append("overlay") }
     if column.dimmed { flags.append("dimmed") }
-    let name = column.column.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
-    let x = ("x=" + points(column.x)).padding(toLength: 8, withPad: " ", startingAt: 0)
-    let width = ("w=" + points(column.width)).padding(toLength: 8, withPad: " ", startingAt: 0)
+    let name = padded(column.column.rawValue, 15)
+    let x = padded("x=" + points(column.x), 8)
+    let width = padded("w=" + points(column.width), 8)
     let stack = column.stack.isEmpty ? "(empty)" : column.stack.joined(separator: " > ")
     let suffix = flags.isEmpty ? "" : " [" + flags.joined(separator: ",") + "]"
     return "\(name)\(x)\(width)\(stack)\(suffix)"
@@ -49,6 +49,12 @@ func describe(_ event: SceneEvent) -> String {
     case let .presented(vc, style): "presented \(vc) \(style.rawValue)"
     case let .dismissed(vc): "dismissed \(vc)"
     }
+}
+
+/// `text` padded with spaces to `width`; a longer text is kept whole and gets one space, so
+/// fields never run together.
+func padded(_ text: String, _ width: Int) -> String {
+    text.count < width ? text + String(repeating: " ", count: width - text.count) : text + " "
 }
 
 /// 320 -> "320", 0.5 -> "0.5".

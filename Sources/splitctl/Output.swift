@@ -20,10 +20,14 @@ func describe(_ reply: SceneReply) -> String {
     "scene \(reply.scene) revision \(reply.revision)\n" + describe(reply.layout)
 }
 
-func describe(_ reply: ChangeReply) -> String {
+/// The new revision and layout, then the events. With no events: `no change` only when the
+/// revision did not move from `revisionBefore` (splitd keeps the revision of a request that
+/// changes nothing, and every accepted change adds 1); otherwise `no events`, since some
+/// changes (a column width from set-config) have none.
+func describe(_ reply: ChangeReply, revisionBefore: Int?) -> String {
     var text = "revision \(reply.revision)\n" + describe(reply.layout)
     if reply.events.isEmpty {
-        text += "\nno change"
+        text += revisionBefore == reply.revision ? "\nno change" : "\nno events"
     } else {
         text += "\nevents:"
         for event in reply.events { text += "\n  " + describe(event) }

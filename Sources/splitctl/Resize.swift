@@ -5,20 +5,22 @@ import SplitWire
 
 struct Resize: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Resize a scene to WIDTHxHEIGHT or to one of its device's presets.",
+        abstract: "Resize a scene to WIDTHxHEIGHT points or to one of its device's presets.",
         discussion: """
-            Presets are ORIENTATION/NAME of the scene's device profile, e.g. landscape/1/2, \
-            portrait/2/3, landscape/slideOver, portrait/full; a bare NAME keeps the current \
-            orientation. `splitctl devices` lists profiles.
+            SIZE is WIDTHxHEIGHT in points, e.g. 1366x1024 or 678.5x1024. Presets are \
+            ORIENTATION/NAME of the scene's device profile as splitd lists them, e.g. \
+            landscape/1/2, portrait/2/3, landscape/slideOver, portrait/full; a bare NAME is taken \
+            in the orientation the device is held in. `splitctl devices` lists profiles and \
+            presets; a name the scene's device does not have exits 65, like splitd's own refusals.
             """
     )
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
 
-    @Argument(help: "New window size.")
+    @Argument(help: ArgumentHelp("New window size in points, WIDTHxHEIGHT (e.g. 375x1024).", valueName: "WIDTHxHEIGHT"))
     var size: WindowSize?
 
-    @Option(help: "A preset of the scene's device instead of a size.")
+    @Option(help: ArgumentHelp("A preset of the scene's device instead of a size (e.g. landscape/1/3).", valueName: "name"))
     var preset: String?
 
     func validate() throws {
@@ -26,28 +28,36 @@ struct Resize: ParsableCommand {
     }
 
     func run() throws {
-        let target = try size?.size ?? resolvePreset(preset ?? "")
-        let reply = try withConnection(global) { connection throws(ClientError) in
-            try connection.resize(change.scene, to: target, baseRevision: change.baseRevision)
+        if let size {
+            try runChange(global, change) { connection throws(ClientError) in
+                try connection.resize(change.scene, to: size.size, baseRevision: change.baseRevision)
+            }
+            return
         }
-        emit(reply.raw, json: global.json) { describe(reply) }
-    }
-
-    /// Looks the preset up in the built-in catalog for the scene's device and current size.
-    private func resolvePreset(_ name: String) throws -> Size {
-        let (device, current) = try withConnection(global) { connection throws(ClientError) in
-            let current = try connection.getScene(change.scene).layout.size
-            let device = try connection.listScenes().first { $0.scene == change.scene }?.device
-            return (device ?? "", current)
+        let name = preset ?? ""
+        // The preset is looked up in splitd's catalog for the scene's device; one connection.
+        let outcome = try withConnection(global) { connection throws(ClientError) -> PresetOutcome in
+            let scene = try connection.getScene(change.scene)
+            let device = scene.raw["state"]?["device"]?.string ?? ""
+            let catalog = PresetCatalog(devicesResult: try connection.devices())
+            guard let target = catalog.resolve(name, device: device, current: scene.layout.size) else {
+                return .unknown(device: device, known: catalog.presets(of: device).map(\.qualifiedName))
+            }
+            let reply = try connection.resize(change.scene, to: target.size, baseRevision: change.baseRevision)
+            return .resized(reply, revisionBefore: change.baseRevision ?? scene.revision)
         }
-        // A bare name is taken in the orientation the device is held in (the catalog decides).
-        guard let sizes = DeviceCatalog.builtIn.presetSizes(name, device: device, current: current),
-              sizes.count == 1 else {
-            let known = DeviceCatalog.builtIn.presets(device: device).map { "\($0.orientation.rawValue)/\($0.name)" }
+        switch outcome {
+        case let .unknown(device, known):
             let listing = known.isEmpty ? "\(device) has no presets" : "known: " + known.joined(separator: ", ")
             printError("unknown preset '\(name)' for \(device) (\(listing))")
-            throw ExitCode.validationFailure
+            throw ExitStatus.serverError
+        case let .resized(reply, before):
+            emit(reply.raw, json: global.json) { describe(reply, revisionBefore: before) }
         }
-        return sizes[0]
+    }
+
+    private enum PresetOutcome {
+        case resized(ChangeReply, revisionBefore: Int)
+        case unknown(device: String, known: [String])
     }
 }

@@ -11,6 +11,16 @@ func splitctl(_ daemon: DaemonProcess?, _ arguments: String..., environment: [St
     return try runCommand(Binaries.splitctl, socket + arguments, environment: environment, stdinText: stdin)
 }
 
+/// Runs `executable` with none of the socket variables a developer's shell may have set
+/// (`SPLITD_SOCKET`, `SPLITD_SOCKET_PATH`, `SPLITD_CONFIG`, `CONFIGURATION_DIRECTORY`,
+/// `XDG_RUNTIME_DIR`), then `environment`.
+func withoutSocketEnvironment(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> CommandOutput {
+    let unset = ["SPLITD_SOCKET", "SPLITD_SOCKET_PATH", "SPLITD_CONFIG", "CONFIGURATION_DIRECTORY", "XDG_RUNTIME_DIR"]
+        .flatMap { ["-u", $0] }
+    let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    return try runCommand("/usr/bin/env", unset + assignments + [executable] + arguments)
+}
+
 /// The one JSON object a `--json` command printed.
 func jsonOutput(_ output: CommandOutput, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
     #expect(output.exitCode == 0, "\(output)", sourceLocation: sourceLocation)
@@ -101,6 +111,128 @@ extension EndToEnd {
                 let viaXDG = try splitctl(nil, "ping", environment: ["SPLITD_SOCKET": "", "XDG_RUNTIME_DIR": runtime])
                 #expect(viaXDG.exitCode == 69)
                 #expect(viaXDG.stderr.contains(runtime + "/splitd/splitd.sock"), "\(viaXDG.stderr)")
+            }
+        }
+
+        /// Defect: only `SPLITD_SOCKET` was read, not the daemon's full name `SPLITD_SOCKET_PATH`
+        /// nor `socket.path` of its config file. splitctl now resolves with the daemon's own
+        /// code: for each environment, the path it tries is the one `splitd --check-config` reports.
+        @Test func socketResolutionIsTheDaemonsForEveryEnvironment() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-socketpath")
+            defer { removeDirectory(directory) }
+            try #"{"socket": {"path": "\#(directory)/from-file.sock"}}"#.write(toFile: directory + "/splitd.json", atomically: true, encoding: .utf8)
+            try FileManager.default.createDirectory(atPath: directory + "/confdir", withIntermediateDirectories: true)
+            try #"{"socket": {"path": "\#(directory)/from-confdir.sock"}}"#
+                .write(toFile: directory + "/confdir/splitd.json", atomically: true, encoding: .utf8)
+            let runtime = directory + "/runtime"
+            let cases: [([String: String], String)] = [
+                ([:], "/run/splitd/splitd.sock"),
+                (["XDG_RUNTIME_DIR": runtime], runtime + "/splitd/splitd.sock"),
+                (["XDG_RUNTIME_DIR": runtime, "SPLITD_SOCKET": directory + "/alias.sock"], directory + "/alias.sock"),
+                (["SPLITD_SOCKET_PATH": directory + "/full.sock"], directory + "/full.sock"),
+                // The full name wins over the alias.
+                (["SPLITD_SOCKET": directory + "/alias.sock", "SPLITD_SOCKET_PATH": directory + "/full.sock"], directory + "/full.sock"),
+                // The config file is below the environment and above the defaults.
+                (["SPLITD_CONFIG": directory + "/splitd.json", "XDG_RUNTIME_DIR": runtime], directory + "/from-file.sock"),
+                (["SPLITD_CONFIG": directory + "/splitd.json", "SPLITD_SOCKET_PATH": directory + "/full.sock"], directory + "/full.sock"),
+                (["CONFIGURATION_DIRECTORY": directory + "/confdir"], directory + "/from-confdir.sock"),
+                (["CONFIGURATION_DIRECTORY": directory + "/confdir", "SPLITD_CONFIG": directory + "/splitd.json"], directory + "/from-file.sock"),
+                // A configuration directory without splitd.json is not an error (the daemon skips it).
+                (["CONFIGURATION_DIRECTORY": runtime, "XDG_RUNTIME_DIR": runtime], runtime + "/splitd/splitd.sock"),
+            ]
+            for (environment, expected) in cases {
+                let daemonSays = try withoutSocketEnvironment(Binaries.splitd, ["--check-config"], environment: environment)
+                #expect(daemonSays.exitCode == 0, "\(environment): \(daemonSays)")
+                let daemonPath = daemonSays.lines.first { $0.hasPrefix("socket.path") }?
+                    .dropFirst("socket.path".count).trimmingCharacters(in: .whitespaces)
+                #expect(daemonPath == expected, "\(environment): splitd --check-config")
+                let client = try withoutSocketEnvironment(Binaries.splitctl, ["ping"], environment: environment)
+                #expect(client.exitCode == 69, "\(environment): \(client)")
+                #expect(client.stderr == "splitctl: no socket at \(expected) (is splitd running?)\n", "\(environment)")
+            }
+            // --socket wins over everything and reads no configuration.
+            let explicit = try withoutSocketEnvironment(Binaries.splitctl, ["--socket", directory + "/x.sock", "ping"],
+                                                        environment: ["SPLITD_CONFIG": directory + "/missing.json"])
+            #expect(explicit.stderr == "splitctl: no socket at \(directory)/x.sock (is splitd running?)\n", "\(explicit)")
+        }
+
+        @Test func aConfigurationSplitdCannotReadExits78() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-socketpath")
+            defer { removeDirectory(directory) }
+            try "{not json".write(toFile: directory + "/bad.json", atomically: true, encoding: .utf8)
+            for (environment, problem) in [
+                (["SPLITD_CONFIG": directory + "/missing.json"], "cannot read config file \(directory)/missing.json"),
+                (["SPLITD_CONFIG": directory + "/bad.json"], "config file \(directory)/bad.json is not valid JSON"),
+            ] {
+                let output = try withoutSocketEnvironment(Binaries.splitctl, ["ping"], environment: environment)
+                #expect(output.exitCode == 78, "\(output)")
+                #expect(output.stderr.hasPrefix("splitctl: cannot tell where splitd listens: invalid configuration: \(problem)"), "\(output.stderr)")
+                #expect(output.stderr.hasSuffix(" (give --socket PATH)\n"))
+                #expect(output.stderr.split(separator: "\n").count == 1)
+            }
+        }
+
+        @Test func theConfigFilesSocketReachesARunningDaemon() throws {
+            try withDaemon { daemon in
+                let config = daemon.directory + "/client.json"
+                try #"{"socket": {"path": "\#(daemon.socketPath)"}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+                let viaFile = try withoutSocketEnvironment(Binaries.splitctl, ["--json", "ping"], environment: ["SPLITD_CONFIG": config])
+                #expect(viaFile.exitCode == 0, "\(viaFile)")
+                let viaFullName = try withoutSocketEnvironment(Binaries.splitctl, ["--json", "stats"],
+                                                               environment: ["SPLITD_SOCKET_PATH": daemon.socketPath])
+                #expect(viaFullName.exitCode == 0, "\(viaFullName)")
+            }
+        }
+
+        /// Defect: every change without events printed `no change`, also when the revision moved
+        /// (a column width set while collapsed changes the state with no events).
+        @Test func noChangeOnlyWhenTheRevisionStayed() throws {
+            try withDaemon { daemon in
+                #expect(try splitctl(daemon, "scene", "create", "s", "--device", "ipad-pro-12.9").exitCode == 0)
+                let same = try splitctl(daemon, "resize", "s", "1366x1024")
+                #expect(same.exitCode == 0)
+                #expect(same.lines.first == "revision 1")
+                #expect(same.lines.last == "no change", "\(same.stdout)")
+
+                #expect(try splitctl(daemon, "resize", "s", "375x1024").stdout.contains("didCollapse"))
+                let widthWhileCollapsed = try splitctl(daemon, "set-config", "s", #"{"preferredPrimaryColumnWidth": 280}"#)
+                #expect(widthWhileCollapsed.exitCode == 0)
+                #expect(widthWhileCollapsed.lines.first == "revision 3")
+                #expect(widthWhileCollapsed.lines.last == "no events", "\(widthWhileCollapsed.stdout)")
+                #expect(!widthWhileCollapsed.stdout.contains("no change"))
+
+                // With --base-revision the revision before is known without asking.
+                let again = try splitctl(daemon, "set-config", "s", #"{"preferredPrimaryColumnWidth": 280}"#, "--base-revision", "3")
+                #expect(again.lines.last == "no change", "\(again.stdout)")
+                let popped = try splitctl(daemon, "pop-to-root", "s", "compact", "--base-revision", "3")
+                #expect(popped.exitCode == 0, "\(popped)")
+                #expect(popped.lines.first == "revision 4" && popped.stdout.contains("events:"), "\(popped.stdout)")
+                // A preset resize reads the revision on its way.
+                #expect(try splitctl(daemon, "resize", "s", "--preset", "landscape/1/3").lines.last == "no change")
+                #expect(try daemon.client().getScene("s").revision == 4)
+            }
+        }
+
+        /// Defect: ids longer than 19 characters were cut and glued to the kind
+        /// (`iphone-17-pro-max-zoprofile`).
+        @Test func devicesHumanOutputKeepsWholeIdsInAlignedColumns() throws {
+            try withDaemon { daemon in
+                let devices = try #require(try jsonOutput(try splitctl(daemon, "--json", "devices"))["devices"]?.array)
+                let human = try splitctl(daemon, "devices")
+                #expect(human.exitCode == 0)
+                #expect(human.lines.count == devices.count)
+                #expect(devices.contains { ($0["device"]?.string?.count ?? 0) > 20 })
+                for (line, device) in zip(human.lines, devices) {
+                    let fields = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                    #expect(fields.first == device["device"]?.string, "\(line)")
+                    #expect(fields.dropFirst().first == device["kind"]?.string, "\(line)")
+                    #expect(!line.hasSuffix(" "))
+                }
+                // The kind column starts at the same place on every line.
+                let kindColumns = Set(zip(human.lines, devices).compactMap { line, device in
+                    line.range(of: "  " + (device["kind"]?.string ?? "?")).map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+                })
+                #expect(kindColumns.count == 1, "\(human.stdout)")
             }
         }
 
@@ -204,9 +336,18 @@ extension EndToEnd {
                 #expect(third["layout"]?["size"] == IPadPro129.oneThird.wireObject)
                 let half = try jsonOutput(try splitctl(daemon, "--json", "resize", "s", "--preset", "1/2"))
                 #expect(half["layout"]?["size"] == IPadPro129.half.wireObject)
+                // A preset only splitd's catalog can refuse: 65 like snapshot's (it was 64 for
+                // resize and 65 for snapshot).
                 let unknown = try splitctl(daemon, "resize", "s", "--preset", "landscape/7/8")
-                #expect(unknown.exitCode == 64)
-                #expect(unknown.stderr.hasPrefix("splitctl: unknown preset"))
+                #expect(unknown.exitCode == 65, "\(unknown)")
+                #expect(unknown.stderr.hasPrefix("splitctl: unknown preset 'landscape/7/8' for ipad-pro-12.9 (known: landscape/full, "),
+                        "\(unknown.stderr)")
+                #expect(unknown.stderr.split(separator: "\n").count == 1)
+                let snapshot = try splitctl(daemon, "snapshot", "s", "--preset", "landscape/7/8")
+                #expect(snapshot.exitCode == 65, "\(snapshot)")
+                #expect(snapshot.stderr.hasPrefix("splitctl: bad_request: unknown snapshot preset"), "\(snapshot.stderr)")
+                // Nothing was resized.
+                #expect(try daemon.client().getScene("s").revision == 3)
             }
         }
 

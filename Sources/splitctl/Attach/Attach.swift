@@ -72,7 +72,7 @@ struct Attach: ParsableCommand {
             throw ExitCode.validationFailure
         }
         let options = AttachOptions(scene: scene, role: role.role, create: create, device: device, config: config?.value,
-                                    metrics: try metrics(), socketPath: global.socketPath, timeout: global.timeoutDuration)
+                                    metrics: try metrics(), socketPath: try global.socketPath(), timeout: global.timeoutDuration)
         let session = AttachSession(options: options, terminal: size)
         do {
             try session.connectFirst()
