@@ -4,12 +4,17 @@ import Glibc
 import Darwin
 #endif
 
-/// The daemon's socket path resolution (WIRE.md), shared by every client:
-/// an explicit path, else `$SPLITD_SOCKET`, else `$XDG_RUNTIME_DIR/splitd/splitd.sock`,
-/// else `/run/splitd/splitd.sock` (the systemd unit's RuntimeDirectory).
+/// WIRE.md's socket path resolution from the environment alone: an explicit path, else
+/// `$SPLITD_SOCKET_PATH` (splitd's full name for `socket.path`), else `$SPLITD_SOCKET` (its
+/// alias), else `$XDG_RUNTIME_DIR/splitd/splitd.sock`, else `/run/splitd/splitd.sock` (the
+/// systemd unit's RuntimeDirectory). It does not read splitd's config file (`socket.path`
+/// there sits between the environment and the defaults); splitctl resolves with the
+/// daemon's own `ConfigLoader` for that.
 public func resolveSocketPath(explicit: String?, environment: [String: String] = processEnvironment()) -> String {
     if let explicit, !explicit.isEmpty { return explicit }
-    if let fromEnvironment = environment["SPLITD_SOCKET"], !fromEnvironment.isEmpty { return fromEnvironment }
+    for name in ["SPLITD_SOCKET_PATH", "SPLITD_SOCKET"] {
+        if let fromEnvironment = environment[name], !fromEnvironment.isEmpty { return fromEnvironment }
+    }
     if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/splitd/splitd.sock" }
     return "/run/splitd/splitd.sock"
 }

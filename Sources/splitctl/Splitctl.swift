@@ -7,10 +7,13 @@ struct Splitctl: ParsableCommand {
         commandName: "splitctl",
         abstract: "Drive splitd scenes from the shell.",
         discussion: """
-            Talks to splitd over its Unix socket: --socket, else $SPLITD_SOCKET, else \
+            Talks to splitd over its Unix socket, found as splitd finds it: --socket, else \
+            $SPLITD_SOCKET_PATH (or $SPLITD_SOCKET), else socket.path of splitd's config file \
+            ($SPLITD_CONFIG, else $CONFIGURATION_DIRECTORY/splitd.json), else \
             $XDG_RUNTIME_DIR/splitd/splitd.sock, else /run/splitd/splitd.sock.
-            Exit codes: 0 ok, 64 usage, 65 error response from splitd, 69 splitd unreachable, \
-            70 internal error.
+            Exit codes: 0 ok, 64 usage (splitd not contacted), 65 error response from splitd \
+            (or a preset the scene's device lacks), 69 splitd unreachable, 70 internal error, \
+            78 no --socket and splitd's configuration cannot be read.
             """,
         version: "splitctl 0.1 (protocol 1)",
         subcommands: [

@@ -156,6 +156,13 @@ extension EndToEnd {
             #expect(explicit.stderr == "splitctl: no socket at \(directory)/x.sock (is splitd running?)\n", "\(explicit)")
         }
 
+        @Test func theClientLibrarysResolutionKnowsTheFullEnvironmentName() {
+            // SplitClient's environment-only resolution: the full name over the alias, as splitd.
+            #expect(resolveSocketPath(explicit: nil, environment: ["SPLITD_SOCKET": "/a.sock", "SPLITD_SOCKET_PATH": "/b.sock"]) == "/b.sock")
+            #expect(resolveSocketPath(explicit: nil, environment: ["SPLITD_SOCKET_PATH": "/b.sock", "XDG_RUNTIME_DIR": "/run/user/1"]) == "/b.sock")
+            #expect(resolveSocketPath(explicit: "/c.sock", environment: ["SPLITD_SOCKET_PATH": "/b.sock"]) == "/c.sock")
+        }
+
         @Test func aConfigurationSplitdCannotReadExits78() throws {
             let directory = try makeTemporaryDirectory(prefix: "splitctl-socketpath")
             defer { removeDirectory(directory) }
