@@ -17,29 +17,38 @@ struct WindowSize: ExpressibleByArgument {
     static var defaultValueDescription: String { "WIDTHxHEIGHT" }
 }
 
-/// A JSON object given inline or as `@file` (`-` reads stdin: `@-`).
-struct JSONArgument: ExpressibleByArgument {
+/// A JSON object given inline or as `@file` (`-` reads stdin: `@-`). Options and arguments
+/// of this type use `transform: JSONArgument.init(parsing:)`, so a refusal says why (the
+/// parse error, a missing file) instead of only "is invalid".
+struct JSONArgument {
     var value: JSONValue
 
-    init?(argument: String) {
-        guard let value = try? JSONArgument.parse(argument) else { return nil }
-        self.value = value
+    /// Why the text is not a JSON object; ArgumentParser appends it to its message.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
     }
 
-    static func parse(_ argument: String) throws -> JSONValue {
+    init(parsing argument: String) throws {
         var text = argument
         if argument.hasPrefix("@") {
             let path = String(argument.dropFirst())
-            let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile()
-                : try Data(contentsOf: URL(fileURLWithPath: path))
-            text = String(decoding: data, as: UTF8.self)
+            if path == "-" {
+                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            } else {
+                guard FileManager.default.fileExists(atPath: path) else { throw Problem(description: "no such file: \(path)") }
+                guard let data = FileManager.default.contents(atPath: path) else { throw Problem(description: "cannot read \(path)") }
+                text = String(decoding: data, as: UTF8.self)
+            }
         }
-        let value = try JSONParser.parse(text)
-        guard value.object != nil else { throw ValidationError("expected a JSON object") }
-        return value
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(text)
+        } catch {
+            throw Problem(description: "not valid JSON (\(error))")
+        }
+        guard value.object != nil else { throw Problem(description: "expected a JSON object, got \(value.typeName)") }
+        self.value = value
     }
-
-    static var defaultValueDescription: String { "JSON object or @file" }
 }
 
 extension Column: ExpressibleByArgument {}

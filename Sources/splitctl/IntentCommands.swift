@@ -145,7 +145,8 @@ struct SetConfig: ParsableCommand {
         abstract: "Change the split configuration (a partial config object).")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
-    @Argument(help: ArgumentHelp("A JSON object or @file, e.g. '{\"style\":\"tripleColumn\"}'.", valueName: "json"))
+    @Argument(help: ArgumentHelp("A JSON object or @file, e.g. '{\"style\":\"tripleColumn\"}' (@- reads stdin).", valueName: "json"),
+              transform: JSONArgument.init(parsing:))
     var config: JSONArgument
 
     func run() throws {

@@ -23,7 +23,8 @@ struct SceneCommand: ParsableCommand {
         @Option(help: "Window size; default: the device's full screen in landscape (required for rule sets).")
         var size: WindowSize?
 
-        @Option(help: ArgumentHelp("Split configuration: a JSON object or @file.", valueName: "json"))
+        @Option(help: ArgumentHelp("Split configuration: a JSON object or @file.", valueName: "json"),
+                transform: JSONArgument.init(parsing:))
         var config: JSONArgument?
 
         func run() throws {

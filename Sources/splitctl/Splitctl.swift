@@ -1,4 +1,8 @@
 import ArgumentParser
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `splitctl`: every op of protocol 1 from the shell.
 @main
@@ -30,4 +34,36 @@ struct Splitctl: ParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
+
+    /// ArgumentParser's `main`, with its error text starting `splitctl: PROBLEM` like every
+    /// other splitctl error (its help hint follows); an unexpected error is 70, not 1.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exitReporting(error)
+        }
+    }
+
+    private static func exitReporting(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        // --help, --version, completion scripts (code 0) and the ExitCodes of commands, which
+        // printed their own line, go ArgumentParser's way.
+        if code == .success || error is ExitCode { exit(withError: error) }
+        var lines = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        var problem = lines.first.map { $0.hasPrefix("Error: ") ? String($0.dropFirst("Error: ".count)) : $0 } ?? ""
+        if problem.isEmpty { problem = "\(error)" }
+        // "Missing expected argument" -> "missing expected argument", as splitctl's own lines read.
+        if let first = problem.first, first.isUppercase, problem.dropFirst().first?.isLowercase == true {
+            problem = first.lowercased() + problem.dropFirst()
+        }
+        printError(problem)
+        if lines.count > 1 {
+            let hint = lines.dropFirst().joined(separator: "\n") + "\n"
+            hint.utf8CString.withUnsafeBufferPointer { _ = write(2, $0.baseAddress, $0.count - 1) }
+        }
+        Foundation.exit(code == .failure ? ExitStatus.internalError.rawValue : code.rawValue)
+    }
 }

@@ -9,6 +9,8 @@ struct Watch: ParsableCommand {
             The first line (or block) is the current state as scene.attach answers it; each \
             later one is a push. With --json every line is one JSON object: the attach result, \
             then the pushes verbatim ({"event":"layout",...}).
+            Ends with 0 after --count pushes or when the scene is deleted; 69 when splitd closes \
+            the connection before that (stopped, restarted, or dropped this client).
             """
     )
     @OptionGroup var global: GlobalOptions
@@ -22,11 +24,11 @@ struct Watch: ParsableCommand {
     @Option(help: "Window size announced when attaching as a window.")
     var size: WindowSize?
 
-    @Option(help: "Exit after this many pushes (default: until splitd closes the connection).")
+    @Option(help: "Exit after this many pushes (default: until the scene is deleted; splitd closing the connection first exits 69).")
     var count: Int?
 
     func run() throws {
-        try withConnection(global) { connection throws(ClientError) in
+        let closedEarly = try withConnection(global) { connection throws(ClientError) -> Bool in
             let attached = try connection.attach(scene, role: role.role, size: size?.size)
             emit(attached.raw, json: global.json) { describe(attached) }
             var received = 0
@@ -35,8 +37,9 @@ struct Watch: ParsableCommand {
                 do throws(ClientError) {
                     push = try connection.nextPush(timeout: .seconds(365 * 24 * 3600))
                 } catch .closed {
+                    // splitd stopped (or dropped us) before --count pushes or a deletion.
                     printError("splitd closed the connection")
-                    return
+                    return true
                 }
                 received += 1
                 if global.json {
@@ -46,10 +49,12 @@ struct Watch: ParsableCommand {
                 } else {
                     emit("event \(push["event"]?.string ?? "?"): \(JSONWriter.string(push))")
                 }
-                // A deleted scene sends nothing more.
-                if push["event"]?.string == "deleted" { return }
+                // A deleted scene sends nothing more: the watch is over, as asked.
+                if push["event"]?.string == "deleted" { return false }
             }
+            return false
         }
+        if closedEarly { throw ExitStatus.unavailable }
     }
 }
 

@@ -61,7 +61,10 @@ extension EndToEnd {
             // No daemon at all: a usage error must be reported before any connection attempt.
             let output = try runCommand(Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock"] + arguments)
             #expect(output.exitCode == 64, "\(arguments): \(output)")
-            #expect(!output.stderr.isEmpty)
+            // The first line states the problem like every splitctl error; the usage hint follows.
+            let first = output.stderr.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(first.hasPrefix("splitctl: ") && first.count > "splitctl: ".count + 5, "\(arguments): \(output.stderr)")
+            #expect(!output.stderr.contains("Error: "), "\(arguments): \(output.stderr)")
             #expect(output.stdout.isEmpty)
         }
 

@@ -34,7 +34,8 @@ struct Attach: ParsableCommand {
     @Option(help: "Device profile or rule set for --create.")
     var device: String?
 
-    @Option(help: ArgumentHelp("Split configuration for --create: a JSON object or @file.", valueName: "json"))
+    @Option(help: ArgumentHelp("Split configuration for --create: a JSON object or @file.", valueName: "json"),
+            transform: JSONArgument.init(parsing:))
     var config: JSONArgument?
 
     @Option(help: ArgumentHelp("Points per terminal column (default 8, or $SPLITCTL_CELL).", valueName: "pt"))

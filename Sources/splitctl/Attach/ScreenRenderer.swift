@@ -42,10 +42,34 @@ enum ScreenRenderer {
         return canvas
     }
 
-    /// `scene S │ rev 7 │ expanded oneBesideSecondary tile │ regular/regular │ 1600x800 landscape │ tab 0 │ window 200x50`.
-    static func statusText(_ state: AttachState) -> String {
+    /// `scene S │ rev 7 │ expanded oneBesideSecondary tile │ regular/regular │ 1600x800 landscape │ tab 0 │ window 200x50`,
+    /// at most `width` characters: whole fields from the left, then `…` where the rest was
+    /// left out (a field is never cut in the middle; only a scene id too long for the line is).
+    static func statusText(_ state: AttachState, fitting width: Int = .max) -> String {
+        let separator = " │ ", more = "…"
+        var text = ""
+        for field in statusFields(state) {
+            let candidate = text.isEmpty ? field : text + separator + field
+            if candidate.count <= width {
+                text = candidate
+                continue
+            }
+            if text.isEmpty {
+                text = width > 0 ? String(field.prefix(width - 1)) + more : ""
+            } else if text.count + separator.count + more.count <= width {
+                text += separator + more
+            } else if text.count + 1 + more.count <= width {
+                text += " " + more
+            }
+            break
+        }
+        return text
+    }
+
+    /// The status line's fields, most telling first.
+    static func statusFields(_ state: AttachState) -> [String] {
         var parts = ["scene \(state.scene)", "rev \(state.revision)"]
-        // Most telling first: a narrow terminal cuts the line from the right.
+        // Most telling first: a narrow terminal leaves fields out from the right.
         if let layout = state.layout {
             parts.append(layout.collapsed ? "collapsed"
                 : "expanded \(layout.displayMode?.rawValue ?? "-") \(layout.splitBehavior?.rawValue ?? "-")")
@@ -54,7 +78,7 @@ enum ScreenRenderer {
             if let tab = layout.selectedTab { parts.append("tab \(tab)") }
         }
         parts.append("\(state.role.rawValue) \(state.terminal.columns)x\(state.terminal.rows)")
-        return parts.joined(separator: " │ ")
+        return parts
     }
 
     static func linkText(_ link: AttachState.Link) -> String {
@@ -69,7 +93,7 @@ enum ScreenRenderer {
         let link = " " + linkText(state.link) + " "
         let linkStyle = state.link == .connected ? header : CellStyle(bold: true, reverse: true, color: 33)
         let room = canvas.width - link.count - 1
-        canvas.put(" " + statusText(state), x: 0, y: 0, style: header, limit: max(room, 0))
+        canvas.put(" " + statusText(state, fitting: room - 1), x: 0, y: 0, style: header, limit: max(room, 0))
         canvas.put(link, x: max(canvas.width - link.count, 0), y: 0, style: linkStyle)
     }
 

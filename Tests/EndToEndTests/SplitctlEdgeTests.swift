@@ -1,0 +1,96 @@
+import Foundation
+import SplitClient
+import SplitCore
+import SplitWire
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension EndToEnd {
+    /// splitctl's rough edges: error lines that say why, watch's exit status, the attach
+    /// status line in a narrow terminal, help texts.
+    @Suite struct SplitctlEdges {
+        @Test(arguments: [
+            (["set-config", "s", "{\"style\":"], "splitctl: the value '{\"style\":' is invalid for '<json>': not valid JSON (byte 9: unexpected end of input)"),
+            (["set-config", "s", "[1, 2]"], "splitctl: the value '[1, 2]' is invalid for '<json>': expected a JSON object, got an array"),
+            (["set-config", "s", "@/nonexistent/config.json"],
+             "splitctl: the value '@/nonexistent/config.json' is invalid for '<json>': no such file: /nonexistent/config.json"),
+            (["scene", "create", "s", "--device", "ipad-pro-12.9", "--config", "@/nonexistent/c.json"],
+             "splitctl: the value '@/nonexistent/c.json' is invalid for '--config <json>': no such file: /nonexistent/c.json"),
+            (["resize", "s"], "splitctl: give either WIDTHxHEIGHT or --preset NAME"),
+            (["frobnicate"], "splitctl: unexpected argument 'frobnicate'"),
+        ] as [([String], String)])
+        func usageErrorsSayWhyOnTheirFirstLine(arguments: [String], firstLine: String) throws {
+            let output = try runCommand(Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock"] + arguments)
+            #expect(output.exitCode == 64, "\(output)")
+            #expect(output.stderr.split(separator: "\n").first.map(String.init) == firstLine, "\(output.stderr)")
+            #expect(output.stderr.contains("See 'splitctl"), "the help hint follows: \(output.stderr)")
+            #expect(output.stdout.isEmpty)
+        }
+
+        @Test func resizeHelpGivesTheSizeFormat() throws {
+            let help = try runCommand(Binaries.splitctl, ["resize", "--help"])
+            #expect(help.exitCode == 0)
+            #expect(help.stdout.contains("<WIDTHxHEIGHT>"), "\(help.stdout)")
+            #expect(help.stdout.contains("WIDTHxHEIGHT in points"), "\(help.stdout)")
+        }
+
+        /// `watch` used to exit 0 when splitd went away under it.
+        @Test func watchExits69WhenSplitdClosesTheConnection() throws {
+            try withDaemon { daemon in
+                #expect(try splitctl(daemon, "scene", "create", "s", "--device", "ipad-pro-12.9").exitCode == 0)
+                let outPath = daemon.directory + "/watch.out", errPath = daemon.directory + "/watch.err"
+                let watch = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "--json", "watch", "s"],
+                                             stdoutPath: outPath, stderrPath: errPath)
+                defer { watch.killHard() }
+                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                while readText(outPath).isEmpty, ContinuousClock.now < deadline, watch.isRunning { usleep(10_000) }
+                #expect(!readText(outPath).isEmpty, "watch attached")
+                #expect(daemon.terminate() == .exited(0))
+                #expect(watch.wait(timeout: .seconds(10)) == .exited(69), "\(readText(errPath))")
+                #expect(readText(errPath) == "splitctl: splitd closed the connection\n")
+            }
+        }
+
+        @Test func watchEndsWith0WhenTheSceneIsDeleted() throws {
+            try withDaemon { daemon in
+                #expect(try splitctl(daemon, "scene", "create", "s", "--device", "ipad-pro-12.9").exitCode == 0)
+                let outPath = daemon.directory + "/watch.out", errPath = daemon.directory + "/watch.err"
+                let watch = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "--json", "watch", "s"],
+                                             stdoutPath: outPath, stderrPath: errPath)
+                defer { watch.killHard() }
+                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                while readText(outPath).isEmpty, ContinuousClock.now < deadline, watch.isRunning { usleep(10_000) }
+                try daemon.client().deleteScene("s")
+                #expect(watch.wait(timeout: .seconds(10)) == .exited(0), "\(readText(errPath))")
+                #expect(readText(outPath).split(separator: "\n").last.map { try? JSONParser.parse(String($0)) }??["event"] == "deleted")
+            }
+        }
+
+        /// The status line used to be cut at the terminal's edge, mid-token (`560x80`).
+        @Test func attachsStatusLineLeavesOutWholeFields() throws {
+            try withDaemon { daemon in
+                let tmux = try TmuxServer()
+                defer { tmux.stop() }
+                let command = ([Binaries.splitctl, "--socket", daemon.socketPath, "attach", "narrow", "--create", "--device", "ipad-pro-12.9"])
+                    .map { "'\($0)'" }.joined(separator: " ")
+                try tmux.start("a", columns: 200, rows: 50, command: "TERM=xterm-256color \(command); sleep 600")
+                try tmux.waitForScreen("a", what: "the wide window") { $0.contains("window 200x50") }
+                // 70 columns: 560 pt, collapsed. The fields are 13 + 8 + 12 + 18 + 19 + ... characters:
+                // the window size field does not fit beside the link any more.
+                try tmux.resize("a", columns: 70, rows: 50)
+                let screen = try tmux.waitForScreen("a", what: "collapsed at 70 columns") { $0.contains("┌─ compact") }
+                let status = try #require(screen.split(separator: "\n").first.map(String.init))
+                let revision = try daemon.client().getScene("narrow").revision
+                #expect(status.hasSuffix(" connected"), "\(status)")
+                let fields = status.dropLast(" connected".count).trimmingCharacters(in: .whitespaces)
+                #expect(fields == "scene narrow │ rev \(revision) │ collapsed │ compact/regular │ …", "\(status)")
+                // Wide again: every field, the window last.
+                try tmux.resize("a", columns: 200, rows: 50)
+                let wide = try tmux.waitForScreen("a", what: "the wide window again") { $0.contains("window 200x50") }
+                #expect(wide.split(separator: "\n").first?.contains("1600x800 landscape │ window 200x50") == true)
+            }
+        }
+    }
+}
