@@ -76,6 +76,11 @@ public enum ConfigLoader {
         let databaseSetting = string("database.path") ?? DefaultPaths.database(environment: environment)
         var settings = ServerSettings(socketPath: absolute(string("socket.path") ?? DefaultPaths.socket(environment: environment)),
                                       databasePath: databaseSetting == ":memory:" ? nil : absolute(databaseSetting))
+        // sockaddr_un holds 108 bytes with the terminating NUL; a longer path would be cut
+        // short by bind, leaving a socket at another path.
+        if settings.socketPath.utf8.count > maxSocketPathBytes {
+            problems.append("socket.path is \(settings.socketPath.utf8.count) bytes long; a Unix socket path can have at most \(maxSocketPathBytes): \(settings.socketPath)")
+        }
         if let group = string("socket.group") {
             if let gid = groupID(group) { settings.socketGroup = gid } else { problems.append("socket.group: no group '\(group)'") }
         }
@@ -105,11 +110,24 @@ public enum ConfigLoader {
         if settings.outputHardLimit <= settings.outputSoftLimit {
             problems.append("output.hardLimitBytes (\(settings.outputHardLimit)) must be larger than output.softLimitBytes (\(settings.outputSoftLimit))")
         }
-        var allow = PeerAllowList.ownerAndRoot()
-        if let uids = reader.intArray(forKey: "access.allowUids") {
-            allow.uids = Set(uids.compactMap { UInt32(exactly: $0) })
+        // An id that is no uid or gid is refused, not dropped: dropping it could leave an
+        // allow-list that locks every client out (root included) without a word.
+        func ids(_ key: String) -> Set<UInt32>? {
+            guard let values = reader.intArray(forKey: ConfigKey(key)) else { return nil }
+            var ids = Set<UInt32>()
+            for value in values {
+                if let id = UInt32(exactly: value) { ids.insert(id) } else {
+                    problems.append("\(key): \(value) is not a valid id (0...\(UInt32.max))")
+                }
+            }
+            return ids
         }
-        allow.gids = Set((reader.intArray(forKey: "access.allowGids") ?? []).compactMap { UInt32(exactly: $0) })
+        var allow = PeerAllowList.ownerAndRoot()
+        if let uids = ids("access.allowUids") { allow.uids = uids }
+        allow.gids = ids("access.allowGids") ?? []
+        if allow.uids.isEmpty, allow.gids.isEmpty {
+            problems.append("access.allowUids and access.allowGids are both empty: no client could connect")
+        }
         settings.allowList = allow
         settings.shutdownTimeoutMilliseconds = UInt64(int("shutdown.timeoutMilliseconds", range: 0...600_000))
         settings.busyPollMicroseconds = UInt64(int("loop.busyPollMicroseconds", range: 0...100_000))
@@ -127,7 +145,10 @@ public enum ConfigLoader {
                 guard let number = Int(text) else { content = .string(text); break }
                 content = .int(number)
             case .intArray?:
-                content = .intArray(text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+                // Any element that is no integer leaves the text as it is: reading it as an
+                // array then fails and is reported, instead of the element being dropped.
+                let elements = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+                content = elements.contains(nil) ? .string(text) : .intArray(elements.compactMap { $0 })
             default:
                 content = .string(text)
             }
@@ -151,10 +172,12 @@ public enum ConfigLoader {
         return values
     }
 
-    /// Keys of the file that splitd does not know (typos would otherwise be silently ignored).
+    /// Keys of the file that splitd does not know (typos would otherwise be silently ignored)
+    /// and values of the wrong JSON type (the provider would read `true` as the integer 1).
     static func unknownKeys(inFile path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(problems: ["cannot read config file \(path)"])
+            let reason = access(path, F_OK) == 0 ? "permission denied" : "no such file"
+            throw ConfigError(problems: ["cannot read config file \(path): \(reason)"])
         }
         let value: JSONValue
         do {
@@ -171,13 +194,43 @@ public enum ConfigLoader {
             }
             for setting in section where !setting.key.hasPrefix("#") {
                 let key = member.key + "." + setting.key
-                if ConfigKeys.spec(key) == nil { problems.append("\(path): unknown setting '\(key)'") }
+                guard let spec = ConfigKeys.spec(key) else {
+                    problems.append("\(path): unknown setting '\(key)'")
+                    continue
+                }
+                if let expected = typeProblem(setting.value, spec.kind) {
+                    problems.append("\(path): '\(key)' must be \(expected)")
+                }
             }
         }
         return problems
     }
 
+    /// What a value of `kind` must be, if `value` is not that.
+    private static func typeProblem(_ value: JSONValue, _ kind: ConfigKeySpec.Kind) -> String? {
+        func isInteger(_ value: JSONValue) -> Bool {
+            switch value {
+            case .int: true
+            case .double(let number): number == number.rounded() && abs(number) < 9.2e18
+            default: false
+            }
+        }
+        switch kind {
+        case .string, .choice:
+            if case .string = value { return nil }
+            return "a string"
+        case .int:
+            return isInteger(value) ? nil : "an integer"
+        case .intArray:
+            if case .array(let elements) = value, elements.allSatisfy(isInteger) { return nil }
+            return "an array of integers"
+        }
+    }
+
     // MARK: Helpers
+
+    /// The longest Unix socket path (`sizeof(sockaddr_un.sun_path)` - 1).
+    static let maxSocketPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
     private static func defaultInt(_ key: String) -> Int {
         ConfigKeys.spec(key)?.defaultJSON.flatMap { Int($0) } ?? 0

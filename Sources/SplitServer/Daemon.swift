@@ -55,6 +55,10 @@ public enum Daemon {
         server.scenes = restored
         server.uncheckpointed = Set(restored.filter { $0.value.uncheckpointedChanges > 0 }.keys)
 
+        if let limit = checkOpenFileLimit(settings, logger: logger) {
+            server.openFileLimit = limit
+            server.openFileRoom = FileDescriptorLimit.clients(under: limit)
+        }
         let listeners: [Listener]
         do {
             listeners = try listen(server: server, settings: settings, environment: environment, logger: logger)
@@ -166,22 +170,40 @@ public enum Daemon {
         }
     }
 
+    /// Raises the open-file limit to hold `limits.maxClients`, or says why it cannot; the
+    /// limit in force, if it can be read.
+    private static func checkOpenFileLimit(_ settings: ServerSettings, logger: Logger) -> Int? {
+        guard let (before, after) = FileDescriptorLimit.raise(toHold: settings.maxClients) else { return nil }
+        if after > before { logger.info("open-file limit raised from \(before) to \(after) for \(settings.maxClients) clients") }
+        let room = FileDescriptorLimit.clients(under: after)
+        if room < settings.maxClients {
+            logger.warning("the open-file limit (\(after)) leaves room for \(room) clients, fewer than limits.maxClients (\(settings.maxClients)); further clients get limit_exceeded. Raise it (systemd: LimitNOFILE=, shell: ulimit -n) or lower limits.maxClients")
+        }
+        return after
+    }
+
     /// Socket-activated sockets if systemd passed any, else the self-bound socket.
     static func listen(server: Server, settings: ServerSettings, environment: [String: String],
                        logger: Logger) throws -> [Listener] {
         let onConnection: (Listener) -> Void = { [unowned server] listener in server.accept(from: listener) }
         let passed = SocketActivation.select(SocketActivation.passedSockets(environment: environment),
                                              named: settings.activationName)
+        let listeners: [Listener]
         if !passed.isEmpty {
             SocketActivation.consume(passed)
             logger.info("socket activation: \(passed.count) socket(s) passed by systemd")
-            return try passed.map { socket throws(SystemError) in
+            listeners = try passed.map { socket throws(SystemError) in
                 try Listener.adopt(loop: server.loop, fd: socket.fd, name: socket.name,
                                    backlog: settings.backlog, onConnection: onConnection)
             }
+        } else {
+            listeners = [try Listener.bind(loop: server.loop, path: settings.socketPath, group: settings.socketGroup,
+                                           backlog: settings.backlog, onConnection: onConnection)]
         }
-        return [try Listener.bind(loop: server.loop, path: settings.socketPath, group: settings.socketGroup,
-                                  backlog: settings.backlog, onConnection: onConnection)]
+        for listener in listeners {
+            listener.onAcceptError = { [unowned server, unowned listener] status in server.acceptFailed(on: listener, status: status) }
+        }
+        return listeners
     }
 
     /// Loop handles that live as long as the daemon and close with it.

@@ -8,6 +8,9 @@ final class Listener {
     /// Where it listens, for logs (`fd N` for an activated socket).
     let name: String
     private let onConnection: (Listener) -> Void
+    /// Called with libuv's status when accepting a pending client failed (EMFILE: the
+    /// open-file limit; libuv then closes that client).
+    var onAcceptError: ((Int32) -> Void)?
     private var isOpen = true
 
     private init(loop: UnsafeMutablePointer<uv_loop_t>, name: String, onConnection: @escaping (Listener) -> Void) throws(SystemError) {
@@ -65,7 +68,8 @@ final class Listener {
 
     private func listen(backlog: Int32) throws(SystemError) {
         let status = uv_listen(asStream(pipe), backlog) { server, status in
-            guard status == 0, let listener = owner(of: asHandle(server!), as: Listener.self) else { return }
+            guard let listener = owner(of: asHandle(server!), as: Listener.self) else { return }
+            guard status == 0 else { return listener.onAcceptError?(status) ?? () }
             listener.onConnection(listener)
         }
         guard status == 0 else { throw .uv(status, "cannot listen on \(name)") }

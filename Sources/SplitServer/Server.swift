@@ -63,6 +63,12 @@ final class Server: @unchecked Sendable {
     var commitRetriesActive = false
 
     private var nextConnectionID: Connection.ID = 1
+    /// Warnings a flood of clients could repeat without end.
+    private var acceptWarning = RateLimitedWarning()
+    private var refusalWarning = RateLimitedWarning()
+    /// Clients the open-file limit leaves room for (`FileDescriptorLimit`), and that limit.
+    var openFileRoom = Int.max
+    var openFileLimit = Int.max
     private(set) var sizeReportSequence: UInt64 = 0
     private let readBuffer: UnsafeMutableRawBufferPointer
     private let checkHandle: UnsafeMutablePointer<uv_check_t>
@@ -143,6 +149,19 @@ final class Server: @unchecked Sendable {
         self.listeners = listeners
     }
 
+    /// Accepting a pending client failed (the open-file limit, mostly).
+    func acceptFailed(on listener: Listener, status: Int32) {
+        stats.acceptFailures += 1
+        warn(&acceptWarning, "a client could not be accepted on \(listener.name): \(uvErrorMessage(status)); \(sessions.count) clients connected")
+    }
+
+    /// Logs `message` unless `warning` logged within its interval; the next one logged says
+    /// how many were left out (a flood of refused clients must not flood the log too).
+    func warn(_ warning: inout RateLimitedWarning, _ message: @autoclosure () -> String) {
+        guard let skipped = warning.take(now: uv_now(loop)) else { return }
+        logger.warning("\(message())\(skipped > 0 ? " (\(skipped) more like it since the last such warning)" : "")")
+    }
+
     func accept(from listener: Listener) {
         let id = nextConnectionID
         nextConnectionID += 1
@@ -161,14 +180,19 @@ final class Server: @unchecked Sendable {
         stats.connectionsAccepted += 1
         guard let peer = connection.peer, settings.allowList.admits(peer) else {
             let who = connection.peer.map(String.init(describing:)) ?? "unknown peer"
-            logger.warning("refused connection \(id) from \(who): not on the allow-list")
+            warn(&refusalWarning, "refused connection \(id) from \(who): not on the allow-list")
             stats.refusedPeers += 1
             refuse(session, code: .unauthorized, message: "peer \(who) is not allowed to use this daemon")
             return
         }
-        guard sessions.count <= settings.maxClients else {
-            logger.warning("refused connection \(id): \(settings.maxClients) clients already connected")
-            refuse(session, code: .limitExceeded, message: "too many clients (limit \(settings.maxClients))")
+        // Past the open-file limit the kernel would refuse the next clients without a word
+        // (libuv closes what it cannot accept): refused here with a reason instead.
+        guard sessions.count <= min(settings.maxClients, openFileRoom) else {
+            let limit = sessions.count > settings.maxClients
+                ? "limit \(settings.maxClients)"
+                : "the open-file limit (\(openFileLimit) descriptors) leaves room for \(openFileRoom)"
+            warn(&refusalWarning, "refused connection \(id): too many clients (\(limit))")
+            refuse(session, code: .limitExceeded, message: "too many clients (\(limit))")
             return
         }
         logger.debug("connection \(id) from \(peer)")
@@ -217,6 +241,9 @@ final class Server: @unchecked Sendable {
     func closeClientsForStop() {
         for session in Array(sessions.values) where !session.isClosing {
             session.isClosing = true
+            // A client behind on its output still gets the newest layout of each scene it
+            // watches (within the shutdown timeout, like its replies), not a stale one.
+            if !session.heldPushes.isEmpty { releaseHeldPushes(of: session) }
             session.connection.closeAfterWrites(reason: "daemon stopping")
         }
         if sessions.isEmpty { finishStop() }

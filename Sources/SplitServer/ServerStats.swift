@@ -16,6 +16,8 @@ struct ServerStats {
     var slowClientsDisconnected = 0
     var connectionsAccepted = 0
     var refusedPeers = 0
+    /// Pending clients the kernel let splitd accept no more (the open-file limit).
+    var acceptFailures = 0
     var bytesIn = 0
     var bytesOut = 0
     var errors: [WireErrorCode: Int] = [:]

@@ -30,6 +30,7 @@ public enum SettingsReport {
             output.hardLimitBytes        \(settings.outputHardLimit)
             access.allowUids             \(settings.allowList.uids.sorted().map(String.init).joined(separator: ","))
             access.allowGids             \(settings.allowList.gids.sorted().map(String.init).joined(separator: ","))
+            loop.busyPollMicroseconds    \(settings.busyPollMicroseconds)
             shutdown.timeoutMilliseconds \(settings.shutdownTimeoutMilliseconds)
             """
     }

@@ -20,6 +20,7 @@ extension Server {
         add("slowClientsDisconnected", stats.slowClientsDisconnected)
         add("connectionsAccepted", stats.connectionsAccepted)
         add("refusedPeers", stats.refusedPeers)
+        add("acceptFailures", stats.acceptFailures)
         add("bytesIn", stats.bytesIn)
         add("bytesOut", stats.bytesOut)
         add("busyPolledTurns", stats.busyPolledTurns)

@@ -1,0 +1,90 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import SplitClient
+import SplitCore
+import SplitWire
+import Testing
+
+extension EndToEnd {
+    /// What an operator meets: the open-file limit, and a stop with a subscriber behind.
+    @Suite struct Operations {
+        /// A soft and hard open-file limit too low for `limits.maxClients`: the start says so,
+        /// and the clients past what it leaves room for get `limit_exceeded` with the reason,
+        /// where the kernel used to drop them without a word; those connected are served.
+        @Test func aLowOpenFileLimitIsReportedAndClientsPastItAreRefusedWithAReason() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitd-nofile")
+            defer { removeDirectory(directory) }
+            let socket = directory + "/s.sock", log = directory + "/splitd.log"
+            // `ulimit -n` sets the soft and the hard limit: splitd cannot raise it.
+            let child = try ChildProcess("/bin/sh", ["-c", "ulimit -n 96 && exec \"$0\" \"$@\"", Binaries.splitd,
+                                                     "--socket", socket, "--database", directory + "/d.db"],
+                                         stdoutPath: log, stderrPath: log)
+            defer { child.killHard() }
+            var connections = [try waitForSocket(socket, child: child, log: log)]
+            for _ in 0..<59 { connections.append(try SplitConnection.connect(to: socket, timeout: .seconds(5))) }
+            var answered = 0, refused = 0
+            for connection in connections {
+                do {
+                    try connection.ping()
+                    answered += 1
+                } catch {
+                    if case .server(let code, let message) = error, code == "limit_exceeded",
+                       message.contains("the open-file limit (96 descriptors) leaves room for 32") {
+                        refused += 1
+                    } else {
+                        Issue.record("unexpected: \(error)")
+                    }
+                }
+            }
+            #expect(answered == 32 && refused == 28, "answered \(answered), refused \(refused)")
+            let text = readText(log)
+            #expect(text.contains("the open-file limit (96) leaves room for 32 clients, fewer than limits.maxClients (1024)"), "\(text)")
+            // The refusals are logged, but not one line each.
+            let lines = text.split(separator: "\n").filter { $0.contains("refused connection") }
+            #expect(lines.count == 1 && lines[0].contains("too many clients"), "\(lines)")
+            for connection in connections { connection.close() }
+        }
+
+        /// SIGTERM while a viewer is far behind (its pushes held and coalesced): the viewer
+        /// still gets the newest layout before the connection closes, and the daemon exits 0.
+        @Test func aLaggingViewerGetsTheNewestLayoutAtAStop() throws {
+            let daemon = try DaemonProcess()
+            let writer = try daemon.client("writer")
+            try writer.createScene("busy", device: IPadPro129.device, config: mailConfig)
+            let viewer = try daemon.client("viewer")
+            var small: Int32 = 4096
+            setsockopt(viewer.socket.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+            try viewer.attach("busy", role: .viewer)
+            var last = 0
+            for batch in 0..<60 {
+                var ids: [JSONValue] = []
+                for index in 0..<100 {
+                    let width = 700 + ((batch * 100 + index) % 2) * 300
+                    ids.append(try writer.send(op: "resize", ["scene": "busy", "width": .int(Int64(width)), "height": 1024]))
+                }
+                for id in ids { last = max(last, try writer.response(to: id, timeout: .seconds(10))["revision"]?.int ?? 0) }
+            }
+            let held = try writer.stats()["coalescedPushes"]?.int ?? 0
+            #expect(held > 0, "the viewer never fell behind: the test proves nothing")
+            let process = try #require(daemon.process)
+            process.signal(SIGTERM)
+            let (revisions, _) = pushRevisions(of: viewer, until: last)
+            #expect(revisions.last == last, "last push \(revisions.last ?? 0), newest revision \(last)")
+            let ended = process.wait(timeout: .seconds(15))
+            #expect(ended == .exited(0), "\(String(describing: ended))\n\(daemon.logTail())")
+        }
+    }
+}
+
+/// Waits for `socket` to accept a connection from the daemon `child` and returns it.
+private func waitForSocket(_ socket: String, child: ChildProcess, log: String) throws -> SplitConnection {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+    while ContinuousClock.now < deadline {
+        if let ended = child.pollExit() { throw HarnessError("splitd ended during start-up (\(ended))\n\(readText(log))") }
+        if let connection = try? SplitConnection.connect(to: socket, timeout: .seconds(1)) { return connection }
+        usleep(20_000)
+    }
+    throw HarnessError("splitd did not accept connections\n\(readText(log))")
+}
