@@ -1,3 +1,4 @@
+import CLibUV
 import Glibc
 import SplitStore
 import SplitWire
@@ -226,7 +227,10 @@ extension Server {
         } catch {
             stats.failedCommits += 1
             lastStorageError = error.description
-            logger.error("commit of \(batch.count) operations failed, turn rolled back: \(error)")
+            // Rate-limited: a full disk fails every commit, the checkpoint sweep's included.
+            if let skipped = commitFailureWarning.take(now: uv_now(loop)) {
+                logger.error("commit of \(batch.count) operation\(batch.count == 1 ? "" : "s") failed, turn rolled back: \(error)\(skipped > 0 ? " (\(skipped) more failed commits since the last such error)" : "")")
+            }
             return .done(false)
         }
     }

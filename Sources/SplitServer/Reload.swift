@@ -15,7 +15,7 @@ extension Server {
         settings = plan.applied
         logger.logLevel = new.logLevel
         engine.limits = new.coreLimits
-        logger.info("configuration reloaded (log level \(new.logLevel), limits, output limits, allow-list, shutdown timeout, checkpointEvery, busy polling; new connections use the new line limit)")
+        logger.info("configuration reloaded: \(plan.appliedChanges.isEmpty ? "nothing to apply" : plan.appliedChanges.joined(separator: ", "))")
         if !plan.restartNeeded.isEmpty {
             logger.warning("changed settings that need a restart were not applied: \(plan.restartNeeded.joined(separator: ", "))")
         }
@@ -23,7 +23,8 @@ extension Server {
 
     func logSummary() {
         let errors = stats.errors.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
-        logger.info("served \(stats.requests) requests, \(stats.changes) changes in \(stats.commits) commits, \(stats.pushes) pushes; errors: \(errors.isEmpty ? "none" : errors)")
+        let failed = stats.failedCommits > 0 ? "; \(stats.failedCommits) failed commits (rolled back, answered as storage errors)" : ""
+        logger.info("served \(stats.requests) requests, \(stats.changes) changes in \(stats.commits) commits, \(stats.pushes) pushes; errors: \(errors.isEmpty ? "none" : errors)\(failed)")
     }
 }
 
@@ -35,6 +36,9 @@ struct ReloadPlan: Equatable {
     var applied: ServerSettings
     /// Groups of changed settings that take effect only at the next start.
     var restartNeeded: [String] = []
+    /// The changed settings taken now, as `key old -> new` (`limits.maxLineLength` applies
+    /// to new connections; open ones keep theirs).
+    var appliedChanges: [String] = []
 
     init(current: ServerSettings, new: ServerSettings) {
         if new.socketPath != current.socketPath || new.socketGroup != current.socketGroup
@@ -48,6 +52,27 @@ struct ReloadPlan: Equatable {
         if new.flushDelayMicroseconds != current.flushDelayMicroseconds || new.flushDelayCount != current.flushDelayCount {
             restartNeeded.append("group commit (database.flushDelay*)")
         }
+        var changes: [String] = []
+        func note<Value: Equatable>(_ key: String, _ old: Value, _ now: Value) {
+            if old != now { changes.append("\(key) \(old) -> \(now)") }
+        }
+        note("log.level", current.logLevel, new.logLevel)
+        note("limits.maxLineLength", current.maxLineLength, new.maxLineLength)
+        note("limits.maxClients", current.maxClients, new.maxClients)
+        note("limits.maxScenes", current.maxScenes, new.maxScenes)
+        note("database.checkpointEvery", current.checkpointEvery, new.checkpointEvery)
+        note("limits.maxStackDepth", current.coreLimits.maxStackDepth, new.coreLimits.maxStackDepth)
+        note("limits.maxIdLength", current.coreLimits.maxIdLength, new.coreLimits.maxIdLength)
+        note("limits.maxPresentations", current.coreLimits.maxPresentations, new.coreLimits.maxPresentations)
+        note("limits.maxTabs", current.coreLimits.maxTabs, new.coreLimits.maxTabs)
+        note("limits.maxSnapshotSizes", current.coreLimits.maxSnapshotSizes, new.coreLimits.maxSnapshotSizes)
+        note("output.softLimitBytes", current.outputSoftLimit, new.outputSoftLimit)
+        note("output.hardLimitBytes", current.outputHardLimit, new.outputHardLimit)
+        note("access.allowUids", current.allowList.uids.sorted(), new.allowList.uids.sorted())
+        note("access.allowGids", current.allowList.gids.sorted(), new.allowList.gids.sorted())
+        note("shutdown.timeoutMilliseconds", current.shutdownTimeoutMilliseconds, new.shutdownTimeoutMilliseconds)
+        note("loop.busyPollMicroseconds", current.busyPollMicroseconds, new.busyPollMicroseconds)
+        appliedChanges = changes
         applied = current
         applied.logLevel = new.logLevel
         applied.maxLineLength = new.maxLineLength

@@ -66,6 +66,7 @@ final class Server: @unchecked Sendable {
     /// Warnings a flood of clients could repeat without end.
     private var acceptWarning = RateLimitedWarning()
     private var refusalWarning = RateLimitedWarning()
+    var commitFailureWarning = RateLimitedWarning()
     /// Clients the open-file limit leaves room for (`FileDescriptorLimit`), and that limit.
     var openFileRoom = Int.max
     var openFileLimit = Int.max

@@ -47,9 +47,13 @@ struct ReloadPlanTests {
         if reloaded {
             #expect(plan.applied == new)
             #expect(plan.restartNeeded.isEmpty)
+            // The log names what was taken, and only that.
+            #expect(plan.appliedChanges.count == 1 && plan.appliedChanges.first?.hasPrefix(key + " ") == true,
+                    "\(plan.appliedChanges)")
         } else {
             #expect(plan.applied == current)
             #expect(plan.restartNeeded.count == 1)
+            #expect(plan.appliedChanges.isEmpty)
         }
     }
 
@@ -57,7 +61,7 @@ struct ReloadPlanTests {
         let current = try await ConfigLoader.load(ConfigSources(environment: Self.environment))
         let plan = ReloadPlan(current: current, new: current)
         #expect(plan.applied == current)
-        #expect(plan.restartNeeded.isEmpty)
+        #expect(plan.restartNeeded.isEmpty && plan.appliedChanges.isEmpty)
     }
 
     @Test func theGroupCommitKeysAreNamedTogether() async throws {
