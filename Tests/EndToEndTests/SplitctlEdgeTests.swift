@@ -39,13 +39,8 @@ extension EndToEnd {
         /// `watch` used to exit 0 when splitd went away under it.
         @Test func watchExits69WhenSplitdClosesTheConnection() throws {
             try withDaemon { daemon in
-                #expect(try splitctl(daemon, "scene", "create", "s", "--device", "ipad-pro-12.9").exitCode == 0)
-                let outPath = daemon.directory + "/watch.out", errPath = daemon.directory + "/watch.err"
-                let watch = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "--json", "watch", "s"],
-                                             stdoutPath: outPath, stderrPath: errPath)
+                let (watch, outPath, errPath) = try startWatching(daemon)
                 defer { watch.killHard() }
-                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-                while readText(outPath).isEmpty, ContinuousClock.now < deadline, watch.isRunning { usleep(10_000) }
                 #expect(!readText(outPath).isEmpty, "watch attached")
                 #expect(daemon.terminate() == .exited(0))
                 #expect(watch.wait(timeout: .seconds(10)) == .exited(69), "\(readText(errPath))")
@@ -55,13 +50,8 @@ extension EndToEnd {
 
         @Test func watchEndsWith0WhenTheSceneIsDeleted() throws {
             try withDaemon { daemon in
-                #expect(try splitctl(daemon, "scene", "create", "s", "--device", "ipad-pro-12.9").exitCode == 0)
-                let outPath = daemon.directory + "/watch.out", errPath = daemon.directory + "/watch.err"
-                let watch = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "--json", "watch", "s"],
-                                             stdoutPath: outPath, stderrPath: errPath)
+                let (watch, outPath, errPath) = try startWatching(daemon)
                 defer { watch.killHard() }
-                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-                while readText(outPath).isEmpty, ContinuousClock.now < deadline, watch.isRunning { usleep(10_000) }
                 try daemon.client().deleteScene("s")
                 #expect(watch.wait(timeout: .seconds(10)) == .exited(0), "\(readText(errPath))")
                 #expect(readText(outPath).split(separator: "\n").last.map { try? JSONParser.parse(String($0)) }??["event"] == "deleted")
@@ -93,4 +83,16 @@ extension EndToEnd {
             }
         }
     }
+}
+
+/// Creates scene `s` and starts `splitctl --json watch s`, returning once it printed its
+/// attach result (or gave up after 10 s): the process and its stdout and stderr files.
+private func startWatching(_ daemon: DaemonProcess) throws -> (ChildProcess, String, String) {
+    #expect(try splitctl(daemon, "scene", "create", "s", "--device", "ipad-pro-12.9").exitCode == 0)
+    let outPath = daemon.directory + "/watch.out", errPath = daemon.directory + "/watch.err"
+    let watch = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "--json", "watch", "s"],
+                                 stdoutPath: outPath, stderrPath: errPath)
+    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    while readText(outPath).isEmpty, ContinuousClock.now < deadline, watch.isRunning { usleep(10_000) }
+    return (watch, outPath, errPath)
 }
