@@ -3,9 +3,10 @@ import Glibc
 /// Where splitd puts its socket and database with zero configuration (WIRE.md, XDG base
 /// directories, systemd's RuntimeDirectory=/StateDirectory=).
 public enum DefaultPaths {
-    /// `$XDG_RUNTIME_DIR/splitd/splitd.sock`, else `/run/splitd/splitd.sock`.
+    /// `$XDG_RUNTIME_DIR/splitd/splitd.sock`, else `/run/splitd/splitd.sock` (a relative
+    /// `XDG_*` directory is ignored, as the XDG base directory spec asks).
     public static func socket(environment: [String: String]) -> String {
-        if let runtime = nonEmpty(environment["XDG_RUNTIME_DIR"]) { return runtime + "/splitd/splitd.sock" }
+        if let runtime = absolute(environment["XDG_RUNTIME_DIR"]) { return runtime + "/splitd/splitd.sock" }
         return "/run/splitd/splitd.sock"
     }
 
@@ -16,7 +17,7 @@ public enum DefaultPaths {
             // systemd lists several directories separated by colons; the first is ours.
             return String(state.split(separator: ":")[0]) + "/splitd.db"
         }
-        if let state = nonEmpty(environment["XDG_STATE_HOME"]) { return state + "/splitd/splitd.db" }
+        if let state = absolute(environment["XDG_STATE_HOME"]) { return state + "/splitd/splitd.db" }
         if let home = nonEmpty(environment["HOME"]) { return home + "/.local/state/splitd/splitd.db" }
         return "./var/splitd.db"
     }
@@ -30,6 +31,12 @@ public enum DefaultPaths {
             if access(path, F_OK) == 0 { return path }
         }
         return nil
+    }
+
+    /// An XDG base directory: the XDG spec says a relative path is invalid and is ignored.
+    private static func absolute(_ value: String?) -> String? {
+        guard let value = nonEmpty(value), value.hasPrefix("/") else { return nil }
+        return value
     }
 
     private static func nonEmpty(_ value: String?) -> String? {

@@ -215,7 +215,15 @@ final class Server: @unchecked Sendable {
     /// Graceful stop (SIGTERM/SIGINT): stop accepting and reading; what was read is answered
     /// by the turn in progress; then every client is closed after its output is written.
     func beginStop(reason: String) {
-        guard phase == .running else { return }
+        guard phase == .running else {
+            // A second SIGTERM/SIGINT while draining (an operator pressing Ctrl-C again): stop
+            // waiting for slow readers; what was answered is already committed.
+            if phase == .stopping, shutdownTimer != nil {
+                logger.warning("\(reason) again while stopping: closing \(sessions.count) client(s) without waiting for them to read")
+                for session in Array(sessions.values) { session.connection.close(reason: "daemon stopped") }
+            }
+            return
+        }
         logger.info("stopping: \(reason)")
         notifier.notify("STOPPING=1\nSTATUS=stopping (\(reason))")
         listeners.forEach { $0.close() }

@@ -75,6 +75,68 @@ extension EndToEnd {
             let ended = process.wait(timeout: .seconds(15))
             #expect(ended == .exited(0), "\(String(describing: ended))\n\(daemon.logTail())")
         }
+
+        /// A reload that takes a uid off the allow-list disconnects that uid's open
+        /// connections too (`unauthorized`), and the log names what the reload applied.
+        @Test func aReloadRevokesOpenConnectionsOffTheAllowList() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitd-revoke")
+            defer { removeDirectory(directory) }
+            let config = directory + "/splitd.json"
+            _ = FileManager.default.createFile(atPath: config, contents: Data(#"{"access":{"allowUids":[\#(getuid())]}}"#.utf8))
+            let daemon = try DaemonProcess(extraArguments: ["--config", config])
+            let client = try daemon.client("soon-revoked")
+            try client.ping()
+            _ = FileManager.default.createFile(atPath: config, contents: Data(#"{"access":{"allowUids":[4242]}}"#.utf8))
+            daemon.process?.signal(SIGHUP)
+            var refusal: ClientError?
+            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+            while refusal == nil, ContinuousClock.now < deadline {
+                do {
+                    try client.ping()
+                    usleep(20_000)
+                } catch {
+                    refusal = error
+                }
+            }
+            guard case .server(let code, let message)? = refusal else {
+                Issue.record("no refusal: \(String(describing: refusal))\n\(daemon.logTail())")
+                return
+            }
+            #expect(code == "unauthorized" && message.contains("configuration reloaded"), "\(message)")
+            #expect(daemon.logTail().contains("configuration reloaded: access.allowUids [\(getuid())] -> [4242]"), "\(daemon.logTail())")
+            #expect(daemon.terminate() == .exited(0))
+        }
+
+        /// A second SIGTERM while the stop waits for a client that does not read ends the wait:
+        /// the daemon exits 0 at once instead of after `shutdown.timeoutMilliseconds`.
+        @Test func aSecondSigtermEndsTheDrain() throws {
+            let daemon = try DaemonProcess(environment: ["SPLITD_SHUTDOWN_TIMEOUT_MILLISECONDS": "60000"])
+            let writer = try daemon.client("writer")
+            try writer.createScene("busy", device: IPadPro129.device, config: mailConfig)
+            let stalled = try daemon.client("stalled")
+            var small: Int32 = 4096
+            setsockopt(stalled.socket.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+            try stalled.attach("busy", role: .viewer)
+            for batch in 0..<10 {
+                var ids: [JSONValue] = []
+                for index in 0..<100 {
+                    let width = 700 + ((batch * 100 + index) % 2) * 300
+                    ids.append(try writer.send(op: "resize", ["scene": "busy", "width": .int(Int64(width)), "height": 1024]))
+                }
+                for id in ids { _ = try writer.response(to: id, timeout: .seconds(10)) }
+            }
+            let process = try #require(daemon.process)
+            process.signal(SIGTERM)
+            // Still draining: the stalled viewer has not read its output.
+            #expect(process.wait(timeout: .milliseconds(500)) == nil, "the daemon did not wait for the stalled viewer")
+            let began = ContinuousClock.now
+            process.signal(SIGTERM)
+            let ended = process.wait(timeout: .seconds(20))
+            #expect(ended == .exited(0), "\(String(describing: ended))\n\(daemon.logTail())")
+            #expect(began.duration(to: .now) < .seconds(10))
+            #expect(daemon.logTail().contains("SIGTERM again while stopping"), "\(daemon.logTail())")
+            stalled.close()
+        }
     }
 }
 

@@ -80,6 +80,14 @@ struct ConfigValidationTests {
         }
     }
 
+    /// The XDG base directory spec: a relative path in an XDG variable is invalid and ignored.
+    @Test func relativeXDGDirectoriesAreIgnored() {
+        #expect(DefaultPaths.socket(environment: ["XDG_RUNTIME_DIR": "run/user"]) == "/run/splitd/splitd.sock")
+        #expect(DefaultPaths.database(environment: ["XDG_STATE_HOME": "state", "HOME": "/home/u"])
+                == "/home/u/.local/state/splitd/splitd.db")
+        #expect(DefaultPaths.socket(environment: ["XDG_RUNTIME_DIR": "/run/user/7"]) == "/run/user/7/splitd/splitd.sock")
+    }
+
     /// `--check-config` prints every key.
     @Test func theSettingsReportNamesEveryKey() async throws {
         let settings = try await ConfigLoader.load(ConfigSources(environment: environment))
