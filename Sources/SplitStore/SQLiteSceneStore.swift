@@ -44,6 +44,7 @@ public final class SQLiteSceneStore: SceneStore {
         self.options = options
         if options.access == .readWrite {
             try DatabaseDirectory.createParent(of: path)
+            try DatabaseDirectory.checkUsable(path)
             writerLock = try WriterLock(database: path)
         } else {
             writerLock = nil

@@ -74,6 +74,7 @@ struct Splitd: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "splitd")
         logger.logLevel = settings.logLevel
+        logger.info("splitd \(SplitdVersion.current) starting: pid \(getpid()), configuration \(sources.configFile ?? "built-in defaults (no file)"), log level \(settings.logLevel)")
         let reloader = ConfigReloader { try await ConfigLoader.load(sources) }
         let status = Daemon.run(settings: settings, logger: logger, environment: environment,
                                 configReloader: reloader, demo: demo ? DemoScript() : nil)

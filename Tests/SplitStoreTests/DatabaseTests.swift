@@ -95,3 +95,21 @@ struct DatabaseTests {
         #expect(StoreError.Kind.classify(extendedCode: code, systemErrno: systemErrno) == kind)
     }
 }
+
+/// A database path SQLite would refuse with a vague message is refused with the reason.
+@Suite("Database paths")
+struct DatabasePathTests {
+    @Test func aDirectoryIsNoDatabase() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("db")
+        #expect(mkdir(path, 0o700) == 0)
+        do {
+            _ = try SQLiteSceneStore(path: path, options: StoreOptions(durability: .normal))
+            Issue.record("a directory was opened as a database")
+        } catch {
+            #expect("\(error)".contains("it is a directory"), "\(error)")
+        }
+        // Nothing was left next to it.
+        #expect(access(path + ".lock", F_OK) != 0)
+    }
+}
