@@ -25,6 +25,12 @@ public enum Daemon {
                            configReloader: ConfigReloader?, demo: DemoScript?,
                            store injected: (any SceneStore)?, control: DaemonControl?, handleSignals: Bool) -> Int32 {
         defer { control?.finish() }
+        // A second daemon on a socket in use is refused before it opens (or creates) a database.
+        if SocketActivation.select(SocketActivation.passedSockets(environment: environment), named: settings.activationName).isEmpty,
+           SocketPathGuard.isListening(settings.socketPath) {
+            logger.critical("refusing to start: socket \(settings.socketPath) is in use: another daemon is listening on it")
+            return startFailure
+        }
         let store: any SceneStore
         do {
             store = try injected ?? openStore(settings, logger: logger)

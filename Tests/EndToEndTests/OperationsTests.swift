@@ -137,6 +137,20 @@ extension EndToEnd {
             #expect(daemon.logTail().contains("SIGTERM again while stopping"), "\(daemon.logTail())")
             stalled.close()
         }
+
+        /// A second daemon on a socket in use is refused before it touches its database: no
+        /// directory or file is created for it.
+        @Test func aSecondDaemonOnABusySocketCreatesNoDatabase() throws {
+            let daemon = try DaemonProcess()
+            let other = daemon.directory + "/other/d.db", log = daemon.directory + "/second.log"
+            let second = try ChildProcess(Binaries.splitd, ["--socket", daemon.socketPath, "--database", other],
+                                          stdoutPath: log, stderrPath: log)
+            #expect(second.wait(timeout: .seconds(20)) == .exited(1))
+            #expect(readText(log).contains("is in use: another daemon is listening on it"), "\(readText(log))")
+            #expect(access(daemon.directory + "/other", F_OK) != 0, "the refused daemon created its database directory")
+            try daemon.client().ping()
+            #expect(daemon.terminate() == .exited(0))
+        }
     }
 }
 
