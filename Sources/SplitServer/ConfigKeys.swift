@@ -42,7 +42,7 @@ public enum ConfigKeys {
         .init(key: "socket.path", kind: .string, defaultJSON: nil,
               help: "Unix socket to listen on when not socket-activated. Default: $XDG_RUNTIME_DIR/splitd/splitd.sock, else /run/splitd/splitd.sock. Needs a restart."),
         .init(key: "socket.group", kind: .string, defaultJSON: "\"\"",
-              help: "Group (name or number) that may use the socket: directory 0750 and socket 0660 instead of 0700/0600. Empty: owner only. Needs a restart."),
+              help: "Group (name or number) that may use the socket: directory 0750 and socket 0660 instead of 0700/0600, and the group's members may connect besides access.* (a peer is admitted by its primary gid). Empty: owner only. Needs a restart."),
         .init(key: "socket.activationName", kind: .string, defaultJSON: "\"splitd\"",
               help: "FileDescriptorName= of the systemd socket to use; all passed sockets if none has it. Needs a restart."),
         .init(key: "socket.backlog", kind: .int, defaultJSON: "128",

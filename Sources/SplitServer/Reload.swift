@@ -26,7 +26,7 @@ extension Server {
     /// access must not wait for them to reconnect.
     private func disconnectPeersNoLongerAllowed() {
         for session in sessions.values.sorted(by: { $0.id < $1.id }) where !session.isClosing {
-            guard let peer = session.connection.peer, !settings.allowList.admits(peer) else { continue }
+            guard let peer = session.connection.peer, !settings.admits(peer) else { continue }
             logger.warning("connection \(session.id) from \(peer): no longer on the allow-list after the reload; disconnecting")
             stats.refusedPeers += 1
             refuse(session, code: .unauthorized, message: "peer \(peer) is no longer allowed to use this daemon (configuration reloaded)")

@@ -179,7 +179,7 @@ final class Server: @unchecked Sendable {
         let session = ClientSession(connection: connection)
         sessions[id] = session
         stats.connectionsAccepted += 1
-        guard let peer = connection.peer, settings.allowList.admits(peer) else {
+        guard let peer = connection.peer, settings.admits(peer) else {
             let who = connection.peer.map(String.init(describing:)) ?? "unknown peer"
             warn(&refusalWarning, "refused connection \(id) from \(who): not on the allow-list")
             stats.refusedPeers += 1

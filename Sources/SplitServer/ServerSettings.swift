@@ -56,6 +56,13 @@ public struct ServerSettings: Sendable, Equatable {
     /// Listen backlog.
     public var backlog: Int32 = 128
 
+    /// Whether `peer` may use the daemon: on the allow-list, or in the group the socket is
+    /// shared with (`socket.group`: sharing the file without admitting the group would let its
+    /// members connect only to be refused). By the peer's primary gid, as SO_PEERCRED gives it.
+    public func admits(_ peer: PeerCredentials) -> Bool {
+        allowList.admits(peer) || socketGroup == peer.gid
+    }
+
     public init(socketPath: String, databasePath: String?) {
         self.socketPath = socketPath
         self.databasePath = databasePath

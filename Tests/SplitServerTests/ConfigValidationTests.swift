@@ -80,6 +80,18 @@ struct ConfigValidationTests {
         }
     }
 
+    /// Sharing the socket with a group admits the group (by the peers' primary gid).
+    @Test func theSocketGroupIsAdmitted() async throws {
+        let settings = try await ConfigLoader.load(ConfigSources(flags: ["socket.group": "4321"], environment: environment))
+        #expect(settings.socketGroup == 4321)
+        #expect(settings.admits(PeerCredentials(pid: 1, uid: 99_999, gid: 4321)))
+        #expect(!settings.admits(PeerCredentials(pid: 1, uid: 99_999, gid: 4322)))
+        // Then an allow-list of nobody else is not "nobody".
+        let groupOnly = try await ConfigLoader.load(ConfigSources(flags: ["socket.group": "4321", "access.allowUids": ""],
+                                                                  environment: environment))
+        #expect(groupOnly.admits(PeerCredentials(pid: 1, uid: 99_999, gid: 4321)))
+    }
+
     /// The XDG base directory spec: a relative path in an XDG variable is invalid and ignored.
     @Test func relativeXDGDirectoriesAreIgnored() {
         #expect(DefaultPaths.socket(environment: ["XDG_RUNTIME_DIR": "run/user"]) == "/run/splitd/splitd.sock")
