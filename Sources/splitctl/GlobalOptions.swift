@@ -5,7 +5,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("splitd's socket path.", valueName: "path"))
     var socket: String?
 
-    @Flag(name: .long, help: "Print splitd's result objects as JSON (one line each).")
+    @Flag(name: .long, help: "Print JSON, one object per line: splitd's result objects (simulate: its run summary; attach: ignored).")
     var json = false
 
     @Option(name: .long, help: ArgumentHelp("Seconds to wait for splitd's answer.", valueName: "seconds"))

@@ -12,9 +12,11 @@ struct Splitctl: ParsableCommand {
         abstract: "Drive splitd scenes from the shell.",
         discussion: """
             Talks to splitd over its Unix socket, found as splitd finds it: --socket, else \
-            $SPLITD_SOCKET_PATH (or $SPLITD_SOCKET), else socket.path of splitd's config file \
+            $SPLITD_SOCKET_PATH, else $SPLITD_SOCKET, else socket.path of splitd's config file \
             ($SPLITD_CONFIG, else $CONFIGURATION_DIRECTORY/splitd.json), else \
-            $XDG_RUNTIME_DIR/splitd/splitd.sock, else /run/splitd/splitd.sock.
+            $XDG_RUNTIME_DIR/splitd/splitd.sock, else /run/splitd/splitd.sock. Only --socket \
+            skips splitd's configuration: an unreadable $SPLITD_CONFIG or an invalid SPLITD_* \
+            value exits 78 even when $SPLITD_SOCKET is set.
             Exit codes: 0 ok, 64 usage (splitd not contacted), 65 error response from splitd \
             (or a preset the scene's device lacks), 69 splitd unreachable, 70 internal error, \
             78 no --socket and splitd's configuration cannot be read.

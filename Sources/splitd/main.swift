@@ -13,12 +13,17 @@ struct Splitd: AsyncParsableCommand {
         discussion: """
             Runs in the foreground and logs to stderr. Ready when the socket accepts connections \
             (or after READY=1 under systemd Type=notify). SIGTERM/SIGINT: answer what was read, \
-            commit, close, exit 0. SIGHUP: reload the log level, limits and allow-list.
+            commit, close, exit 0. SIGHUP: re-read the configuration and apply every key its \
+            documentation marks "Reloaded on SIGHUP" (log.level, limits.*, output.*, access.*, \
+            shutdown.*, loop.busyPollMicroseconds, database.checkpointEvery); the other keys \
+            (socket.*, the other database.* keys) need a restart: a reload that changes them logs \
+            which ones. An invalid configuration is logged and the running one kept.
 
             Configuration precedence: flags > SPLITD_* environment > config file > built-in defaults. \
             Every key: `splitd --print-default-config` and docs/CONFIGURATION.md.
             Zero-configuration paths: socket $XDG_RUNTIME_DIR/splitd/splitd.sock (else /run/splitd/splitd.sock), \
-            database $STATE_DIRECTORY/splitd.db, else $XDG_STATE_HOME/splitd/splitd.db, else ~/.local/state/splitd/splitd.db.
+            database $STATE_DIRECTORY/splitd.db, else $XDG_STATE_HOME/splitd/splitd.db, else ~/.local/state/splitd/splitd.db, \
+            else (no $HOME) ./var/splitd.db.
             """,
         version: SplitdVersion.current)
 

@@ -14,7 +14,10 @@ struct Simulate: ParsableCommand {
             Each FILE is a scenario (.json, or .yaml/.yml) or a directory of them (docs/SIMULATE.md). \
             Every run gets a fresh scene, deleted afterwards. --record writes one golden file per \
             scenario file, named after it without its extension (default: golden/ beside it); \
-            --check compares and prints what changed.
+            --check compares and prints what changed; --check and --record exclude each other. \
+            --json prints the run summary as one JSON object instead of the text report (per \
+            file: status, counts, failures, and the golden file's path with --check/--record; \
+            then the totals), not splitd's result objects.
             Exit codes: 0 all passed; 1 a scenario failed (golden difference, failed expectation, \
             unexpected error response, missing golden file with --check); 64 usage (also: two \
             scenario files that would share a golden file); 66 a scenario or golden file is \
