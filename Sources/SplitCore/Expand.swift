@@ -94,11 +94,16 @@ enum Expand {
         var result = nav
         let above = zip(collapsed.entries, owners).dropFirst()
         let supplementary = above.filter { $0.1 == .supplementary }.map(\.0)
-        let detail = above.filter { $0.1 != .supplementary }.map(\.0.vc)
+        let detailEntries = above.filter { $0.1 != .supplementary }.map(\.0)
+        let detail = detailEntries.map(\.vc)
         result.primary = [bottom.vc]
         result.supplementary = restore(.supplementary, own: supplementary, from: nav,
                                        share: collapsed.shares.supplementary, config: config)
-        result.secondary = [config.secondaryRoot] + detail
+        // On top of the placeholder, unless the secondary's own root came up with the rest (a
+        // `uikit` collapse moves it): then it is that root, not a second copy of it, and every
+        // collapse-navigate-expand cycle would have added another.
+        let rootCameAlong = detailEntries.first.map { $0.origin == .secondary && $0.vc == config.secondaryRoot } ?? false
+        result.secondary = rootCameAlong ? detail : [config.secondaryRoot] + detail
         return (result, above.map(\.0.vc))
     }
 

@@ -21,6 +21,16 @@ extension SplitConfig {
         }
     }
 
+    /// True when `other` builds and moves the stacks as this does: the same style, roots,
+    /// placeholder, tabs and navigation policies (display keys, widths and the size policy
+    /// may differ).
+    func navigatesLike(_ other: SplitConfig) -> Bool {
+        style == other.style && roots == other.roots && placeholder == other.placeholder && tabs == other.tabs
+            && collapsePolicy == other.collapsePolicy && expandPolicy == other.expandPolicy
+            && topColumnForCollapsing == other.topColumnForCollapsing && detailRouting == other.detailRouting
+            && backBehavior == other.backBehavior
+    }
+
     /// True when a `compact` column replaces the stacked columns while collapsed.
     var hasCompactColumn: Bool { roots.compact != nil }
 

@@ -189,10 +189,10 @@ public struct SplitEngine: Sendable {
         }
         next.navigation.collapsed?.settle()
         // The collapsed navigation kept by the last expand is given back only if nothing
-        // navigated since (display-mode actions do not navigate); a new configuration may
-        // distribute the stacks differently, so it is dropped with it too.
+        // navigated since (display-mode actions do not navigate); a configuration that builds
+        // or distributes the stacks differently drops it too (display keys do not).
         if next.navigation.expandedFrom != nil {
-            if case .setConfig = intent, next.config != state.config {
+            if case .setConfig = intent, !next.config.navigatesLike(state.config) {
                 next.navigation.expandedFrom = nil
             } else if next.navigation != state.navigation {
                 next.navigation.expandedFrom = nil

@@ -67,6 +67,19 @@ import Testing
         #expect(t.events.contains(.didExpand(moved: ["d1", "a"])))
     }
 
+    /// `moveAllButRoot` after a `uikit` collapse, which moved the secondary's root up too:
+    /// the root is not stacked on a second copy of itself.
+    @Test func moveAllButRootDoesNotDuplicateARootThatCameAlong() throws {
+        let s = try run([.push(column: .compact, vc: "a3")], on: collapsed { $0.expandPolicy = .moveAllButRoot })
+        #expect(s.collapsedStack == ["list", "ph", "d1", "a3"])
+        let e = try resized(s, padLandscape).state
+        #expect(e.visibleStack(.primary) == ["list"])
+        #expect(e.visibleStack(.secondary) == ["ph", "d1", "a3"])
+        // A collapse-navigate-expand cycle does not grow it either.
+        let again = try run([.push(column: .compact, vc: "a4")], on: resized(e, padThird).state)
+        #expect(try resized(again, padLandscape).state.visibleStack(.secondary) == ["ph", "d1", "a3", "a4"])
+    }
+
     @Test func columnStylesGiveEachColumnItsEntriesBack() throws {
         let s = try run([.push(column: .supplementary, vc: "m1")], on: makeScene {
             $0.style = .tripleColumn

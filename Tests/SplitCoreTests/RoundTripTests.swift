@@ -120,9 +120,12 @@ import Testing
         let pushed = try run([.push(column: .primary, vc: "p2")], on: expanded)
         #expect(pushed.navigation.expandedFrom == nil)
         #expect(try resized(pushed, navigated.size).state.collapsedStack == ["P", "c1", "p2"])
-        // So is a new configuration.
+        // So is a configuration that moves the stacks differently; a display key is not.
         let reconfigured = try run([.setConfig(patch { $0.collapsePolicy = .uikit })], on: expanded)
         #expect(reconfigured.navigation.expandedFrom == nil)
+        let widened = try run([.setConfig(patch { $0.preferredPrimaryColumnWidth = .some(300) })], on: expanded)
+        #expect(widened.navigation.expandedFrom != nil)
+        #expect(try resized(widened, navigated.size).state.collapsedStack == ["P", "c1", "d1"])
     }
 
     func movedOut(_ events: [SceneEvent]) -> [String] {
