@@ -51,21 +51,8 @@ extension EndToEnd {
         /// still gets the newest layout before the connection closes, and the daemon exits 0.
         @Test func aLaggingViewerGetsTheNewestLayoutAtAStop() throws {
             let daemon = try DaemonProcess()
-            let writer = try daemon.client("writer")
-            try writer.createScene("busy", device: IPadPro129.device, config: mailConfig)
-            let viewer = try daemon.client("viewer")
-            var small: Int32 = 4096
-            setsockopt(viewer.socket.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-            try viewer.attach("busy", role: .viewer)
-            var last = 0
-            for batch in 0..<60 {
-                var ids: [JSONValue] = []
-                for index in 0..<100 {
-                    let width = 700 + ((batch * 100 + index) % 2) * 300
-                    ids.append(try writer.send(op: "resize", ["scene": "busy", "width": .int(Int64(width)), "height": 1024]))
-                }
-                for id in ids { last = max(last, try writer.response(to: id, timeout: .seconds(10))["revision"]?.int ?? 0) }
-            }
+            let (writer, viewer) = try writerAndSlowViewer(daemon)
+            let last = try resizeBursts(writer, count: 60)
             let held = try writer.stats()["coalescedPushes"]?.int ?? 0
             #expect(held > 0, "the viewer never fell behind: the test proves nothing")
             let process = try #require(daemon.process)
@@ -111,20 +98,8 @@ extension EndToEnd {
         /// the daemon exits 0 at once instead of after `shutdown.timeoutMilliseconds`.
         @Test func aSecondSigtermEndsTheDrain() throws {
             let daemon = try DaemonProcess(environment: ["SPLITD_SHUTDOWN_TIMEOUT_MILLISECONDS": "60000"])
-            let writer = try daemon.client("writer")
-            try writer.createScene("busy", device: IPadPro129.device, config: mailConfig)
-            let stalled = try daemon.client("stalled")
-            var small: Int32 = 4096
-            setsockopt(stalled.socket.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-            try stalled.attach("busy", role: .viewer)
-            for batch in 0..<10 {
-                var ids: [JSONValue] = []
-                for index in 0..<100 {
-                    let width = 700 + ((batch * 100 + index) % 2) * 300
-                    ids.append(try writer.send(op: "resize", ["scene": "busy", "width": .int(Int64(width)), "height": 1024]))
-                }
-                for id in ids { _ = try writer.response(to: id, timeout: .seconds(10)) }
-            }
+            let (writer, stalled) = try writerAndSlowViewer(daemon)
+            _ = try resizeBursts(writer, count: 10)
             let process = try #require(daemon.process)
             process.signal(SIGTERM)
             // Still draining: the stalled viewer has not read its output.
@@ -163,4 +138,30 @@ private func waitForSocket(_ socket: String, child: ChildProcess, log: String) t
         usleep(20_000)
     }
     throw HarnessError("splitd did not accept connections\n\(readText(log))")
+}
+
+/// A writer that created scene "busy", and a viewer attached to it with a 4 KiB receive
+/// buffer, so that it falls behind as soon as it stops reading.
+private func writerAndSlowViewer(_ daemon: DaemonProcess) throws -> (SplitConnection, SplitConnection) {
+    let writer = try daemon.client("writer")
+    try writer.createScene("busy", device: IPadPro129.device, config: mailConfig)
+    let viewer = try daemon.client("viewer")
+    var small: Int32 = 4096
+    setsockopt(viewer.socket.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+    try viewer.attach("busy", role: .viewer)
+    return (writer, viewer)
+}
+
+/// `count` bursts of 100 pipelined resizes of "busy" (each a change); the last revision.
+private func resizeBursts(_ writer: SplitConnection, count: Int) throws -> Int {
+    var last = 0
+    for batch in 0..<count {
+        var ids: [JSONValue] = []
+        for index in 0..<100 {
+            let width = 700 + ((batch * 100 + index) % 2) * 300
+            ids.append(try writer.send(op: "resize", ["scene": "busy", "width": .int(Int64(width)), "height": 1024]))
+        }
+        for id in ids { last = max(last, try writer.response(to: id, timeout: .seconds(10))["revision"]?.int ?? 0) }
+    }
+    return last
 }
