@@ -55,17 +55,10 @@ enum Collapse {
         if config.hasCompactColumn {
             return matches(nav.compact[...], .compact) && index == built.count && stack.shares == shares
         }
-        let top: Column? = config.style == .classic ? nil : topColumn(nav, config: config)
-        for column in config.style.columns {
-            let whole = nav.stack(column)
-            let part: ArraySlice<String> = switch (column, config.collapsePolicy) {
-            case (.secondary, .moveDetailExceptRoot): whole.dropFirst()
-            case (.secondary, .keepPrimary): []
-            default: whole[...]
-            }
+        for column in stackedColumns(nav, config: config) {
+            let part = contribution(of: column, nav, config: config)
             guard matches(part, EntryOrigin(column)) else { return false }
             shares[column] = part.count
-            if column == top { break }
         }
         return index == built.count && stack.shares == shares
     }
@@ -119,12 +112,12 @@ enum Collapse {
 
     /// Classic: primary then secondary. Column styles: primary -> supplementary -> secondary,
     /// cut at `topColumnForCollapsing`.
-    static func stackedColumns(_ nav: NavigationState, config: SplitConfig) -> [Column] {
+    static func stackedColumns(_ nav: NavigationState, config: SplitConfig) -> ArraySlice<Column> {
         let columns = config.style.columns
         guard config.style != .classic, let top = columns.firstIndex(of: topColumn(nav, config: config)) else {
-            return columns
+            return columns[...]
         }
-        return Array(columns[...top])
+        return columns[...top]
     }
 
     /// The column ending on top; `lastNavigated` falls back to the secondary when nothing was
@@ -141,12 +134,13 @@ enum Collapse {
 
     /// What a column puts on the collapsed stack: all of it, except the secondary under
     /// `moveDetailExceptRoot` (its root stays behind) and `keepPrimary` (nothing moves).
-    static func contribution(of column: Column, _ nav: NavigationState, config: SplitConfig) -> [String] {
+    /// A slice of the column's stack: nothing is copied (an expand checks it in place).
+    static func contribution(of column: Column, _ nav: NavigationState, config: SplitConfig) -> ArraySlice<String> {
         let stack = nav.stack(column)
-        guard column == .secondary else { return stack }
+        guard column == .secondary else { return stack[...] }
         return switch config.collapsePolicy {
-        case .uikit: stack
-        case .moveDetailExceptRoot: Array(stack.dropFirst())
+        case .uikit: stack[...]
+        case .moveDetailExceptRoot: stack.dropFirst()
         case .keepPrimary: []
         }
     }

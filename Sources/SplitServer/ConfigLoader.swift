@@ -39,7 +39,7 @@ public enum ConfigLoader {
             EnvironmentVariablesProvider(environmentVariables: environmentValues(sources.environment)),
         ]
         if let file = sources.configFile {
-            problems += try unknownKeys(inFile: file)
+            problems += try fileProblems(inFile: file)
             providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(file)))
         }
         let collector = ErrorCollector()
@@ -174,7 +174,7 @@ public enum ConfigLoader {
 
     /// Keys of the file that splitd does not know (typos would otherwise be silently ignored)
     /// and values of the wrong JSON type (the provider would read `true` as the integer 1).
-    static func unknownKeys(inFile path: String) throws -> [String] {
+    static func fileProblems(inFile path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = access(path, F_OK) == 0 ? "permission denied" : "no such file"
             throw ConfigError(problems: ["cannot read config file \(path): \(reason)"])

@@ -27,9 +27,8 @@ final class FlushThread: @unchecked Sendable {
     private let logger: Logger
     /// What the flushes took (guarded by `condition`).
     private var timings = Timings()
-    /// `uv_hrtime()` of the last slow-flush warning, and slow flushes not reported since.
-    private var lastSlowWarning: UInt64 = 0
-    private var slowSinceWarning = 0
+    /// At most one slow-flush warning per `slowWarningIntervalNanoseconds` (guarded by `condition`).
+    private var slowWarning = RateLimitedWarning(intervalMilliseconds: slowWarningIntervalNanoseconds / 1_000_000)
     private let stopped = NSCondition()
     private var isRunning = false
 
@@ -157,12 +156,7 @@ final class FlushThread: @unchecked Sendable {
         timings.longestNanoseconds = max(timings.longestNanoseconds, nanoseconds)
         guard nanoseconds >= Self.slowFlushNanoseconds else { return nil }
         timings.slowFlushes += 1
-        slowSinceWarning += 1
-        let now = uv_hrtime()
-        guard lastSlowWarning == 0 || now - lastSlowWarning >= Self.slowWarningIntervalNanoseconds else { return nil }
-        let others = slowSinceWarning - 1
-        lastSlowWarning = now
-        slowSinceWarning = 0
+        guard let others = slowWarning.take(now: uv_hrtime() / 1_000_000) else { return nil }
         return ("flushing the WAL (fdatasync) took \(nanoseconds / 1_000_000) ms\(others > 0 ? " (and \(others) more flushes over \(Self.slowFlushNanoseconds / 1_000_000) ms since the last warning)" : ""); every reply waits for its flush: the disk under the database is slow")
     }
 

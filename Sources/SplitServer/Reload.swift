@@ -64,38 +64,33 @@ struct ReloadPlan: Equatable {
         if new.flushDelayMicroseconds != current.flushDelayMicroseconds || new.flushDelayCount != current.flushDelayCount {
             restartNeeded.append("group commit (database.flushDelay*)")
         }
+        // Each setting that can change while running, listed once: taken from `new`, and
+        // named in the log when it changed.
+        var taken = current
         var changes: [String] = []
-        func note<Value: Equatable>(_ key: String, _ old: Value, _ now: Value) {
-            if old != now { changes.append("\(key) \(old) -> \(now)") }
+        func take<Value: Equatable>(_ key: String, _ path: WritableKeyPath<ServerSettings, Value>,
+                                    shown: (Value) -> String = { "\($0)" }) {
+            let old = current[keyPath: path], now = new[keyPath: path]
+            if old != now { changes.append("\(key) \(shown(old)) -> \(shown(now))") }
+            taken[keyPath: path] = now
         }
-        note("log.level", current.logLevel, new.logLevel)
-        note("limits.maxLineLength", current.maxLineLength, new.maxLineLength)
-        note("limits.maxClients", current.maxClients, new.maxClients)
-        note("limits.maxScenes", current.maxScenes, new.maxScenes)
-        note("database.checkpointEvery", current.checkpointEvery, new.checkpointEvery)
-        note("limits.maxStackDepth", current.coreLimits.maxStackDepth, new.coreLimits.maxStackDepth)
-        note("limits.maxIdLength", current.coreLimits.maxIdLength, new.coreLimits.maxIdLength)
-        note("limits.maxPresentations", current.coreLimits.maxPresentations, new.coreLimits.maxPresentations)
-        note("limits.maxTabs", current.coreLimits.maxTabs, new.coreLimits.maxTabs)
-        note("limits.maxSnapshotSizes", current.coreLimits.maxSnapshotSizes, new.coreLimits.maxSnapshotSizes)
-        note("output.softLimitBytes", current.outputSoftLimit, new.outputSoftLimit)
-        note("output.hardLimitBytes", current.outputHardLimit, new.outputHardLimit)
-        note("access.allowUids", current.allowList.uids.sorted(), new.allowList.uids.sorted())
-        note("access.allowGids", current.allowList.gids.sorted(), new.allowList.gids.sorted())
-        note("shutdown.timeoutMilliseconds", current.shutdownTimeoutMilliseconds, new.shutdownTimeoutMilliseconds)
-        note("loop.busyPollMicroseconds", current.busyPollMicroseconds, new.busyPollMicroseconds)
+        take("log.level", \.logLevel)
+        take("limits.maxLineLength", \.maxLineLength)
+        take("limits.maxClients", \.maxClients)
+        take("limits.maxScenes", \.maxScenes)
+        take("database.checkpointEvery", \.checkpointEvery)
+        take("limits.maxStackDepth", \.coreLimits.maxStackDepth)
+        take("limits.maxIdLength", \.coreLimits.maxIdLength)
+        take("limits.maxPresentations", \.coreLimits.maxPresentations)
+        take("limits.maxTabs", \.coreLimits.maxTabs)
+        take("limits.maxSnapshotSizes", \.coreLimits.maxSnapshotSizes)
+        take("output.softLimitBytes", \.outputSoftLimit)
+        take("output.hardLimitBytes", \.outputHardLimit)
+        take("access.allowUids", \.allowList.uids) { "\($0.sorted())" }
+        take("access.allowGids", \.allowList.gids) { "\($0.sorted())" }
+        take("shutdown.timeoutMilliseconds", \.shutdownTimeoutMilliseconds)
+        take("loop.busyPollMicroseconds", \.busyPollMicroseconds)
         appliedChanges = changes
-        applied = current
-        applied.logLevel = new.logLevel
-        applied.maxLineLength = new.maxLineLength
-        applied.maxClients = new.maxClients
-        applied.maxScenes = new.maxScenes
-        applied.checkpointEvery = new.checkpointEvery
-        applied.coreLimits = new.coreLimits
-        applied.outputSoftLimit = new.outputSoftLimit
-        applied.outputHardLimit = new.outputHardLimit
-        applied.allowList = new.allowList
-        applied.shutdownTimeoutMilliseconds = new.shutdownTimeoutMilliseconds
-        applied.busyPollMicroseconds = new.busyPollMicroseconds
+        applied = taken
     }
 }
