@@ -116,7 +116,7 @@ extension Server {
             turn.batch.appendJournal(scene: id, revision: Int64(revision), change: entry, layoutHash: layoutHash)
         } else {
             turn.batch.appendJournal(scene: id, revision: Int64(revision), change: entry, layoutHash: layoutHash)
-            if revision - previousCheckpoint >= settings.checkpointEvery {
+            if revision - previousCheckpoint >= checkpointInterval {
                 stageCheckpoint(of: transition.state)
                 checkpointRevision = revision
             } else if revision - previousCheckpoint == 1 || index == nil {

@@ -19,6 +19,18 @@ extension Server {
         recordChange(Transition(state: state, layout: layout, events: [], changed: true), as: change, at: knownIndex)
     }
 
+    /// Changes above its checkpoint after which a changed scene is checkpointed:
+    /// `checkpointEvery`, or a quarter of it while the scenes listed with changes above their
+    /// checkpoint could together hold more than `replayBudget` entries (what a start after a
+    /// crash would replay). The list is a slight overcount (a scene leaves it at the next
+    /// sweep), which only makes the short interval come sooner.
+    var checkpointInterval: Int {
+        let every = settings.checkpointEvery
+        let budget = settings.replayBudget
+        guard budget > 0, uncheckpointed.count > budget / every else { return every }
+        return max(1, every / 4)
+    }
+
     /// Stages the scene's row at its current revision and moves its checkpoint there.
     private func stageCheckpoint(of live: inout LiveScene) {
         stageCheckpoint(of: live.state)

@@ -91,6 +91,7 @@ public enum ConfigLoader {
         settings.busyTimeoutMilliseconds = Int32(clamping: int("database.busyTimeoutMilliseconds", range: 0...60_000))
         settings.journalRetention = Int64(int("database.journalRetention", range: 0...Int.max))
         settings.checkpointEvery = int("database.checkpointEvery", range: 1...1_000_000)
+        settings.replayBudget = int("database.replayBudget", range: 0...1_000_000_000)
         settings.flushDelayMicroseconds = int("database.flushDelayMicroseconds", range: 0...100_000)
         settings.flushDelayCount = int("database.flushDelayCount", range: 1...1_000_000)
         settings.walCheckpointPages = Int32(int("database.walCheckpointPages", range: 100...1_000_000))

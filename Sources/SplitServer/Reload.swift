@@ -79,6 +79,7 @@ struct ReloadPlan: Equatable {
         take("limits.maxClients", \.maxClients)
         take("limits.maxScenes", \.maxScenes)
         take("database.checkpointEvery", \.checkpointEvery)
+        take("database.replayBudget", \.replayBudget)
         take("limits.maxStackDepth", \.coreLimits.maxStackDepth)
         take("limits.maxIdLength", \.coreLimits.maxIdLength)
         take("limits.maxPresentations", \.coreLimits.maxPresentations)

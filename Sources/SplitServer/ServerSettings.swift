@@ -19,8 +19,16 @@ public struct ServerSettings: Sendable, Equatable {
     public var journalRetention: Int64 = 10_000
     /// Changes of a scene stored as journal entries only before its full state is written
     /// again (a checkpoint); a restart replays at most this many per scene (fewer after the
-    /// periodic sweep or a graceful stop).
-    public var checkpointEvery: Int = 16
+    /// periodic sweep or a graceful stop). 64: each checkpoint rewrites the scene's row, a
+    /// WAL frame of its own, and 64 instead of 16 took ~6 % off the CPU per change (relaxed,
+    /// 100 connections, depth 1; docs/PERFORMANCE.md, stop 16); `replayBudget` keeps the
+    /// worst restart after a crash where it was when many scenes are busy.
+    public var checkpointEvery: Int = 64
+    /// Journal entries above the checkpoints, over all scenes, that a start after a crash
+    /// may have to replay: while more than `replayBudget / checkpointEvery` scenes have
+    /// changes above their checkpoint, each is checkpointed every `checkpointEvery / 4`
+    /// changes instead. 0: always every `checkpointEvery`.
+    public var replayBudget: Int = 160_000
     /// Group commit (full durability): a WAL flush starts at least this long after the
     /// previous one started, unless `flushDelayCount` changes wait (MySQL's
     /// binlog_group_commit_sync_delay / _no_delay_count); 0: each flush as soon as asked.

@@ -14,6 +14,7 @@ public enum SettingsReport {
             database.busyTimeoutMilliseconds \(settings.busyTimeoutMilliseconds)
             database.journalRetention    \(settings.journalRetention)
             database.checkpointEvery     \(settings.checkpointEvery)
+            database.replayBudget        \(settings.replayBudget)
             database.flushDelayMicroseconds \(settings.flushDelayMicroseconds)
             database.flushDelayCount     \(settings.flushDelayCount)
             database.walCheckpointPages  \(settings.walCheckpointPages)

@@ -88,19 +88,22 @@ struct JournalLog {
 
     /// The first seq to keep so that `retention` entries of history stay, at most `chunk`
     /// entries past the head (a prune spreads over commits instead of stalling one), or nil
-    /// when nothing is to be pruned. `retention` 0 keeps everything.
+    /// when fewer than `batch` entries are to be pruned. `retention` 0 keeps everything.
     /// The watermark is recomputed (a pass over the uncheckpointed scenes) only when it holds
     /// the prune back and at most every `refresh` nanoseconds.
-    mutating func pruneTarget(retention: Int64, chunk: Int64, now: Int64, refresh: Int64) -> Int64? {
+    mutating func pruneTarget(retention: Int64, chunk: Int64, batch: Int64 = 1, now: Int64, refresh: Int64) -> Int64? {
         guard retention > 0, let uncheckpointed else { return nil }
-        if keepFrom(retention: retention) <= headSeq,
+        let batch = max(1, batch)
+        // Recomputed only when the stale one holds back a prune that would run.
+        let kept = keepFrom(retention: retention)
+        if kept <= headSeq || kept - headSeq < batch,
            watermarkComputedAt.map({ now - $0 >= refresh }) ?? true {
             watermark = max(watermark, (uncheckpointed.values.min() ?? lastSeq + 1) - 1)
             watermarkComputedAt = now
         }
         // The newest entry stays: it carries the sequence across a restart.
-        let target = min(keepFrom(retention: retention), headSeq + chunk, lastSeq)
-        return target > headSeq ? target : nil
+        let target = min(keepFrom(retention: retention), headSeq + max(chunk, batch), lastSeq)
+        return target > headSeq && target - headSeq >= batch ? target : nil
     }
 
     /// The head moved to `seq` (entries below it were deleted).

@@ -116,13 +116,15 @@ extension SQLiteSceneStore {
         }
     }
 
-    // Deletes history past the retention from the head of the log, a bounded chunk per commit
-    // (a few times what the commit appended) so that no single commit stalls on it.
+    // Deletes history past the retention from the head of the log once `pruneBatch` entries
+    // are past it, a bounded chunk per commit (a few times what the commit appended) so that
+    // no single commit stalls on it.
     private func pruneJournal(appended: Int64, statements: StoreStatements, started: Int64) throws(StoreError) -> Int64 {
         guard options.journalRetention > 0 else { return 0 }
         if !log.knowsUncheckpointed { log.learn(try firstUncheckpointed(statements)) }
-        guard let keepFrom = log.pruneTarget(retention: options.journalRetention, chunk: max(256, 4 * appended), now: started,
-                                                  refresh: options.pruneRefreshMilliseconds * 1_000_000) else {
+        guard let keepFrom = log.pruneTarget(retention: options.journalRetention, chunk: max(256, 4 * appended),
+                                             batch: options.pruneBatch, now: started,
+                                             refresh: options.pruneRefreshMilliseconds * 1_000_000) else {
             return 0
         }
         try statements.pruneJournal.bind(keepFrom, at: 1)

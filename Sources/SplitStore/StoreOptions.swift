@@ -47,6 +47,12 @@ public struct StoreOptions: Sendable {
     /// How stale the journal's pruning watermark may get: recomputing it is a pass over the
     /// scenes with changes above their checkpoint. 0 recomputes it at every commit.
     public var pruneRefreshMilliseconds: Int64
+    /// Entries past the retention before a commit prunes them, so history runs up to this
+    /// many (less one) entries over `journalRetention`. A prune at every commit rewrote the
+    /// log's head pages and the freelist in each commit's WAL frames: 512 took 3-4 % off
+    /// the CPU per change at 100 connections, depth 1 (docs/PERFORMANCE.md, stop 16).
+    /// 1 prunes at every commit.
+    public var pruneBatch: Int64
     /// Copy the WAL into the database file on a thread of its own (`WALCheckpointer`) instead
     /// of inside the commit that crosses 1000 pages. Read-write stores only.
     public var backgroundWALCheckpoints: Bool
@@ -79,6 +85,7 @@ public struct StoreOptions: Sendable {
                 busyTimeoutMilliseconds: Int32 = 100,
                 journalRetention: Int64 = 10_000,
                 pruneRefreshMilliseconds: Int64 = 200,
+                pruneBatch: Int64 = 512,
                 backgroundWALCheckpoints: Bool = true,
                 flushOffWriter: Bool = false,
                 walCheckpointPages: Int32 = 16_000,
@@ -91,6 +98,7 @@ public struct StoreOptions: Sendable {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.journalRetention = journalRetention
         self.pruneRefreshMilliseconds = pruneRefreshMilliseconds
+        self.pruneBatch = max(1, pruneBatch)
         self.backgroundWALCheckpoints = backgroundWALCheckpoints
         self.flushOffWriter = flushOffWriter
         self.walCheckpointPages = walCheckpointPages

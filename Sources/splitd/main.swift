@@ -15,7 +15,7 @@ struct Splitd: AsyncParsableCommand {
             (or after READY=1 under systemd Type=notify). SIGTERM/SIGINT: answer what was read, \
             commit, close, exit 0. SIGHUP: re-read the configuration and apply every key its \
             documentation marks "Reloaded on SIGHUP" (log.level, limits.*, output.*, access.*, \
-            shutdown.*, loop.busyPollMicroseconds, database.checkpointEvery); the other keys \
+            shutdown.*, loop.busyPollMicroseconds, database.checkpointEvery, database.replayBudget); the other keys \
             (socket.*, the other database.* keys) need a restart: a reload that changes them logs \
             which ones. An invalid configuration is logged and the running one kept.
 

@@ -47,6 +47,41 @@ struct CheckpointReplayTests {
         #expect(journal.dropFirst().allSatisfy { $0.layoutHash.map { $0.count == 15 && $0.first == "2" } == true })
     }
 
+    /// Resizes `scenes` scenes `rounds` times each, round by round, and answers the revision
+    /// of each scene's row after a crash (its last checkpoint).
+    private func checkpointedRevisions(scenes: Int, rounds: Int, _ configure: @escaping (inout ServerSettings) -> Void) throws -> [Int64] {
+        let daemon = try TestDaemon { $0.checkpointSweepMilliseconds = 0; configure(&$0) }
+        let client = try daemon.connect()
+        for index in 0..<scenes {
+            #expect(try client.request(["op": "scene.create", "scene": .string("s\(index)"), "device": "ipad-pro-12.9"]).isOK)
+        }
+        for round in 0..<rounds {
+            for index in 0..<scenes {
+                let width: Int64 = round % 2 == 0 ? 700 : 1366
+                #expect(try client.request(["op": "resize", "scene": .string("s\(index)"), "width": .int(width), "height": 1024]).isOK)
+            }
+        }
+        client.close()
+        return try crash(daemon).rows.sorted { $0.id.localizedStandardCompare($1.id) == .orderedAscending }.map(\.revision)
+    }
+
+    @Test func aSceneIsCheckpointedEveryCheckpointEveryChangesWhileTheReplayBudgetHoldsTheirTails() throws {
+        // 3 scenes × 8 changes fit a budget of 24: each is checkpointed after 8 changes.
+        let within = try checkpointedRevisions(scenes: 3, rounds: 10) { $0.checkpointEvery = 8; $0.replayBudget = 24 }
+        #expect(within == [9, 9, 9], "created at 1, checkpointed at 9; 10 and 11 are in the journal")
+        // 0 turns the budget off.
+        #expect(try checkpointedRevisions(scenes: 3, rounds: 10) { $0.checkpointEvery = 8; $0.replayBudget = 0 } == [9, 9, 9])
+    }
+
+    @Test func pastTheReplayBudgetScenesAreCheckpointedFourTimesAsOften() throws {
+        // 3 scenes with changes above their checkpoint could hold 3 × 8 = 24 > 16 entries:
+        // each is checkpointed every 8 / 4 = 2 changes, so a crash leaves at most 1 above it.
+        let over = try checkpointedRevisions(scenes: 3, rounds: 10) { $0.checkpointEvery = 8; $0.replayBudget = 16 }
+        #expect(over == [11, 11, 11])
+        // One busy scene alone stays within the same budget.
+        #expect(try checkpointedRevisions(scenes: 1, rounds: 10) { $0.checkpointEvery = 8; $0.replayBudget = 16 } == [9])
+    }
+
     @Test func aRestartReplaysTheTailAndServesTheAcknowledgedRevisionAndLayout() throws {
         let store = MemorySceneStore()
         var acknowledged: JSONValue = .null

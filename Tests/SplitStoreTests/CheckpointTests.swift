@@ -29,7 +29,7 @@ struct CheckpointTests {
           arguments: [Int64(1), 5, 29])
     func pruneAtCheckpoint(retention: Int64) throws {
         let directory = TemporaryDirectory()
-        let store = try openStore(directory.database) { $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0 }
+        let store = try openStore(directory.database) { $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0; $0.pruneBatch = 1 }
         try create(store, scene: "a")
         try append(store, scene: "a", 2...40, checkpoints: [])
         #expect(try store.journal(scene: "a", from: 0).map(\.revision) == Array(1...40), "appends alone keep everything")
@@ -52,7 +52,7 @@ struct CheckpointTests {
     @Test("journal tails: the entries above each checkpoint, grouped by scene, oldest first")
     func tails() throws {
         let directory = TemporaryDirectory()
-        let store = try openStore(directory.database) { $0.journalRetention = 3; $0.pruneRefreshMilliseconds = 0 }
+        let store = try openStore(directory.database) { $0.journalRetention = 3; $0.pruneRefreshMilliseconds = 0; $0.pruneBatch = 1 }
         for scene in ["c", "a", "b"] { try create(store, scene: scene) }
         try append(store, scene: "a", 2...9, checkpoints: [6])
         try append(store, scene: "c", 2...4, checkpoints: [4])

@@ -149,7 +149,7 @@ struct ModelTests {
         let pruned = retention > 0
         do {
             let store = try openStore(directory.database) {
-                $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0; $0.durability = .normal
+                $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0; $0.pruneBatch = 1; $0.durability = .normal
             }
             for _ in 0..<150 {
                 let batch = randomBatch(model, store, &random)

@@ -8,7 +8,7 @@ import Testing
 struct RetentionTests {
     /// Options that prune at every commit (the watermark recomputed each time).
     static func eager(_ retention: Int64) -> (inout StoreOptions) -> Void {
-        { $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0 }
+        { $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0; $0.pruneBatch = 1 }
     }
 
     /// Commits revisions `revisions` of scene `id`, `perBatch` per batch, each checkpointed
@@ -50,6 +50,35 @@ struct RetentionTests {
         #expect(a == (retention > 2 ? Array((40 - (retention - 2) + 1)...40) : []))
         #expect(store.statistics.prunedJournalEntries == 42 - retention)
         #expect(try store.counts().journalEntries == retention)
+    }
+
+    @Test("history past the retention is pruned once a batch of it has gathered, never more than the retention",
+          arguments: [(Int64(10), Int64(8), Int64(1)), (10, 8, 3), (5, 20, 7)])
+    func prunesInBatches(retention: Int64, pruneBatch: Int64, perBatch: Int64) throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory.database) {
+            $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0; $0.pruneBatch = pruneBatch
+        }
+        var committed: Int64 = 0
+        var pruned: Int64 = 0
+        while committed < 120 {
+            let revisions = (committed + 1)...(committed + perBatch)
+            try commitCheckpointed(store, scene: "a", revisions, perBatch: perBatch)
+            committed = revisions.upperBound
+            let kept = try store.counts().journalEntries
+            // Each commit leaves less than a batch past the retention (a commit prunes after
+            // its own entries), and a prune never cuts into the retention.
+            #expect(kept >= min(committed, retention))
+            #expect(kept < retention + pruneBatch + perBatch)
+            #expect(store.statistics.prunedJournalEntries == committed - kept)
+            if store.statistics.prunedJournalEntries > pruned {
+                #expect(store.statistics.prunedJournalEntries - pruned >= pruneBatch, "pruned in batches")
+                #expect(kept == retention, "a prune goes down to the retention")
+                pruned = store.statistics.prunedJournalEntries
+            }
+        }
+        #expect(pruned > 0)
+        #expect(try store.journal(scene: "a", from: 0).last?.revision == committed, "the newest entry stays")
     }
 
     @Test("retention 0 keeps every entry")
