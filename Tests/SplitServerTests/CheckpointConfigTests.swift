@@ -36,7 +36,7 @@ struct IntegerDatabaseKeyTests {
     static let cases = [
         IntegerKeyCase(key: "database.checkpointEvery", variable: "SPLITD_DATABASE_CHECKPOINT_EVERY", defaultValue: 64,
                        sample: "8", refused: ["0", "-1", "1000001", "often"]) { $0.checkpointEvery },
-        IntegerKeyCase(key: "database.replayBudget", variable: "SPLITD_DATABASE_REPLAY_BUDGET", defaultValue: 160_000,
+        IntegerKeyCase(key: "database.replayBudget", variable: "SPLITD_DATABASE_REPLAY_BUDGET", defaultValue: 32_000,
                        sample: "0", refused: ["-1", "1000000001", "lots"]) { $0.replayBudget },
         IntegerKeyCase(key: "database.walCheckpointPages", variable: "SPLITD_DATABASE_WAL_CHECKPOINT_PAGES", defaultValue: 16_000,
                        sample: "4000", refused: ["99", "0", "1000001", "big"]) { Int($0.walCheckpointPages) },
