@@ -16,7 +16,9 @@ public struct RequestFailure: Error, Hashable, Sendable, CustomStringConvertible
 
 /// Decodes request lines of protocol 1 (WIRE.md).
 ///
-/// Outcome, in this order of checks: not JSON or not an object: `bad_json`; no string `op`:
+/// Outcome, in this order of checks: not JSON or not an object: `bad_json` (with the id of
+/// an object cut short or malformed after it when it could be read, `RequestIDSalvage`,
+/// else id null); no string `op`:
 /// `bad_request`; an `id` that is absent or neither an integer nor a string: `bad_request`
 /// (with id null); an unknown op: `unknown_op`; a missing or invalid parameter:
 /// `bad_request` naming it (see `IntentDecoding.swift` for `invalid_intent`). Unknown
@@ -35,7 +37,8 @@ public struct RequestDecoder: Sendable {
         do {
             value = try parser.parse(line)
         } catch {
-            throw RequestFailure(id: nil, error: WireError(.badJSON, "invalid JSON: \(error)"))
+            throw RequestFailure(id: RequestIDSalvage.id(in: line, maxDepth: parser.maxDepth),
+                                 error: WireError(.badJSON, "invalid JSON: \(error)"))
         }
         return try decode(value)
     }

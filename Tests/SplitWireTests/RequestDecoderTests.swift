@@ -173,15 +173,31 @@ struct RequestDecoderTests {
         #expect(try decode("{\"id\":1,\"op\":\"ping\"}\r\n").op == .ping)
     }
 
-    @Test("not JSON or not an object: bad_json with id null", arguments: [
-        "", "hello", "{\"id\":1,\"op\":\"ping\"", "[1,2]", "\"ping\"", "42", "null", "{\"id\":1,}",
-        "{\"id\":1,\"op\":\"ping\"} {}", "{\"id\":1,\"id\":2,\"op\":\"ping\"}",
+    @Test("not JSON or not an object, with no id to read: bad_json with id null", arguments: [
+        "", "hello", "[1,2]", "\"ping\"", "42", "null", "[{\"id\":1}", "{\"op\":\"ping\",}",
+        "{\"id\":1,\"id\":2,\"op\":\"ping\"}", "{\"id\":1,\"op\":\"ping\",\"id\":[",
+        "{\"id\":[1],\"op\":\"ping\",}", "{\"id\":\"cut", "{\"op\":\"ping\" x \"id\":1}", "{id:1}",
     ])
     func badJSON(line: String) {
         let failure = failure(line)
         #expect(failure?.error.code == .badJSON)
         #expect(failure?.id == nil)
         #expect(failure?.error.message.isEmpty == false)
+    }
+
+    @Test("not JSON, but the object it opens has an id before what broke it: bad_json echoing the id", arguments: [
+        ("{\"id\":1,\"op\":\"ping\"", RequestID.int(1)),
+        ("{\"id\":1,}", .int(1)),
+        ("{\"id\":1,\"op\":\"ping\"} {}", .int(1)),
+        (" { \"op\" : \"ping\" , \"id\" : \"r-9\" ,", .string("r-9")),
+        ("{\"op\":\"ping\",\"id\":12", .int(12)),
+        ("{\"id\":7 \"op\":\"ping\"}", .int(7)),
+        ("{\"id\":7,\"op\":\"ping\",\"op\":\"ping\"}", .int(7)),
+    ])
+    func badJSONWithReadableID(line: String, id: RequestID) {
+        let failure = failure(line)
+        #expect(failure?.error.code == .badJSON)
+        #expect(failure?.id == id)
     }
 
     @Test("missing or non-string op: bad_request, id echoed when readable", arguments: [

@@ -8,7 +8,8 @@ import FuzzDriver
 // - a request the decoder accepts, encoded by the client-side encoder, decodes to itself
 //   (the encoder is documented as the decoder's exact inverse);
 // - a refused line echoes an `id` only when that id is really the line's integer or string
-//   `id` (WIRE.md: `id` echoed if it could be read).
+//   `id` (WIRE.md: `id` echoed if it could be read), for a line that is not JSON the `id`
+//   of the object it opens, read before what broke it.
 
 /// libFuzzer entry point: returns 0; a broken property traps.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -53,9 +54,23 @@ func checkEncodeRoundTrip(_ request: Request, _ line: UnsafeRawBufferPointer) {
 
 func checkEchoedID(_ echoed: RequestID?, parsed: JSONValue?, _ line: UnsafeRawBufferPointer) {
     guard let echoed else { return }
-    guard case .object(let object)? = parsed, let id = object["id"], RequestID(json: id) == echoed else {
-        trap("a refusal echoes id \(echoed) that the line does not carry", line)
+    if let parsed {
+        guard case .object(let object) = parsed, let id = object["id"], RequestID(json: id) == echoed else {
+            trap("a refusal echoes id \(echoed) that the line does not carry", line)
+        }
+        return
     }
+    // Not JSON: the id was read from the object the line opens, before what broke it. Some
+    // prefix of the line, closed with "}", must then parse to an object with that id.
+    guard line.count <= 2048 else { return }
+    for length in (0...line.count).reversed() {
+        let closed = Array(line[0..<length]) + [UInt8(ascii: "}")]
+        if case .object(let object)? = try? JSONParser().parse(closed), let id = object["id"],
+           RequestID(json: id) == echoed {
+            return
+        }
+    }
+    trap("a refusal of a line that is not JSON echoes id \(echoed), which no prefix of the line carries", line)
 }
 
 func trap(_ message: String, _ line: UnsafeRawBufferPointer) -> Never {
