@@ -159,15 +159,17 @@ public enum ConfigLoader {
     }
 
     /// `SPLITD_LIMITS_MAX_CLIENTS` -> the provider's `LIMITS_MAX_CLIENTS`, plus the short
-    /// aliases (`SPLITD_SOCKET`...); the full names win over aliases. Other variables are ignored.
+    /// aliases (`SPLITD_SOCKET`...); the full names win over aliases. Other variables are
+    /// ignored, and so is an empty one (`SPLITD_SOCKET= splitd` is `splitd`, as for
+    /// `XDG_RUNTIME_DIR` and splitctl).
     static func environmentValues(_ environment: [String: String]) -> [String: String] {
         var values: [String: String] = [:]
         for (alias, key) in ConfigKeys.environmentAliases {
-            guard let value = environment[alias], let spec = ConfigKeys.spec(key) else { continue }
+            guard let value = environment[alias], !value.isEmpty, let spec = ConfigKeys.spec(key) else { continue }
             values[String(spec.environmentName.dropFirst("SPLITD_".count))] = value
         }
         for spec in ConfigKeys.all {
-            guard let value = environment[spec.environmentName] else { continue }
+            guard let value = environment[spec.environmentName], !value.isEmpty else { continue }
             values[String(spec.environmentName.dropFirst("SPLITD_".count))] = value
         }
         return values

@@ -37,6 +37,21 @@ struct ConfigLoaderTests {
         #expect(settings.maxLineLength == 65536)           // default
     }
 
+    /// An empty variable is an unset one (as `XDG_RUNTIME_DIR` and splitctl treat theirs):
+    /// `SPLITD_SOCKET= splitd` had asked for a socket at "" and `SPLITD_LOG_LEVEL=` refused
+    /// to start. A value in the file or a flag underneath still applies.
+    @Test func anEmptyVariableIsUnset() async throws {
+        let defaults = try await ConfigLoader.load(ConfigSources(environment: baseEnvironment))
+        var environment = baseEnvironment
+        for spec in ConfigKeys.all { environment[spec.environmentName] = "" }
+        for alias in ConfigKeys.environmentAliases.keys { environment[alias] = "" }
+        #expect(try await ConfigLoader.load(ConfigSources(environment: environment)) == defaults)
+        let file = writeFile(#"{"socket": {"path": "/f/s.sock"}, "limits": {"maxClients": 7}}"#)
+        let layered = try await ConfigLoader.load(ConfigSources(configFile: file, environment: environment))
+        #expect(layered.socketPath == "/f/s.sock")
+        #expect(layered.maxClients == 7)
+    }
+
     @Test func longEnvironmentNamesWinOverAliases() async throws {
         var environment = baseEnvironment
         environment["SPLITD_SOCKET"] = "/alias.sock"
