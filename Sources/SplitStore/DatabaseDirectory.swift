@@ -33,6 +33,30 @@ enum DatabaseDirectory {
         }
     }
 
+    /// Creates a missing database file empty, mode 0600, before SQLite opens it: SQLite would
+    /// create it 0644 less the umask, readable by everyone on the machine, and it gives its
+    /// -wal and -shm files the database file's mode. An existing file keeps its mode (an
+    /// operator who widened it for a backup group meant it).
+    static func createFileIfMissing(_ path: String) throws(StoreError) {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        let failure = errno
+        guard failure != EEXIST else { return }
+        throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "create \(path)",
+                               message: String(cString: strerror(failure)))
+    }
+
+    /// The permission bits of an existing file (what SQLite gives the files it creates next
+    /// to the database), else 0600.
+    static func permissions(of path: String) -> mode_t {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return 0o600 }
+        return info.st_mode & 0o777
+    }
+
     private static func createIfMissing(_ directory: String) throws(StoreError) {
         if mkdir(directory, 0o700) == 0 { return }
         let failure = errno

@@ -46,6 +46,7 @@ public final class SQLiteSceneStore: SceneStore {
             try DatabaseDirectory.createParent(of: path)
             try DatabaseDirectory.checkUsable(path)
             writerLock = try WriterLock(database: path)
+            try DatabaseDirectory.createFileIfMissing(path)
         } else {
             writerLock = nil
         }

@@ -21,7 +21,9 @@ enum WALPreallocation {
     /// Zero-fills `walPath` from its end up to `bytes`, then flushes it once. Throws (after
     /// restoring the file's size) when a write or the flush fails.
     static func extend(walPath: String, to bytes: Int) throws(StoreError) {
-        let descriptor = open(walPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // The database file's mode, as SQLite would give the WAL it creates.
+        let databasePath = walPath.hasSuffix("-wal") ? String(walPath.dropLast(4)) : walPath
+        let descriptor = open(walPath, O_RDWR | O_CREAT | O_CLOEXEC, DatabaseDirectory.permissions(of: databasePath))
         guard descriptor >= 0 else { throw failure("open", walPath) }
         defer { close(descriptor) }
         var status = stat()

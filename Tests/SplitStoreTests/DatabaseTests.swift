@@ -1,3 +1,4 @@
+import Foundation
 import CSQLite
 import Glibc
 import Testing
@@ -111,5 +112,55 @@ struct DatabasePathTests {
         }
         // Nothing was left next to it.
         #expect(access(path + ".lock", F_OK) != 0)
+    }
+
+    /// The process's umask, read without changing it.
+    private func currentUmask() -> mode_t {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+              let value = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8) else { return 0o022 }
+        return value
+    }
+
+    private func mode(_ path: String) -> mode_t {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+    }
+
+    /// SQLite creates a database 0644 less the umask, readable by every user of the machine,
+    /// and its -wal and -shm files like it; the store creates it 0600 first.
+    @Test func aNewDatabaseAndItsWALAreTheOwnersOnly() throws {
+        let directory = TemporaryDirectory()
+        var options = StoreOptions(durability: .normal)
+        options.preallocatesWAL = true
+        options.walCheckpointPages = 100
+        let store = try SQLiteSceneStore(path: directory.database, options: options)
+        var batch = StoreBatch()
+        batch.upsertScene(id: "a", device: "ipad", revision: 1, state: [1, 2, 3])
+        try store.commit(batch)
+        #expect(mode(directory.database) == 0o600)
+        #expect(mode(directory.database + "-wal") == 0o600)
+        #expect(mode(directory.database + "-shm") == 0o600)
+        try store.close()
+    }
+
+    /// An existing database keeps the mode its operator gave it, and so does its new WAL.
+    @Test func anExistingDatabaseKeepsItsMode() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let store = try SQLiteSceneStore(path: directory.database, options: StoreOptions(durability: .normal))
+            try store.close()
+        }
+        for suffix in ["-wal", "-shm"] { unlink(directory.database + suffix) }
+        #expect(chmod(directory.database, 0o640) == 0)
+        var options = StoreOptions(durability: .normal)
+        options.preallocatesWAL = true
+        options.walCheckpointPages = 100
+        let store = try SQLiteSceneStore(path: directory.database, options: options)
+        #expect(mode(directory.database) == 0o640)
+        // Created with the database's mode, less the umask (not changed here: other tests
+        // run in the same process).
+        #expect(mode(directory.database + "-wal") == 0o640 & ~currentUmask())
+        try store.close()
     }
 }
