@@ -86,9 +86,10 @@ extension Server {
                                   at knownIndex: Dictionary<String, LiveScene>.Index? = nil) throws(WireError) -> Transition {
         guard let index = knownIndex ?? scenes.index(forKey: scene) else { throw WireError(.unknownScene, "no scene '\(scene)'") }
         let transition: Transition
+        let engineBox = engineBox
         do {
             transition = try scenes.values[index].withValue { live throws(CoreError) in
-                try engine.apply(change, to: live.state, currentLayout: live.layout)
+                try engineBox.engine.apply(change, to: live.state, currentLayout: live.layout)
             }
         } catch {
             throw WireError(error)

@@ -16,7 +16,14 @@ final class Server: @unchecked Sendable {
     var settings: ServerSettings
     var logger: Logger
     let store: any SceneStore
-    var engine: SplitEngine
+    /// The engine in a box: a struct in a `var` of this class, read inside the scene
+    /// dictionary's mutating access, was copied for every change (a retain and release of
+    /// each of the device catalog's collections); a `let` of a final class is read in place.
+    private(set) var engineBox: EngineBox
+    var engine: SplitEngine {
+        get { engineBox.engine }
+        set { engineBox = EngineBox(newValue) }
+    }
     let notifier: SystemdNotifier
 
     var scenes: [String: LiveScene] = [:]
@@ -90,7 +97,7 @@ final class Server: @unchecked Sendable {
         self.settings = settings
         self.logger = logger
         self.store = store
-        self.engine = engine
+        self.engineBox = EngineBox(engine)
         self.notifier = notifier
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         checkHandle = allocateUV(uv_check_t.self)
@@ -332,4 +339,11 @@ extension Server: ConnectionDelegate {
         guard let session = sessions[connection.id], !session.heldPushes.isEmpty else { return }
         releaseHeldPushes(of: session)
     }
+}
+
+/// An engine that is replaced, not changed, when a reload changes its limits.
+final class EngineBox: Sendable {
+    let engine: SplitEngine
+
+    init(_ engine: SplitEngine) { self.engine = engine }
 }
