@@ -1,7 +1,9 @@
 // Column widths and frames of an expanded scene (SEMANTICS 5).
 
 /// The widths of the sidebars: preferred width, else fraction x window width, else 320;
-/// clamped to [minimum, maximum] (the maximum wins when a configuration has min > max).
+/// clamped to [minimum, maximum]; a minimum above the maximum wins (as CSS's `min-width`
+/// over `max-width`): setting only `minimumPrimaryColumnWidth: 350` under the default
+/// maximum of 320 asks for a 350-pt column.
 struct ColumnWidths: Hashable {
     static let automatic: Double = 320
 
@@ -22,7 +24,7 @@ struct ColumnWidths: Hashable {
     static func width(preferred: Double?, fraction: Double?, minimum: Double, maximum: Double,
                       windowWidth: Double) -> Double {
         let preliminary = preferred ?? fraction.map { $0 * windowWidth } ?? automatic
-        return min(max(preliminary, minimum), maximum)
+        return max(min(preliminary, maximum), minimum)
     }
 
     func width(of column: Column) -> Double {

@@ -5,19 +5,19 @@ extension SplitConfig {
     public static let maximumIdLength = 128
 
     /// Throws `bad_request`, naming the field, for impossible values: widths that are
-    /// negative, NaN, infinite or > 100000; minimum > maximum; fractions outside 0...1;
-    /// empty ids or ids longer than 128 characters (roots, placeholder, tab roots).
+    /// negative, NaN, infinite or > 100000; fractions outside 0...1; empty ids or ids longer
+    /// than 128 characters (roots, placeholder, tab roots). A minimum above the maximum is
+    /// not refused: the minimum wins (`ColumnWidths`), so a minimum set alone above the
+    /// default maximum of 320 means what it says.
     public func validate() throws(CoreError) {
         try Self.checkWidth(preferredPrimaryColumnWidth, "preferredPrimaryColumnWidth")
         try Self.checkFraction(preferredPrimaryColumnWidthFraction, "preferredPrimaryColumnWidthFraction")
         try Self.checkWidth(minimumPrimaryColumnWidth, "minimumPrimaryColumnWidth")
         try Self.checkWidth(maximumPrimaryColumnWidth, "maximumPrimaryColumnWidth")
-        try Self.checkOrder(minimumPrimaryColumnWidth, maximumPrimaryColumnWidth, "PrimaryColumnWidth")
         try Self.checkWidth(preferredSupplementaryColumnWidth, "preferredSupplementaryColumnWidth")
         try Self.checkFraction(preferredSupplementaryColumnWidthFraction, "preferredSupplementaryColumnWidthFraction")
         try Self.checkWidth(minimumSupplementaryColumnWidth, "minimumSupplementaryColumnWidth")
         try Self.checkWidth(maximumSupplementaryColumnWidth, "maximumSupplementaryColumnWidth")
-        try Self.checkOrder(minimumSupplementaryColumnWidth, maximumSupplementaryColumnWidth, "SupplementaryColumnWidth")
         try Self.checkId(roots.primary, "roots.primary")
         try Self.checkId(roots.supplementary, "roots.supplementary")
         try Self.checkId(roots.secondary, "roots.secondary")
@@ -46,12 +46,6 @@ extension SplitConfig {
         guard let value else { return }
         guard value.isFinite, (0...1).contains(value) else {
             throw .badRequest("\(field) must be a fraction in 0...1, got \(value)")
-        }
-    }
-
-    private static func checkOrder(_ minimum: Double, _ maximum: Double, _ field: String) throws(CoreError) {
-        guard minimum <= maximum else {
-            throw .badRequest("minimum\(field) (\(formatPoints(minimum))) exceeds maximum\(field) (\(formatPoints(maximum)))")
         }
     }
 

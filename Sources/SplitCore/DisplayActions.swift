@@ -14,7 +14,8 @@ extension DisplayResolver {
     ///   `oneBesideSecondary`; ignored when the secondary is not dimmed.
     /// - `showColumn` / `hideColumn`: ignored for the secondary and for a column already
     ///   visible / hidden; else the nearest mode of the behavior where the column is visible /
-    ///   hidden. Classic style accepts them like doubleColumn (ours: its one sidebar is the
+    ///   hidden, and ignored when that mode does not fit (what it degrades to would not show
+    ///   or hide the column). Classic style accepts them like doubleColumn (ours: its one sidebar is the
     ///   primary).
     public static func apply(_ action: DisplayAction, config: SplitConfig, size: Size,
                              memory: DisplayMemory) throws(CoreError) -> DisplayMemory {
@@ -30,7 +31,12 @@ extension DisplayResolver {
             try checkColumn(column, style: config.style)
             let show = action == .showColumn(column)
             let target = columnTarget(column, show: show, style: config.style, current: current)
-            return choose(target, config: config, size: size, memory: memory, current: current)
+            let chosen = choose(target, config: config, size: size, memory: memory, current: current)
+            // The target may not fit and degrade to a mode that shows another column instead
+            // (twoBeside -> oneBeside shows the supplementary, not the primary): ignored.
+            guard let shown = chosen.userDisplayMode,
+                  visibleSidebars(shown, style: config.style).contains(column) == show else { return memory }
+            return chosen
         }
     }
 

@@ -146,8 +146,10 @@ public enum DisplayResolver {
     }
 
     /// Not enough room (ours): tiled or displacing sidebars must leave the secondary at
-    /// least `minimumSecondaryWidth`; overlaid sidebars must fit in the window. Otherwise the
-    /// mode loses sidebars within its behavior (two -> one -> secondaryOnly) until it fits.
+    /// least `minimumSecondaryWidth`; otherwise the mode loses sidebars within its behavior
+    /// (two -> one -> secondaryOnly) until it fits. Overlaid sidebars take no room from the
+    /// secondary (it fills the window under them), so SEMANTICS 5 never degrades them, even
+    /// when they reach past the trailing edge of a narrow window.
     static func degrade(_ mode: DisplayMode, behavior: SplitBehavior, style: SplitStyle,
                         widths: ColumnWidths, windowWidth: Double) -> DisplayMode {
         let allowed = allowedModes(behavior: behavior, style: style)
@@ -160,8 +162,8 @@ public enum DisplayResolver {
 
     static func fits(_ mode: DisplayMode, behavior: SplitBehavior, style: SplitStyle,
                      widths: ColumnWidths, windowWidth: Double) -> Bool {
+        if behavior == .overlay { return true }
         let sidebars = visibleSidebars(mode, style: style).reduce(0) { $0 + widths.width(of: $1) }
-        if behavior == .overlay { return sidebars <= windowWidth }
         return windowWidth - sidebars >= minimumSecondaryWidth
     }
 }

@@ -238,8 +238,11 @@ extension EndToEnd {
                 #expect(narrower.layout.column(.primary)?.width == 250)
                 #expect(narrower.layout.column(.secondary)?.x == 250)
                 #expect(serverErrorCode {
-                    try connection.intent("mail", ["kind": "setConfig", "config": ["minimumPrimaryColumnWidth": 400, "maximumPrimaryColumnWidth": 300]])
+                    try connection.intent("mail", ["kind": "setConfig", "config": ["minimumPrimaryColumnWidth": -400]])
                 } == "bad_request")
+                // A minimum above the maximum wins (as CSS's min-width): 400, not 300.
+                let widest = try connection.intent("mail", ["kind": "setConfig", "config": ["minimumPrimaryColumnWidth": 400, "maximumPrimaryColumnWidth": 300]])
+                #expect(widest.layout.column(.primary)?.width == 400)
             }
         }
 

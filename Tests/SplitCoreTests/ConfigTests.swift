@@ -145,9 +145,11 @@ import Testing
         #expect(changed == expected)
         #expect(try base.applying(SplitConfigPatch()) == base)
         #expect(try patch(#"{"style": "tripleColumn"}"#).apply(to: base).style == .tripleColumn)
-        // An invalid result is refused; min > max only counts once both are applied.
-        #expect(Fixture.code { _ = try base.applying(try patch(#"{"minimumPrimaryColumnWidth": 400}"#)) } == .badRequest)
+        // A minimum above the (default) maximum is taken: the minimum wins in the widths.
+        #expect(try base.applying(try patch(#"{"minimumPrimaryColumnWidth": 400}"#)).minimumPrimaryColumnWidth == 400)
         #expect(try base.applying(try patch(#"{"minimumPrimaryColumnWidth": 400, "maximumPrimaryColumnWidth": 500}"#)).minimumPrimaryColumnWidth == 400)
+        // An invalid result is refused.
+        #expect(Fixture.code { _ = try base.applying(try patch(#"{"minimumPrimaryColumnWidth": -1}"#)) } == .badRequest)
     }
 
     /// Each impossible value is a bad_request whose message names the field.
@@ -160,10 +162,9 @@ import Testing
         ("preferredPrimaryColumnWidthFraction", { (c: inout SplitConfig) in c.preferredPrimaryColumnWidthFraction = -0.1 }),
         ("minimumPrimaryColumnWidth", { (c: inout SplitConfig) in c.minimumPrimaryColumnWidth = -5 }),
         ("maximumPrimaryColumnWidth", { (c: inout SplitConfig) in c.maximumPrimaryColumnWidth = .infinity }),
-        ("minimumPrimaryColumnWidth", { (c: inout SplitConfig) in c.minimumPrimaryColumnWidth = 400 }),
         ("preferredSupplementaryColumnWidth", { (c: inout SplitConfig) in c.preferredSupplementaryColumnWidth = -0.5 }),
         ("preferredSupplementaryColumnWidthFraction", { (c: inout SplitConfig) in c.preferredSupplementaryColumnWidthFraction = .nan }),
-        ("minimumSupplementaryColumnWidth", { (c: inout SplitConfig) in c.minimumSupplementaryColumnWidth = 321 }),
+        ("minimumSupplementaryColumnWidth", { (c: inout SplitConfig) in c.minimumSupplementaryColumnWidth = 100_001 }),
         ("maximumSupplementaryColumnWidth", { (c: inout SplitConfig) in c.maximumSupplementaryColumnWidth = 200_000 }),
         ("tabs[1].root", { (c: inout SplitConfig) in c.tabs = [TabConfig(root: "a"), TabConfig(root: "")] }),
         ("roots.primary", { (c: inout SplitConfig) in c.roots.primary = "" }),

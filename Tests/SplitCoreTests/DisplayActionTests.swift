@@ -83,9 +83,10 @@ import Testing
         let memory = DisplayMemory()
         let tile = Fixture.config { $0.style = .tripleColumn; $0.preferredSplitBehavior = .tile }
         #expect(try DisplayResolver.apply(.displayModeButton, config: tile, size: narrow, memory: memory) == memory)
-        let small = Size(width: 500, height: 600)    // overlay: 640 of sidebars do not fit in 500
+        // Overlay skips nothing: its sidebars need no room, even 640 of them in 500.
+        let small = Size(width: 500, height: 600)
         #expect(try sequence(.displayModeButton, small) { $0.style = .tripleColumn }
-                == [.secondaryOnly, .oneOverSecondary, .secondaryOnly, .oneOverSecondary, .secondaryOnly])
+                == [.secondaryOnly, .oneOverSecondary, .twoOverSecondary, .secondaryOnly, .oneOverSecondary])
     }
 
     @Test func gesture() throws {
@@ -134,6 +135,14 @@ import Testing
         #expect(try shown(.primary, portrait) { $0.style = .classic } == .oneOverSecondary)
         // Not enough room for the target mode: ignored.
         #expect(try shown(.primary, Size(width: 900, height: 600)) { $0.style = .tripleColumn } == nil)
+        // Also from secondaryOnly, where the target (twoBeside) degrades to oneBeside, which
+        // would show the supplementary instead of the primary: ignored, not half done.
+        let narrowTile: (inout SplitConfig) -> Void = { $0.style = .tripleColumn; $0.preferredSplitBehavior = .tile }
+        #expect(try after(.showColumn(.primary), Size(width: 900, height: 600), user: .secondaryOnly, narrowTile)
+                == DisplayMemory(userDisplayMode: .secondaryOnly))
+        #expect(try shown(.supplementary, Size(width: 900, height: 600), user: .secondaryOnly, narrowTile) == .oneBesideSecondary)
+        // Overlay needs no room: the primary comes over a 500-pt window with the supplementary.
+        #expect(try shown(.primary, Size(width: 500, height: 900)) { $0.style = .tripleColumn } == .twoOverSecondary)
     }
 
     @Test func hideColumn() throws {

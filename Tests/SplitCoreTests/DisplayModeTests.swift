@@ -121,8 +121,10 @@ import Testing
         // One sidebar is the supplementary in tripleColumn: its width counts.
         #expect(mode(700, .oneBesideSecondary) { $0.maximumSupplementaryColumnWidth = 400; $0.preferredSupplementaryColumnWidth = 400 } == .secondaryOnly)
         #expect(mode(720, .oneBesideSecondary) { $0.maximumSupplementaryColumnWidth = 400; $0.preferredSupplementaryColumnWidth = 400 } == .oneBesideSecondary)
-        // Overlaid sidebars do not take room from the secondary.
-        #expect(mode(500, .twoOverSecondary) == .oneOverSecondary)   // 640 of sidebars do not fit in 500
+        // Overlaid sidebars take no room from the secondary: never degraded, even when the
+        // 640 of sidebars reach past a 500-pt window (SEMANTICS 5: tiled or displacing only).
+        #expect(mode(500, .twoOverSecondary) == .twoOverSecondary)
+        #expect(mode(300, .oneOverSecondary) == .oneOverSecondary)
         #expect(mode(640, .twoOverSecondary) == .twoOverSecondary)
         // Two-column styles: the primary.
         #expect(resolved(Size(width: 639, height: 600)) { $0.preferredDisplayMode = .oneBesideSecondary }.1 == .secondaryOnly)

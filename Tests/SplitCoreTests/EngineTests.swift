@@ -108,7 +108,7 @@ import Testing
             patch { $0.maximumPrimaryColumnWidth = .infinity },
             patch { $0.minimumSupplementaryColumnWidth = -1 },
             patch { $0.preferredSupplementaryColumnWidthFraction = .some(1.5) },
-            patch { $0.minimumPrimaryColumnWidth = 400 },   // above the default maximum, 320
+            patch { $0.maximumSupplementaryColumnWidth = -320 },
         ]
         for config in bad {
             #expect(errorCode { _ = try engine.createScene(id: "a", device: "mac", size: nil, config: config) } == .badRequest)

@@ -349,7 +349,7 @@ import Testing
         let s = try expanded()
         #expect(try !engine.apply(.intent(.setConfig(SplitConfigPatch())), to: s).changed)
         #expect(try !engine.apply(.intent(.setConfig(patch { $0.style = .classic })), to: s).changed)
-        let bad = patch { $0.minimumPrimaryColumnWidth = 500; $0.maximumPrimaryColumnWidth = 100 }
+        let bad = patch { $0.minimumPrimaryColumnWidth = -500 }
         #expect(errorCode { _ = try engine.apply(.intent(.setConfig(bad)), to: s) } == .badRequest)
     }
 
