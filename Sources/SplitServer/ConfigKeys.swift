@@ -97,6 +97,10 @@ public enum ConfigKeys {
               help: "After a turn that answered something, the loop keeps polling its sockets this long before it sleeps, 0-100000; 0: sleep at once. A client whose next request comes within it is read without a wake-up (about 50-90 µs less per round trip here) at the cost of at most this much CPU per turn; never while a flush is in flight. Reloaded on SIGHUP."),
         .init(key: "shutdown.timeoutMilliseconds", kind: .int, defaultJSON: "5000",
               help: "On SIGTERM, how long to wait for clients to read their last replies before closing them. Reloaded on SIGHUP."),
+        .init(key: "devices.windowedRegularMinWidth", kind: .int, defaultJSON: "640",
+              help: "Width in points from which an iPad window narrower than its screen (Split View, Slide Over, Stage Manager) is horizontally regular, 0-100000 (SEMANTICS 2: any value in 640...678 reproduces every published multitasking case). Needs a restart, after a graceful stop (a start after a crash refuses to replay changes whose layouts were computed with another value)."),
+        .init(key: "devices.ruleSetsFile", kind: .string, defaultJSON: "\"\"",
+              help: "JSON file of extra rule sets, usable as a scene's device besides the built-in ones, shaped like Config/rulesets.json: {\"ruleSets\": [{\"name\", \"defaults\", \"hysteresis\" (points), \"rules\": [{\"when\": {\"min-width\": ...}, \"horizontal\": ...}]}]}. Empty: built-in ones only. Needs a restart, after a graceful stop."),
     ]
 
     public static func spec(_ key: String) -> ConfigKeySpec? { all.first { $0.key == key } }

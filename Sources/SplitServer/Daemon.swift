@@ -38,7 +38,14 @@ public enum Daemon {
             logger.critical("refusing to start: \(error)")
             return startFailure
         }
-        let engine = SplitEngine(limits: settings.coreLimits)
+        let engine: SplitEngine
+        do {
+            engine = SplitEngine(catalog: try settings.deviceCatalog(), limits: settings.coreLimits)
+        } catch {
+            logger.critical("refusing to start: \(error)")
+            try? store.close()
+            return startFailure
+        }
         let restored: [String: LiveScene]
         do {
             let outcome = try SceneRestore.restore(from: store, engine: engine)

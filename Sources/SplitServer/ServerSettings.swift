@@ -66,6 +66,10 @@ public struct ServerSettings: Sendable, Equatable {
     public var busyPollMicroseconds: UInt64 = 200
     /// Listen backlog.
     public var backlog: Int32 = 128
+    /// The width from which a windowed iPad scene is horizontally regular (SEMANTICS 2).
+    public var windowedRegularMinWidth: Int = 640
+    /// A file of extra rule sets (`Config/rulesets.json`'s shape); nil: none.
+    public var ruleSetsFile: String?
 
     /// Whether `peer` may use the daemon: on the allow-list, or in the group the socket is
     /// shared with (`socket.group`: sharing the file without admitting the group would let its

@@ -33,6 +33,8 @@ public enum SettingsReport {
             access.allowGids             \(settings.allowList.gids.sorted().map(String.init).joined(separator: ","))
             loop.busyPollMicroseconds    \(settings.busyPollMicroseconds)
             shutdown.timeoutMilliseconds \(settings.shutdownTimeoutMilliseconds)
+            devices.windowedRegularMinWidth \(settings.windowedRegularMinWidth)
+            devices.ruleSetsFile         \(settings.ruleSetsFile ?? "")
             """
     }
 }

@@ -16,7 +16,7 @@ struct Splitd: AsyncParsableCommand {
             commit, close, exit 0. SIGHUP: re-read the configuration and apply every key its \
             documentation marks "Reloaded on SIGHUP" (log.level, limits.*, output.*, access.*, \
             shutdown.*, loop.busyPollMicroseconds, database.checkpointEvery, database.replayBudget); the other keys \
-            (socket.*, the other database.* keys) need a restart: a reload that changes them logs \
+            (socket.*, devices.*, the other database.* keys) need a restart: a reload that changes them logs \
             which ones. An invalid configuration is logged and the running one kept.
 
             Configuration precedence: flags > SPLITD_* environment > config file > built-in defaults. \

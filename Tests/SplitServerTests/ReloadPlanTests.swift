@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SplitServer
 
@@ -7,6 +8,14 @@ import Testing
 @Suite("SIGHUP reload plan")
 struct ReloadPlanTests {
     private static let environment = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/7"]
+
+    /// A rule-set file the loader accepts (it reads the file).
+    private static let validRuleSetsFile: String = {
+        let path = "/tmp/splitd-reload-rulesets-\(getpid()).json"
+        let json = #"{"ruleSets": [{"name": "reload-test", "rules": [{"when": {"max-width": 400}, "horizontal": "compact"}]}]}"#
+        _ = FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
+        return path
+    }()
 
     /// A valid value for `spec` other than its default, as a command-line flag would give it.
     private static func otherValue(for spec: ConfigKeySpec) -> [String] {
@@ -23,6 +32,7 @@ struct ReloadPlanTests {
             case "socket.path": return ["/tmp/reload-test/other.sock"]
             case "database.path": return ["/tmp/reload-test/other.db"]
             case "socket.group": return ["0"]
+            case "devices.ruleSetsFile": return [validRuleSetsFile]
             default: return ["other-\(spec.key)"]
             }
         }
