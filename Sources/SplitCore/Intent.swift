@@ -52,4 +52,8 @@ public enum Intent: Hashable, Sendable {
 public enum SceneChange: Hashable, Sendable {
     case resize(Size)
     case intent(Intent)
+    /// A `setConfig` whose new `sizePolicy` gives the scene another size (the aggregate of
+    /// its attached windows, SEMANTICS 9), applied as one change: the configuration, then the
+    /// resize, one revision (SEMANTICS 1: it grows by exactly 1 per accepted change).
+    case reconfigure(SplitConfigPatch, size: Size)
 }

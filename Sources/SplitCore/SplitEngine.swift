@@ -68,6 +68,9 @@ public struct SplitEngine: Sendable {
             note = try resize(&next, to: size)
         case .intent(let intent):
             next = try reduce(intent, state)
+        case .reconfigure(let patch, let size):
+            next = try reduce(.setConfig(patch), state)
+            note = try resize(&next, to: size)
         }
         guard isChange(change, from: state, to: next) else {
             return Transition(state: state, layout: currentLayout, events: [], changed: false)
@@ -103,6 +106,7 @@ public struct SplitEngine: Sendable {
         switch change {
         case .resize(let size): try resize(state, to: size)
         case .intent(let intent): (try reduce(intent, state), .none)
+        case .reconfigure(let patch, let size): try resize(try reduce(.setConfig(patch), state), to: size)
         }
     }
 

@@ -29,11 +29,15 @@ extension Server {
                      line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
         let (index, policy) = try currentPolicy(of: scene, baseRevision: baseRevision)
         try checkViewControllerIDs(of: intent)
-        try change(scene, at: index, by: .intent(intent), id: id, from: session)
-        // A new sizePolicy takes effect now (SEMANTICS 9), as the revision after the change.
-        if case .setConfig = intent, let after = scenes[scene]?.state.config.sizePolicy, after != policy {
-            followWindows(scene: scene, cause: "sizePolicy")
+        // A new sizePolicy takes effect now (SEMANTICS 9), in the same change: the answer
+        // already has the size of the attached windows under it, one revision later.
+        var sceneChange = SceneChange.intent(intent)
+        if case .setConfig(let patch) = intent, let after = patch.sizePolicy, after != policy,
+           let target = SceneSizing.aggregate(after, windows: windows(of: scene)),
+           target != scenes.values[index].withValue({ $0.state.size }) {
+            sceneChange = .reconfigure(patch, size: target)
         }
+        try change(scene, at: index, by: sceneChange, id: id, from: session)
     }
 
     /// Where the scene is in `scenes` and its sizePolicy, once it is known to exist

@@ -12,8 +12,8 @@ public enum JournalRecord: Hashable, Sendable {
 }
 
 /// The versioned encoding of a `JournalRecord`: a JSON object whose `v` is the format
-/// version, then exactly one of `created`, `resize` (`{width, height}`) or `intent` (the
-/// WIRE.md intent object). Request lines journaled by older daemons have no `v`, so they are
+/// version, then exactly one of `created`, `resize` (`{width, height}`), `intent` (the
+/// WIRE.md intent object) or `reconfigure` (`{intent: setConfig, size}`). Request lines journaled by older daemons have no `v`, so they are
 /// never mistaken for a record.
 public enum JournalRecordCoding {
     /// The format version written (and the only one read).
@@ -47,6 +47,21 @@ public enum JournalRecordCoding {
         case .change(.intent(let intent)):
             writer.rawKey("intent")
             writer.write(intent)
+        case .change(.reconfigure(let patch, let size)):
+            // Its own key: a daemon that does not know it refuses the entry instead of
+            // replaying half of it.
+            writer.rawKey("reconfigure")
+            writer.beginObject()
+            writer.rawKey("intent")
+            writer.write(Intent.setConfig(patch))
+            writer.rawKey("size")
+            writer.beginObject()
+            writer.rawKey("width")
+            writer.write(size.width)
+            writer.rawKey("height")
+            writer.write(size.height)
+            writer.endObject()
+            writer.endObject()
         }
         writer.endObject()
         return writer.bytes
@@ -83,6 +98,14 @@ public enum JournalRecordCoding {
         if fields.optional("intent") != nil {
             return .change(.intent(try fields.nested("intent").intent()))
         }
-        throw WireError.badRequest("journal entry has none of 'created', 'resize', 'intent'")
+        if fields.optional("reconfigure") != nil {
+            let reconfigure = try fields.nested("reconfigure")
+            guard case .setConfig(let patch) = try reconfigure.nested("intent").intent() else {
+                throw WireError.badRequest("journal entry 'reconfigure' must hold a setConfig intent")
+            }
+            let size = try reconfigure.nested("size")
+            return .change(.reconfigure(patch, size: Size(width: try size.double("width"), height: try size.double("height"))))
+        }
+        throw WireError.badRequest("journal entry has none of 'created', 'resize', 'intent', 'reconfigure'")
     }
 }

@@ -77,6 +77,8 @@ enum RandomScene {
     /// One random change, valid or not (unknown columns, tabs out of range, empty ids...).
     static func change(_ state: SceneState, _ dice: inout Dice) -> SceneChange {
         if dice.chance(35) { return .resize(size(device: state.device, &dice)) }
+        // A setConfig resizing to its windows in the same change (a sizePolicy switch).
+        if dice.chance(5) { return .reconfigure(smallPatch(&dice), size: size(device: state.device, &dice)) }
         let column = dice.pick(Column.allCases)
         let vc = dice.chance(3) ? "" : dice.pick(ids)
         let intents: [Intent] = [

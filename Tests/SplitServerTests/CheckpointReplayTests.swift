@@ -82,6 +82,37 @@ struct CheckpointReplayTests {
         #expect(try checkpointedRevisions(scenes: 1, rounds: 10) { $0.checkpointEvery = 8; $0.replayBudget = 16 } == [9])
     }
 
+    /// A sizePolicy change that resizes the scene to its windows is one journal entry
+    /// (`reconfigure`), and a restart after a crash replays it to the acknowledged layout.
+    @Test func aSizePolicyChangeIsOneEntryAndReplays() throws {
+        let store = MemorySceneStore()
+        var acknowledged: JSONValue = .null
+        do {
+            let daemon = try TestDaemon(store: store) { $0.checkpointEvery = 1000; $0.checkpointSweepMilliseconds = 0 }
+            let client = try daemon.connect(), window = try daemon.connect(), other = try daemon.connect()
+            #expect(try client.request(create).isOK)
+            #expect(try window.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 800, "height": 900]]).isOK)
+            #expect(try other.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 1200, "height": 600]]).isOK)
+            acknowledged = try client.request(["op": "intent", "scene": "s", "intent": ["kind": "setConfig", "config": ["sizePolicy": "largest"]]])
+            #expect(acknowledged["revision"] == 4)
+            #expect(acknowledged["layout"]?["size"] == ["width": 1200, "height": 900])
+            client.close(); window.close(); other.close()
+            let stored = try crash(daemon)
+            let records = try stored.tails.map { try JournalRecordCoding.decode($0.change) }
+            var patch = SplitConfigPatch()
+            patch.sizePolicy = .largest
+            #expect(records.last == .change(.reconfigure(patch, size: Size(width: 1200, height: 900))))
+            #expect(stored.tails.last?.revision == 4)
+        }
+        let restarted = try TestDaemon(store: store) { $0.checkpointSweepMilliseconds = 0 }
+        let client = try restarted.connect()
+        let served = try client.request(["op": "scene.get", "scene": "s"])
+        #expect(served["revision"] == acknowledged["revision"])
+        #expect(served["layout"] == acknowledged["layout"])
+        client.close()
+        restarted.stop()
+    }
+
     @Test func aRestartReplaysTheTailAndServesTheAcknowledgedRevisionAndLayout() throws {
         let store = MemorySceneStore()
         var acknowledged: JSONValue = .null

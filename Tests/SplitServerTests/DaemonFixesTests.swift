@@ -151,13 +151,21 @@ struct DaemonFixesTests {
         #expect(resized["layout"]?["size"] == ["width": 900, "height": 700])
         let before = resized["revision"]?.int ?? 0
 
+        try a.drainPushes()
+        let pushesBefore = a.pushes.count
         let set = try c.request(["op": "intent", "scene": "s", "intent": ["kind": "setConfig", "config": ["sizePolicy": "smallest"]]])
         #expect(set.isOK)
+        // One accepted change, one revision (SEMANTICS 1): the answer itself has the new
+        // size and its transition (the request made two revisions, the answer the older one).
+        #expect(set["revision"]?.int == before + 1)
+        #expect(set["layout"]?["size"] == ["width": 1000, "height": 800])
+        #expect(set["events"]?.array?.contains { $0["type"] == "viewWillTransition" } == true)
         let now = try c.request(["op": "scene.get", "scene": "s"])
         #expect(now["layout"]?["size"] == ["width": 1000, "height": 800])
-        #expect((now["revision"]?.int ?? 0) > before)
-        // Attached windows are told the new size.
+        #expect(now["revision"]?.int == before + 1)
+        // Attached windows are told the new size, in one push.
         try a.drainPushes()
+        #expect(a.pushes.count == pushesBefore + 1)
         #expect(a.pushes.last?["layout"]?["size"] == ["width": 1000, "height": 800])
         #expect(a.pushes.last?["revision"] == now["revision"])
 
