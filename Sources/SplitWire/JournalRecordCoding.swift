@@ -38,12 +38,7 @@ public enum JournalRecordCoding {
             writer.write(true)
         case .change(.resize(let size)):
             writer.rawKey("resize")
-            writer.beginObject()
-            writer.rawKey("width")
-            writer.write(size.width)
-            writer.rawKey("height")
-            writer.write(size.height)
-            writer.endObject()
+            write(size, to: &writer)
         case .change(.intent(let intent)):
             writer.rawKey("intent")
             writer.write(intent)
@@ -55,16 +50,25 @@ public enum JournalRecordCoding {
             writer.rawKey("intent")
             writer.write(Intent.setConfig(patch))
             writer.rawKey("size")
-            writer.beginObject()
-            writer.rawKey("width")
-            writer.write(size.width)
-            writer.rawKey("height")
-            writer.write(size.height)
-            writer.endObject()
+            write(size, to: &writer)
             writer.endObject()
         }
         writer.endObject()
         return writer.bytes
+    }
+
+    /// `{"width":W,"height":H}`.
+    private static func write(_ size: Size, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.rawKey("width")
+        writer.write(size.width)
+        writer.rawKey("height")
+        writer.write(size.height)
+        writer.endObject()
+    }
+
+    private static func size(_ fields: FieldReader) throws(WireError) -> Size {
+        Size(width: try fields.double("width"), height: try fields.double("height"))
     }
 
     /// Decodes an entry written by `encode`; anything else (another version, a request line
@@ -92,8 +96,7 @@ public enum JournalRecordCoding {
             return .created
         }
         if fields.optional("resize") != nil {
-            let size = try fields.nested("resize")
-            return .change(.resize(Size(width: try size.double("width"), height: try size.double("height"))))
+            return .change(.resize(try size(fields.nested("resize"))))
         }
         if fields.optional("intent") != nil {
             return .change(.intent(try fields.nested("intent").intent()))
@@ -103,8 +106,7 @@ public enum JournalRecordCoding {
             guard case .setConfig(let patch) = try reconfigure.nested("intent").intent() else {
                 throw WireError.badRequest("journal entry 'reconfigure' must hold a setConfig intent")
             }
-            let size = try reconfigure.nested("size")
-            return .change(.reconfigure(patch, size: Size(width: try size.double("width"), height: try size.double("height"))))
+            return .change(.reconfigure(patch, size: try size(reconfigure.nested("size"))))
         }
         throw WireError.badRequest("journal entry has none of 'created', 'resize', 'intent', 'reconfigure'")
     }

@@ -82,6 +82,19 @@ struct CheckpointReplayTests {
         #expect(try checkpointedRevisions(scenes: 1, rounds: 10) { $0.checkpointEvery = 8; $0.replayBudget = 16 } == [9])
     }
 
+    /// Starts a daemon on `store` and expects scene "s" at the `acknowledged` revision and
+    /// layout; stops it gracefully.
+    private func expectRestartServes(_ acknowledged: JSONValue, from store: MemorySceneStore,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let restarted = try TestDaemon(store: store) { $0.checkpointSweepMilliseconds = 0 }
+        let client = try restarted.connect()
+        let served = try client.request(["op": "scene.get", "scene": "s"])
+        #expect(served["revision"] == acknowledged["revision"], sourceLocation: sourceLocation)
+        #expect(served["layout"] == acknowledged["layout"], sourceLocation: sourceLocation)
+        client.close()
+        restarted.stop()
+    }
+
     /// A sizePolicy change that resizes the scene to its windows is one journal entry
     /// (`reconfigure`), and a restart after a crash replays it to the acknowledged layout.
     @Test func aSizePolicyChangeIsOneEntryAndReplays() throws {
@@ -104,13 +117,7 @@ struct CheckpointReplayTests {
             #expect(records.last == .change(.reconfigure(patch, size: Size(width: 1200, height: 900))))
             #expect(stored.tails.last?.revision == 4)
         }
-        let restarted = try TestDaemon(store: store) { $0.checkpointSweepMilliseconds = 0 }
-        let client = try restarted.connect()
-        let served = try client.request(["op": "scene.get", "scene": "s"])
-        #expect(served["revision"] == acknowledged["revision"])
-        #expect(served["layout"] == acknowledged["layout"])
-        client.close()
-        restarted.stop()
+        try expectRestartServes(acknowledged, from: store)
     }
 
     @Test func aRestartReplaysTheTailAndServesTheAcknowledgedRevisionAndLayout() throws {
@@ -128,13 +135,7 @@ struct CheckpointReplayTests {
             #expect(stored.rows.map(\.revision) == [1])
             #expect(stored.tails.map(\.revision) == [2, 3, 4])
         }
-        let restarted = try TestDaemon(store: store) { $0.checkpointSweepMilliseconds = 0 }
-        let client = try restarted.connect()
-        let served = try client.request(["op": "scene.get", "scene": "s"])
-        #expect(served["revision"] == acknowledged["revision"])
-        #expect(served["layout"] == acknowledged["layout"])
-        client.close()
-        restarted.stop()
+        try expectRestartServes(acknowledged, from: store)
         #expect(try store.loadScenes().map(\.revision) == [4], "a graceful stop checkpoints every scene")
         #expect(try store.journalTails().isEmpty)
     }
