@@ -15,8 +15,8 @@ extension DisplayResolver {
     /// - `showColumn` / `hideColumn`: ignored for the secondary and for a column already
     ///   visible / hidden; else the nearest mode of the behavior where the column is visible /
     ///   hidden, and ignored when that mode does not fit (what it degrades to would not show
-    ///   or hide the column). Classic style accepts them like doubleColumn (ours: its one sidebar is the
-    ///   primary).
+    ///   or hide the column). Classic style accepts them like doubleColumn (ours: its one
+    ///   sidebar is the primary).
     public static func apply(_ action: DisplayAction, config: SplitConfig, size: Size,
                              memory: DisplayMemory) throws(CoreError) -> DisplayMemory {
         let current = resolve(config: config, size: size, memory: memory)

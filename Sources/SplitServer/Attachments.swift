@@ -109,16 +109,6 @@ extension Server {
         return resizeOnItsOwn(scene: scene, to: target, cause: "windowLeft")
     }
 
-    /// Under `largest`/`smallest`, gives `scene` the aggregate size of its attached windows
-    /// (after its policy changed); true if that made a new revision.
-    @discardableResult
-    func followWindows(scene: String, cause: String) -> Bool {
-        guard let live = scenes[scene],
-              let target = SceneSizing.aggregate(live.state.config.sizePolicy, windows: windows(of: scene)),
-              target != live.state.size else { return false }
-        return resizeOnItsOwn(scene: scene, to: target, cause: cause)
-    }
-
     /// A resize the daemon makes itself: stored, journaled as the resize it applied and
     /// pushed to every attached client like any change.
     private func resizeOnItsOwn(scene: String, to target: Size, cause: String) -> Bool {
