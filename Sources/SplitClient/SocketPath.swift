@@ -7,7 +7,8 @@ import Darwin
 /// WIRE.md's socket path resolution from the environment alone: an explicit path, else
 /// `$SPLITD_SOCKET_PATH` (splitd's full name for `socket.path`), else `$SPLITD_SOCKET` (its
 /// alias), else `$XDG_RUNTIME_DIR/splitd/splitd.sock`, else `/run/splitd/splitd.sock` (the
-/// systemd unit's RuntimeDirectory). It does not read splitd's config file (`socket.path`
+/// systemd unit's RuntimeDirectory). A relative `XDG_RUNTIME_DIR` is ignored, as the XDG
+/// base directory spec asks and as the daemon's own default does, so both meet at one path. It does not read splitd's config file (`socket.path`
 /// there sits between the environment and the defaults); splitctl resolves with the
 /// daemon's own `ConfigLoader` for that.
 public func resolveSocketPath(explicit: String?, environment: [String: String] = processEnvironment()) -> String {
@@ -15,7 +16,7 @@ public func resolveSocketPath(explicit: String?, environment: [String: String] =
     for name in ["SPLITD_SOCKET_PATH", "SPLITD_SOCKET"] {
         if let fromEnvironment = environment[name], !fromEnvironment.isEmpty { return fromEnvironment }
     }
-    if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/splitd/splitd.sock" }
+    if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/splitd/splitd.sock" }
     return "/run/splitd/splitd.sock"
 }
 

@@ -71,6 +71,8 @@ public enum ConfigKeys {
               help: "Least severe message logged to stderr. Reloaded on SIGHUP."),
         .init(key: "limits.maxLineLength", kind: .int, defaultJSON: "65536",
               help: "Longest request line in bytes; longer lines get frame_too_large and the connection is closed. Reloaded on SIGHUP (new connections)."),
+        .init(key: "limits.partialLineTimeoutSeconds", kind: .int, defaultJSON: "60",
+              help: "Seconds a client may leave a request line unfinished (bytes sent, no newline yet) while the daemon reads it; then it gets bad_request and is closed, so a stalled or hostile client cannot hold a connection and a line buffer forever. 0-86400; 0: no limit. Reloaded on SIGHUP (every connection, checked once a second)."),
         .init(key: "limits.maxClients", kind: .int, defaultJSON: "1024",
               help: "Connected clients at once; the next gets limit_exceeded and is closed. Reloaded on SIGHUP."),
         .init(key: "limits.maxScenes", kind: .int, defaultJSON: "10000",

@@ -97,6 +97,7 @@ public enum ConfigLoader {
         settings.walCheckpointPages = Int32(int("database.walCheckpointPages", range: 100...1_000_000))
         settings.logLevel = Logger.Level(rawValue: choice("log.level")) ?? .info
         settings.maxLineLength = int("limits.maxLineLength", range: 64...(64 << 20))
+        settings.partialLineTimeoutSeconds = int("limits.partialLineTimeoutSeconds", range: 0...86_400)
         settings.maxClients = int("limits.maxClients")
         settings.maxScenes = int("limits.maxScenes")
         var limits = CoreLimits()

@@ -121,6 +121,27 @@ final class Connection {
     private func frame(_ count: Int) {
         bytesRead += count
         frame(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(readBuffer)[0..<count]))
+        notePartialLine()
+    }
+
+    /// Loop time (ms) when the framer began holding the incomplete line it holds now; nil
+    /// while it holds none. For `limits.partialLineTimeoutSeconds`.
+    private(set) var partialLineSince: UInt64?
+
+    private func notePartialLine() {
+        if framer.bufferedByteCount == 0 {
+            partialLineSince = nil
+        } else if partialLineSince == nil {
+            partialLineSince = uv_now(pipe.pointee.loop)
+        }
+    }
+
+    /// True when the connection is reading and has held an incomplete line since before
+    /// `deadline` (loop time, ms). A connection the daemon paused (backpressure) is not
+    /// waiting for its client.
+    func holdsPartialLine(since deadline: UInt64) -> Bool {
+        guard isOpen, isReading, let since = partialLineSince else { return false }
+        return since <= deadline
     }
 
     /// Hands `chunk`'s complete lines over; if the delegate paused reading (backpressure),
@@ -145,6 +166,7 @@ final class Connection {
             heldInput = held
             heldStart = start + framer.stoppedAt
         }
+        notePartialLine()
         return pausedAgain
     }
 

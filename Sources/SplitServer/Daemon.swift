@@ -87,6 +87,7 @@ public enum Daemon {
 
         let extras = Extras()
         extras.checkpointSweep = server.startCheckpointSweep()
+        extras.stalledLineCheck = server.startStalledLineCheck()
         if let control {
             let mailbox = LoopMailbox(loop: loop)
             extras.controlMailbox = mailbox
@@ -228,9 +229,11 @@ public enum Daemon {
         var demo: DemoRunner?
         var controlMailbox: LoopMailbox?
         var checkpointSweep: LoopTimer?
+        var stalledLineCheck: LoopTimer?
 
         func close() {
             checkpointSweep?.close()
+            stalledLineCheck?.close()
             signals?.close()
             watchdog?.close()
             status?.close()

@@ -79,6 +79,7 @@ struct ReloadPlan: Equatable {
         }
         take("log.level", \.logLevel)
         take("limits.maxLineLength", \.maxLineLength)
+        take("limits.partialLineTimeoutSeconds", \.partialLineTimeoutSeconds)
         take("limits.maxClients", \.maxClients)
         take("limits.maxScenes", \.maxScenes)
         take("database.checkpointEvery", \.checkpointEvery)

@@ -207,6 +207,30 @@ final class Server: @unchecked Sendable {
         connection.startReading()
     }
 
+    /// Refuses and closes every connection that has held an unfinished line longer than
+    /// `limits.partialLineTimeoutSeconds` (run once a second): a client that stalls in the
+    /// middle of a line would otherwise keep its connection and line buffer forever.
+    func closeStalledLines() {
+        let timeout = settings.partialLineTimeoutSeconds
+        guard timeout > 0, phase == .running else { return }
+        let now = uv_now(loop), limit = UInt64(timeout) * 1000
+        guard now >= limit else { return }
+        for session in sessions.values where !session.isClosing && session.connection.holdsPartialLine(since: now - limit) {
+            stats.partialLineTimeouts += 1
+            logger.info("connection \(session.id): an unfinished line for \(timeout) s; closing")
+            refuse(session, code: .badRequest,
+                   message: "no end of line within \(timeout) s of the line's first byte (limits.partialLineTimeoutSeconds); closing the connection")
+        }
+    }
+
+    /// Starts the once-a-second check of `closeStalledLines` (the caller closes the timer).
+    func startStalledLineCheck() -> LoopTimer {
+        let timer = LoopTimer(loop: loop) { [unowned self] in self.closeStalledLines() }
+        timer.start(delay: 1000, interval: 1000)
+        timer.unref()
+        return timer
+    }
+
     /// Queues a final error (`id` null) and closes the connection after it is written.
     func refuse(_ session: ClientSession, code: WireErrorCode, message: String) {
         session.isClosing = true

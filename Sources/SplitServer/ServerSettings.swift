@@ -47,6 +47,9 @@ public struct ServerSettings: Sendable, Equatable {
 
     /// Longest request line in bytes (WIRE.md default 65536).
     public var maxLineLength: Int = 65536
+    /// Seconds a connection may hold an incomplete line (bytes with no newline yet) before
+    /// it is refused and closed; 0: no limit.
+    public var partialLineTimeoutSeconds: Int = 60
     /// Connected clients at once; the next one gets `limit_exceeded` and is closed.
     public var maxClients: Int = 1024
     /// Scenes at once; `scene.create` beyond it gets `limit_exceeded`.

@@ -14,6 +14,8 @@ struct ServerStats {
     var pushes = 0
     var coalescedPushes = 0
     var slowClientsDisconnected = 0
+    /// Clients closed for leaving a line unfinished past `limits.partialLineTimeoutSeconds`.
+    var partialLineTimeouts = 0
     var connectionsAccepted = 0
     var refusedPeers = 0
     /// Pending clients the kernel let splitd accept no more (the open-file limit).

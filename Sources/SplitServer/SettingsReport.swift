@@ -20,6 +20,7 @@ public enum SettingsReport {
             database.walCheckpointPages  \(settings.walCheckpointPages)
             log.level                    \(settings.logLevel)
             limits.maxLineLength         \(settings.maxLineLength)
+            limits.partialLineTimeoutSeconds \(settings.partialLineTimeoutSeconds)
             limits.maxClients            \(settings.maxClients)
             limits.maxScenes             \(settings.maxScenes)
             limits.maxStackDepth         \(limits.maxStackDepth)

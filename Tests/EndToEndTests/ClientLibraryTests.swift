@@ -105,6 +105,15 @@ import Testing
         #expect(resolveSocketPath(explicit: nil, environment: [:]) == "/run/splitd/splitd.sock")
     }
 
+    /// A relative runtime directory is ignored by the library as by the daemon's default
+    /// (`DefaultPaths.socket`), so a client of the library and a daemon started in the same
+    /// environment meet at one socket.
+    @Test func relativeRuntimeDirectoryIsIgnoredAsByTheDaemon() {
+        for runtime in ["run/user/1", "./run", "relative"] {
+            #expect(resolveSocketPath(explicit: nil, environment: ["XDG_RUNTIME_DIR": runtime]) == "/run/splitd/splitd.sock")
+        }
+    }
+
     @Test func resultOfAResponse() throws {
         let ok: JSONValue = ["id": 4, "ok": true, "revision": 7]
         #expect(try result(of: ok) == ["revision": 7])

@@ -1,3 +1,4 @@
+import Foundation
 import SplitClient
 import SplitWire
 import Testing
@@ -119,6 +120,37 @@ extension EndToEnd {
 
                 #expect(try bystander.getScene("keep") == before)
                 try bystander.ping()
+            }
+        }
+
+        /// Ours (`limits.partialLineTimeoutSeconds`): a client that stalls in the middle of a
+        /// line is refused and closed; lines it completed before are answered, and a slow
+        /// client that does finish its line, or one idle between lines, is left alone.
+        @Test func aLineLeftUnfinishedPastTheTimeoutIsRefusedAndClosed() throws {
+            try withDaemon(environment: ["SPLITD_LIMITS_PARTIAL_LINE_TIMEOUT_SECONDS": "1"]) { daemon in
+                let idle = try daemon.client("idle")
+                let slow = try daemon.client("slow")
+                let staller = try daemon.client("staller")
+                try staller.sendRaw(Array(#"{"id":"done","op":"ping"}"#.utf8) + [10] + Array(#"{"id":"never","op":"pi"#.utf8))
+                let answered = try staller.response(to: "done")
+                #expect(answered["ok"] == true)
+                try slow.sendRaw(Array(#"{"id":"late","op":"#.utf8))
+                Thread.sleep(forTimeInterval: 0.4)
+                try slow.sendRaw(Array(#""ping"}"#.utf8) + [10])
+                #expect(try slow.response(to: "late")["ok"] == true)
+
+                let refusal = try staller.nextUnreadableResponse(timeout: .seconds(5))
+                #expect(errorCode(of: refusal) == "bad_request")
+                #expect(refusal["error"]?["message"]?.string?.contains("partialLineTimeoutSeconds") == true)
+                #expect(try staller.awaitClose(timeout: .seconds(5)))
+
+                // By now the idle client has been connected for over a second without a line.
+                Thread.sleep(forTimeInterval: 1.2)
+                try idle.ping()
+                try slow.ping()
+                let stats = try idle.call("stats")
+                #expect(stats["partialLineTimeouts"] == 1)
+                #expect(stats["errors"]?["bad_request"] == 1)
             }
         }
 
