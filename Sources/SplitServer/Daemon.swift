@@ -48,9 +48,16 @@ public enum Daemon {
         }
         let restored: [String: LiveScene]
         do {
-            let outcome = try SceneRestore.restore(from: store, engine: engine)
+            let outcome = try SceneRestore.restore(from: store, engine: engine, acceptDivergence: settings.acceptReplayDivergence)
             restored = outcome.scenes
             logger.info("restored \(restored.count) scene(s) from \(settings.databasePath ?? "memory"), replaying \(outcome.replayed) journal entries above their checkpoints")
+            for divergence in outcome.diverged {
+                logger.warning("replay diverged, kept (--accept-replay-divergence): \(divergence.description)")
+            }
+            if !outcome.diverged.isEmpty {
+                let scenes = Set(outcome.diverged.map(\.scene))
+                logger.warning("--accept-replay-divergence kept \(outcome.diverged.count) diverged journal entr\(outcome.diverged.count == 1 ? "y" : "ies") in \(scenes.count) scene(s): their state is what this version replays them to, at the acknowledged revisions; the sweep checkpoints them within a second")
+            }
         } catch {
             logger.critical("refusing to start: \(error)")
             try? store.close()

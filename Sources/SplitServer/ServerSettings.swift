@@ -45,6 +45,12 @@ public struct ServerSettings: Sendable, Equatable {
     public var checkpointSweepMilliseconds: UInt64 = 1000
     public var logLevel: Logger.Level = .info
 
+    /// Keep what a start's journal replay gives where it differs from what was acknowledged
+    /// (`splitd --accept-replay-divergence`) instead of refusing to start. Not a
+    /// configuration key: a one-time recovery decision of an operator, after a crash
+    /// followed by an upgrade that changed the layout rules.
+    public var acceptReplayDivergence = false
+
     /// Longest request line in bytes (WIRE.md default 65536).
     public var maxLineLength: Int = 65536
     /// Seconds a connection may hold an incomplete line (bytes with no newline yet) before

@@ -51,6 +51,9 @@ struct Splitd: AsyncParsableCommand {
     @Flag(help: "Start with a demo scene resized through the app-switcher sizes, printed to stderr (in-memory unless --database is given).")
     var demo = false
 
+    @Flag(help: "Recovery after a crash followed by an upgrade that changed the layout rules: where replaying the journal gives another layout than was acknowledged (REPLAY DIVERGED), keep the replayed state, logged per entry, instead of refusing to start. Once, then stop gracefully.")
+    var acceptReplayDivergence = false
+
     @Flag(help: "Validate the configuration, print the resolved settings and exit.")
     var checkConfig = false
 
@@ -65,13 +68,14 @@ struct Splitd: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let sources = ConfigSources(flags: flagValues(), configFile: config ?? DefaultPaths.configFile(environment: environment),
                                     environment: environment)
-        let settings: ServerSettings
+        var settings: ServerSettings
         do {
             settings = try await ConfigLoader.load(sources)
         } catch {
             FileHandle.standardError.write(Data("splitd: \(error)\n".utf8))
             throw ExitCode(Daemon.startFailure)
         }
+        settings.acceptReplayDivergence = acceptReplayDivergence
         if checkConfig {
             print(SettingsReport.describe(settings, configFile: sources.configFile))
             return

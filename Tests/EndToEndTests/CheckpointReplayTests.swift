@@ -67,5 +67,49 @@ extension EndToEnd {
                 again.close()
             }
         }
+
+        /// A crash followed by an upgrade that changed the layout rules: the replay's layout
+        /// differs from the acknowledged one (simulated here by changing the stored digest).
+        /// The start refuses, naming the way out; `--accept-replay-divergence` keeps the
+        /// replayed state, logs the entry, and a graceful stop leaves nothing to replay.
+        @Test(.enabled(if: Machine.hasPython, "needs python3 with sqlite3"))
+        func aDivergedReplayIsRefusedUnlessTheOperatorAcceptsIt() throws {
+            try withDaemon(environment: ["SPLITD_DATABASE_CHECKPOINT_EVERY": "1000000"]) { daemon in
+                let connection = try daemon.client()
+                try connection.createScene("mail", device: IPadPro129.device, config: mailConfig)
+                try connection.intent("mail", .showDetail(vc: "message"))
+                let acknowledged = try connection.resize("mail", to: IPadPro129.oneThird)
+                daemon.kill9()
+                connection.close()
+
+                let script = """
+                    import sqlite3, sys
+                    db = sqlite3.connect(sys.argv[1])
+                    db.execute("UPDATE journal SET layout_hash = '20123456789abcd' WHERE scene = 'mail' AND revision = ?", (int(sys.argv[2]),))
+                    db.commit()
+                    print(db.total_changes)
+                    """
+                let altered = try runCommand("/usr/bin/env", ["python3", "-c", script, daemon.databasePath, String(acknowledged.revision)])
+                #expect(altered.exitCode == 0 && altered.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(altered)")
+
+                let refused = try runSplitd(daemon.arguments)
+                #expect(refused.exitCode == 1)
+                #expect(refused.stderr.contains("REPLAY DIVERGED: scene 'mail' revision \(acknowledged.revision)") &&
+                        refused.stderr.contains("--accept-replay-divergence"), "\(refused.stderr)")
+
+                let recovering = try DaemonProcess(extraArguments: ["--accept-replay-divergence"], directory: daemon.directory)
+                let checker = try recovering.client("checker")
+                let mail = try checker.getScene("mail")
+                #expect(mail.revision == acknowledged.revision && mail.layout == acknowledged.layout)
+                #expect(recovering.log.contains("replay diverged, kept (--accept-replay-divergence): scene 'mail' revision \(acknowledged.revision)"))
+                checker.close()
+                #expect(recovering.terminate() == .exited(0))
+
+                // Checkpointed by the graceful stop: a plain start replays nothing.
+                try daemon.start()
+                #expect(replayed(daemon) == 0)
+                #expect(try daemon.client("after").getScene("mail").revision == acknowledged.revision)
+            }
+        }
     }
 }

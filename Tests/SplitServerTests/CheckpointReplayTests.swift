@@ -109,8 +109,10 @@ struct CheckpointReplayTests {
             acknowledged = try client.request(["op": "intent", "scene": "s", "intent": ["kind": "setConfig", "config": ["sizePolicy": "largest"]]])
             #expect(acknowledged["revision"] == 4)
             #expect(acknowledged["layout"]?["size"] == ["width": 1200, "height": 900])
-            client.close(); window.close(); other.close()
+            // Crashed with the windows attached: a window closing first would resize the
+            // scene once more (a revision 5), racing with the crash.
             let stored = try crash(daemon)
+            client.close(); window.close(); other.close()
             let records = try stored.tails.map { try JournalRecordCoding.decode($0.change) }
             var patch = SplitConfigPatch()
             patch.sizePolicy = .largest
@@ -252,6 +254,46 @@ struct CheckpointReplayTests {
         } catch {
             #expect("\(error)".contains("REPLAY DIVERGED") && "\(error)".contains("no-op"))
         }
+    }
+
+    @Test func aDivergentLayoutIsKeptOnlyWhenTheOperatorAcceptsIt() throws {
+        // The digests of revisions 3 and 5 are not what this engine gives (as after an
+        // upgrade that changed the layout rules).
+        let (store, last) = try store(with: changes) {
+            $0[1].2 = "0123456789abcdef"
+            $0[3].2 = "20123456789abcd"
+        }
+        #expect(throws: (any Error).self) { try SceneRestore.restore(from: store, engine: engine) }
+        let restored = try SceneRestore.restore(from: store, engine: engine, acceptDivergence: true)
+        // Every change is replayed: the state is the one acknowledged, the layout today's.
+        #expect(restored.scenes["s"]?.state == last.state)
+        #expect(restored.scenes["s"]?.layout == last.layout)
+        #expect(restored.diverged.map(\.scene) == ["s", "s"])
+        #expect(restored.diverged[0].description.contains("scene 's' revision 3") && restored.diverged[0].description.contains("another layout"))
+        #expect(restored.diverged[1].description.contains("scene 's' revision 5"))
+    }
+
+    @Test func aChangeRefusedOnReplayKeepsTheStateBeforeItAtItsRevisionWhenAccepted() throws {
+        // Revision 3 repeats revision 2's resize: a no-op now.
+        let (store, _) = try store(with: [changes[1]]) { entries in
+            entries.append((3, entries[0].1, entries[0].2))
+        }
+        let before = try SceneRestore.restore(from: try self.store(with: [changes[1]]).0, engine: engine).scenes["s"]!
+        let restored = try SceneRestore.restore(from: store, engine: engine, acceptDivergence: true)
+        let scene = try #require(restored.scenes["s"])
+        #expect(scene.state.revision == 3)
+        var expected = before.state
+        expected.revision = 3
+        #expect(scene.state == expected)
+        #expect(scene.layout == before.layout)
+        #expect(restored.diverged.count == 1 && restored.diverged[0].description.contains("no-op"))
+    }
+
+    @Test func acceptingDivergenceStillRefusesAGapAndAnUndecodableEntry() throws {
+        let (gap, _) = try store(with: changes) { $0.remove(at: 1) }
+        #expect(throws: (any Error).self) { try SceneRestore.restore(from: gap, engine: engine, acceptDivergence: true) }
+        let (damaged, _) = try store(with: changes) { $0[2].1 = Array("not a record".utf8) }
+        #expect(throws: (any Error).self) { try SceneRestore.restore(from: damaged, engine: engine, acceptDivergence: true) }
     }
 
     @Test(arguments: [false, true])
