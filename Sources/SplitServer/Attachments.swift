@@ -81,12 +81,14 @@ extension Server {
     }
 
     /// A client went away: every attachment goes, and scenes it was a window of recompute
-    /// their size.
+    /// their size, unless the daemon is stopping: the clients it closes then leave every
+    /// scene at the last revision they were told about (WIRE: a restart is back at the last
+    /// acknowledged revision), not at a resize nobody would hear of.
     func detachAll(_ session: ClientSession) {
         for scene in session.attachments.keys.sorted() {
             let wasLatest = latestSizeSource[scene] == session.id
             guard let removed = removeAttachment(of: session, from: scene) else { continue }
-            if removed.role == .window {
+            if removed.role == .window, phase == .running {
                 windowLeft(scene: scene, wasLatestSource: wasLatest)
             }
         }

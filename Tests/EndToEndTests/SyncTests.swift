@@ -6,6 +6,28 @@ import Testing
 extension EndToEnd {
     /// SEMANTICS 9: several clients on one scene, pushes, and size policies.
     @Suite struct Sync {
+        /// WIRE: after SIGTERM, "every scene is back at its last acknowledged revision". The
+        /// clients the stop closes are windows of the scene; their leaving must not resize it.
+        @Test(arguments: ["largest", "smallest", "latest"])
+        func aGracefulStopWithWindowsAttachedKeepsTheLastAcknowledgedRevision(policy: String) throws {
+            try withDaemon { daemon in
+                let owner = try daemon.client("owner")
+                try owner.createScene("x", device: "mac", size: Size(width: 800, height: 600), config: ["sizePolicy": .string(policy)])
+                let first = try daemon.client("first")
+                _ = try first.attach("x", role: .window, size: Size(width: 1000, height: 500))
+                let second = try daemon.client("second")
+                let last = try second.attach("x", role: .window, size: Size(width: 700, height: 900))
+                let viewer = try daemon.client("viewer")
+                #expect(try viewer.attach("x", role: .viewer).revision == last.revision)
+
+                #expect(daemon.terminate() == .exited(0))
+                try daemon.start()
+                let restored = try daemon.client("after").getScene("x")
+                #expect(restored.revision == last.revision)
+                #expect(restored.layout == last.layout)
+            }
+        }
+
         @Test func attachAnswersTheCurrentLayoutThenPushesEveryLaterRevision() throws {
             try withDaemon { daemon in
                 let writer = try daemon.client("writer")
