@@ -47,7 +47,7 @@ public struct LineFramer: Sendable {
             let end = base.distance(to: UnsafeRawPointer(found))
             let segment = UnsafeRawBufferPointer(start: base + start, count: end - start)
             start = end + 1
-            guard partial.count + segment.count <= maxLineLength else { return breakStream() }
+            guard fits(partial.count + segment.count, endingWith: segment.last ?? partial.last) else { return breakStream() }
             let keepGoing: Bool
             if partial.isEmpty {
                 keepGoing = onLine(trimCarriageReturn(segment))
@@ -70,7 +70,7 @@ public struct LineFramer: Sendable {
     }
 
     private mutating func bufferTail(_ tail: UnsafeRawBufferPointer) -> Outcome {
-        guard partial.count + tail.count <= maxLineLength else { return breakStream() }
+        guard fits(partial.count + tail.count, endingWith: tail.last) else { return breakStream() }
         partial.append(contentsOf: tail)
         return .consumed
     }
@@ -79,6 +79,13 @@ public struct LineFramer: Sendable {
         isBroken = true
         partial = []
         return .tooLarge
+    }
+
+    /// Whether `count` bytes ending with `last` fit the limit. The limit counts the line
+    /// without its terminator, and a `\r` before the `\n` is part of the terminator: a CRLF
+    /// client may send as much as an LF one (one byte more is buffered, never more).
+    private func fits(_ count: Int, endingWith last: UInt8?) -> Bool {
+        count <= maxLineLength || (count == maxLineLength + 1 && last == 0x0D)
     }
 
     private func trimCarriageReturn(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {

@@ -81,6 +81,10 @@ extension FieldReader {
         for (index, element) in try array(name).enumerated() {
             let elementName = "\(name)[\(index)]"
             guard let tab = element.object else { throw invalid(elementName, "an object {root, title?}", got: element) }
+            // A typo in a tab ("titel") must not pass silently, as anywhere else in a config.
+            for key in tab.keys where key != "root" && key != "title" {
+                throw WireError.badRequest("unknown config field '\(fieldName(elementName)).\(key)' (a tab is {root, title?})")
+            }
             let reader = FieldReader(tab, path: fieldName(elementName))
             tabs.append(TabConfig(root: try reader.identifier("root"), title: try reader.optionalString("title")))
         }

@@ -40,6 +40,22 @@ struct LineFramerTests {
         #expect(frame(line, chunks: [5], max: 31).outcome == .tooLarge)
     }
 
+    /// The limit counts the line without its terminator, `\r\n` as well as `\n`: a CRLF
+    /// client may send as much as an LF one, and not a byte more, however it is chunked.
+    @Test(arguments: [[1], [5], [31], [32], [33], [100]])
+    func aCRLFLineOfExactlyTheMaximumIsAccepted(chunks: [Int]) {
+        let body = [UInt8](repeating: UInt8(ascii: "x"), count: 32)
+        let accepted = frame(body + [0x0D, 0x0A], chunks: chunks, max: 32)
+        #expect(accepted.lines == [body])
+        #expect(accepted.outcome == .consumed)
+        #expect(accepted.maxBuffered <= 33)
+        // One byte more, whatever it is (a second `\r` included), is too long.
+        #expect(frame(body + [UInt8(ascii: "x"), 0x0D, 0x0A], chunks: chunks, max: 32).outcome == .tooLarge)
+        #expect(frame(body + [0x0D, 0x0D, 0x0A], chunks: chunks, max: 32).outcome == .tooLarge)
+        // A `\r` inside the line is data: 32 bytes then `\r` then more is refused.
+        #expect(frame(body + [0x0D, UInt8(ascii: "y"), 0x0A], chunks: chunks, max: 32).outcome == .tooLarge)
+    }
+
     @Test func refusesAnOverlongLineBeforeItsNewlineArrives() {
         // No newline at all: the framer must give up as soon as the limit is passed.
         let endless = [UInt8](repeating: UInt8(ascii: "y"), count: 1000)
