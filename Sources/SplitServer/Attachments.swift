@@ -8,6 +8,7 @@ extension Server {
                      line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
         let live = try liveScene(scene)
         let reportedAt = size == nil ? 0 : nextSizeReport()
+        noteAttachmentsBeforeChange(of: scene)
         let previous = attachments[scene]?[session.id]
         let keptSize = size == nil ? previous?.size : size
         attachments[scene, default: [:]][session.id] = Attachment(role: role, size: keptSize,
@@ -52,13 +53,51 @@ extension Server {
     func detachScene(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {
         _ = try liveScene(scene)
         let wasLatest = latestSizeSource[scene] == session.id
+        guard session.attachments[scene] != nil else {
+            respond(.empty, id: id, to: session, as: .fixed)
+            return
+        }
+        noteAttachmentsBeforeChange(of: scene)
         guard let removed = removeAttachment(of: session, from: scene) else {
             respond(.empty, id: id, to: session, as: .fixed)
             return
         }
         session.heldPushes.removeValue(forKey: scene)
         let changed = removed.role == .window && windowLeft(scene: scene, wasLatestSource: wasLatest)
-        respond(.empty, id: id, to: session, as: changed ? .change(scene) : .fixed)
+        // Unchanged, it still reads the scene's attachments: if another change of the scene
+        // this turn is rolled back, so is the detach (and it is answered as not done).
+        respond(.empty, id: id, to: session, as: changed ? .change(scene) : .read(scene))
+    }
+
+    /// Keeps the scene's attachments as they are now for a rollback of this turn, unless the
+    /// turn kept them already (the earliest state is the one to put back).
+    func noteAttachmentsBeforeChange(of scene: String) {
+        guard turn.attachmentsBefore[scene] == nil else { return }
+        turn.attachmentsBefore[scene] = AttachmentSnapshot(attachments: attachments[scene] ?? [:],
+                                                           latestSizeSource: latestSizeSource[scene])
+    }
+
+    /// Puts a scene's attachments back as they were (a failed commit): for the clients still
+    /// connected, and none at all if the scene itself was rolled back out of existence.
+    func restoreAttachments(of scene: String, to before: AttachmentSnapshot) {
+        let kept = scenes[scene] == nil ? [:] : before.attachments.filter { sessions[$0.key] != nil }
+        for id in (attachments[scene] ?? [:]).keys where kept[id] == nil {
+            sessions[id]?.attachments.removeValue(forKey: scene)
+        }
+        for (id, attachment) in kept { sessions[id]?.attachments[scene] = attachment.role }
+        attachments[scene] = kept.isEmpty ? nil : kept
+        latestSizeSource[scene] = before.latestSizeSource.flatMap { kept[$0] != nil ? $0 : nil }
+    }
+
+    /// Retries the resizes of scenes whose window left during a turn whose commit failed
+    /// (once a second, so that a store still failing is not retried in a busy loop).
+    func retryWindowLeftResizes() {
+        guard phase == .running, !pendingWindowLeftResizes.isEmpty else { return }
+        let pending = pendingWindowLeftResizes
+        pendingWindowLeftResizes.removeAll()
+        for (scene, leaverWasLatest) in pending.sorted(by: { $0.key < $1.key }) {
+            windowLeft(scene: scene, wasLatestSource: leaverWasLatest)
+        }
     }
 
     private func restoreAttachment(_ previous: Attachment?, of session: ClientSession, to scene: String) {
@@ -87,6 +126,7 @@ extension Server {
     func detachAll(_ session: ClientSession) {
         for scene in session.attachments.keys.sorted() {
             let wasLatest = latestSizeSource[scene] == session.id
+            noteAttachmentsBeforeChange(of: scene)
             guard let removed = removeAttachment(of: session, from: scene) else { continue }
             if removed.role == .window, phase == .running {
                 windowLeft(scene: scene, wasLatestSource: wasLatest)
@@ -103,6 +143,8 @@ extension Server {
         guard let target = SceneSizing.afterWindowLeft(live.state.config.sizePolicy, remaining: remaining,
                                                        leaverWasLatest: wasLatestSource),
               target != live.state.size else { return false }
+        noteAttachmentsBeforeChange(of: scene)
+        turn.windowLeftResizes[scene] = (turn.windowLeftResizes[scene] ?? false) || wasLatestSource
         if live.state.config.sizePolicy == .latest,
            let newest = (attachments[scene] ?? [:]).filter({ $0.value.role == .window && $0.value.size == target })
                .max(by: { $0.value.reportedAt < $1.value.reportedAt }) {

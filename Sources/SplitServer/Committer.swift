@@ -241,12 +241,15 @@ extension Server {
         for (id, previous) in work.replacedScenes.reversed() {
             if let previous { scenes[id] = previous } else { scenes.removeValue(forKey: id) }
         }
-        for (scene, removed) in work.removedAttachments where scenes[scene] != nil {
-            for (connection, attachment) in removed {
-                guard let session = sessions[connection] else { continue }
-                attachments[scene, default: [:]][connection] = attachment
-                session.attachments[scene] = attachment.role
-            }
+        // The attachment side of the rolled-back changes (an attach or detach that changed
+        // nothing else stands, as its answer does).
+        let changed = work.changedSceneIDs
+        for (scene, before) in work.attachmentsBefore where changed.contains(scene) {
+            restoreAttachments(of: scene, to: before)
+        }
+        // The window is gone whatever the commit did: its scene's size is recomputed later.
+        for (scene, leaverWasLatest) in work.windowLeftResizes where scenes[scene] != nil {
+            pendingWindowLeftResizes[scene] = (pendingWindowLeftResizes[scene] ?? false) || leaverWasLatest
         }
     }
 
@@ -269,16 +272,14 @@ extension Server {
             case .readStaged(let bytes, let id, let what):
                 output += committed ? bytes : unansweredStagedRead(id: id, what: what)
             case .attach(let bytes, let id, let scene):
-                if rolledBack.contains(scene) {
-                    removeAttachment(of: session, from: scene)
-                    output += unansweredRead(id: id, scene: scene)
-                } else {
-                    output += bytes
-                }
+                // A rolled-back attach was undone with the turn (`rollBack`).
+                output += rolledBack.contains(scene) ? unansweredRead(id: id, scene: scene) : bytes
             case .push(let scene, let revision, let bytes):
                 guard committed, session.attachments[scene] != nil else { continue }
                 stats.pushes += 1
-                if !session.heldPushes.isEmpty || session.connection.queuedBytes + output.count > settings.outputSoftLimit {
+                // Held while earlier ones are (a reload may have switched to `queue`): in order.
+                if !session.heldPushes.isEmpty
+                    || (settings.coalescesSlowReaderPushes && session.connection.queuedBytes + output.count > settings.outputSoftLimit) {
                     if session.heldPushes[scene] != nil { stats.coalescedPushes += 1 }
                     session.hold(scene: scene, push: PendingPush(revision: revision, bytes: bytes))
                 } else {

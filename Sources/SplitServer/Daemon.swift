@@ -94,7 +94,7 @@ public enum Daemon {
 
         let extras = Extras()
         extras.checkpointSweep = server.startCheckpointSweep()
-        extras.stalledLineCheck = server.startStalledLineCheck()
+        extras.housekeeping = server.startHousekeeping()
         if let control {
             let mailbox = LoopMailbox(loop: loop)
             extras.controlMailbox = mailbox
@@ -236,11 +236,11 @@ public enum Daemon {
         var demo: DemoRunner?
         var controlMailbox: LoopMailbox?
         var checkpointSweep: LoopTimer?
-        var stalledLineCheck: LoopTimer?
+        var housekeeping: LoopTimer?
 
         func close() {
             checkpointSweep?.close()
-            stalledLineCheck?.close()
+            housekeeping?.close()
             signals?.close()
             watchdog?.close()
             status?.close()

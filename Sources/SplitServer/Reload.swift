@@ -91,6 +91,7 @@ struct ReloadPlan: Equatable {
         take("limits.maxSnapshotSizes", \.coreLimits.maxSnapshotSizes)
         take("output.softLimitBytes", \.outputSoftLimit)
         take("output.hardLimitBytes", \.outputHardLimit)
+        take("output.slowReaderPushes", \.coalescesSlowReaderPushes) { $0 ? "coalesce" : "queue" }
         take("access.allowUids", \.allowList.uids) { "\($0.sorted())" }
         take("access.allowGids", \.allowList.gids) { "\($0.sorted())" }
         take("shutdown.timeoutMilliseconds", \.shutdownTimeoutMilliseconds)

@@ -54,9 +54,9 @@ extension Server {
         respond(.empty, id: id, to: session, as: .change(scene))
         // Attached clients learn it after the deleter's response, and are detached.
         let notice = Notices.deleted(scene: scene, revision: live.state.revision)
+        if attachments[scene] != nil || latestSizeSource[scene] != nil { noteAttachmentsBeforeChange(of: scene) }
         let attached = attachments.removeValue(forKey: scene) ?? [:]
         latestSizeSource.removeValue(forKey: scene)
-        if !attached.isEmpty { turn.removedAttachments[scene] = attached }
         for connection in attached.keys.sorted() {
             guard let client = sessions[connection] else { continue }
             client.attachments.removeValue(forKey: scene)

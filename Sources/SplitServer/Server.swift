@@ -32,6 +32,9 @@ final class Server: @unchecked Sendable {
     var attachments: [String: [Connection.ID: Attachment]] = [:]
     /// scene -> the connection whose size the scene shows under the `latest` policy.
     var latestSizeSource: [String: Connection.ID] = [:]
+    /// Scenes whose window left during a turn whose commit failed, for
+    /// `retryWindowLeftResizes` (and whether that window was the `latest` size source).
+    var pendingWindowLeftResizes: [String: Bool] = [:]
     var turn = Turn()
     /// The writer every change response and journal record is encoded with, emptied each
     /// time: one buffer for the loop's life instead of two allocations per change.
@@ -223,9 +226,13 @@ final class Server: @unchecked Sendable {
         }
     }
 
-    /// Starts the once-a-second check of `closeStalledLines` (the caller closes the timer).
-    func startStalledLineCheck() -> LoopTimer {
-        let timer = LoopTimer(loop: loop) { [unowned self] in self.closeStalledLines() }
+    /// Starts the once-a-second housekeeping: `closeStalledLines` and
+    /// `retryWindowLeftResizes` (the caller closes the timer).
+    func startHousekeeping() -> LoopTimer {
+        let timer = LoopTimer(loop: loop) { [unowned self] in
+            self.closeStalledLines()
+            self.retryWindowLeftResizes()
+        }
         timer.start(delay: 1000, interval: 1000)
         timer.unref()
         return timer

@@ -62,10 +62,14 @@ public struct ServerSettings: Sendable, Equatable {
     public var maxScenes: Int = 10_000
     /// Stack depth, id length, presentations, tabs, snapshot sizes (the core enforces them).
     public var coreLimits: CoreLimits = CoreLimits()
-    /// Queued output past which a client's pushes are coalesced to the newest per scene.
+    /// Queued output past which a client's requests are not read (and, when
+    /// `coalescesSlowReaderPushes`, its pushes are coalesced to the newest per scene).
     public var outputSoftLimit: Int = 1 << 20
     /// Queued output past which a client is disconnected.
     public var outputHardLimit: Int = 16 << 20
+    /// `output.slowReaderPushes coalesce`: a slow reader gets the newest push per scene
+    /// (skipping revisions) instead of every push (WIRE's "none missed", the default).
+    public var coalescesSlowReaderPushes = false
     /// Who may connect (SO_PEERCRED): by default the daemon's own uid and root.
     public var allowList: PeerAllowList = .ownerAndRoot()
     /// How long a graceful stop waits for slow readers before closing them anyway.

@@ -2,6 +2,12 @@ import SplitCore
 import SplitStore
 import SplitWire
 
+/// A scene's attachments at one moment, for a rollback.
+struct AttachmentSnapshot {
+    var attachments: [Connection.ID: Attachment]
+    var latestSizeSource: Connection.ID?
+}
+
 /// Everything one loop turn staged (Redis's beforeSleep input): the store rows to commit as
 /// one batch, each connection's replies and pushes in order, and how to undo the turn's
 /// in-memory changes if the commit fails. Nothing staged here is visible to any client
@@ -59,8 +65,15 @@ struct Turn {
     /// dictionary keyed by scene: appending moves the replaced value in, where a dictionary
     /// hashed the id twice per change and emptying it per turn cost 1.2 % of the daemon's CPU.
     private var replaced: [(id: String, value: ReplacedScene)] = []
-    /// Attachments removed by a `scene.delete` this turn, restored if the commit fails.
-    var removedAttachments: [String: [Connection.ID: Attachment]] = [:]
+    /// Each scene's attachments (and `latest` size source) as they were before this turn
+    /// first changed them (attach, detach, a window's resize or leaving, a delete), put back
+    /// if the commit fails: a change answered `storage` was not applied, its attachment side
+    /// included.
+    var attachmentsBefore: [String: AttachmentSnapshot] = [:]
+    /// Scenes a window's leaving resized this turn, and whether the window that left was the
+    /// `latest` size source: if the commit fails, the resize is tried again later (the
+    /// window is gone either way).
+    var windowLeftResizes: [String: Bool] = [:]
     /// Snapshot sessions recorded this turn, visible to `snapshot.list`/`get` of the same turn.
     var pendingSessions: [SnapshotSessionInsert] = []
 
@@ -144,7 +157,8 @@ struct Turn {
         lastReply.removeAll(keepingCapacity: true)
         slots.removeAll(keepingCapacity: true)
         replaced.removeAll(keepingCapacity: true)
-        removedAttachments.removeAll()
+        attachmentsBefore.removeAll()
+        windowLeftResizes.removeAll()
         pendingSessions.removeAll()
     }
 }

@@ -84,8 +84,8 @@ extension EndToEnd {
                 #expect(last == start + changes)
                 #expect(try bystander.getScene("busy").revision == last)
                 let after = residentKiB(of: pid)
-                // Each stalled client holds at most its coalesced backlog (soft limit 1 MiB)
-                // and never more than the hard limit (16 MiB) before being dropped.
+                // Each stalled client holds at most its queued backlog, never more than the
+                // hard limit (16 MiB) before being dropped.
                 #expect(Machine.binariesAreSanitized || after - before < 20 * 17 * 1024, "RSS \(before) -> \(after) KiB")
                 let stats = try bystander.stats()
                 print("hostile: 20 stalled readers, \(changes) changes: RSS \(before) -> \(after) KiB; coalesced pushes \(stats["coalescedPushes"]?.int ?? -1), slow clients dropped \(stats["slowClientsDisconnected"]?.int ?? -1)")

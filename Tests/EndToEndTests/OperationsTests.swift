@@ -47,10 +47,11 @@ extension EndToEnd {
             for connection in connections { connection.close() }
         }
 
-        /// SIGTERM while a viewer is far behind (its pushes held and coalesced): the viewer
-        /// still gets the newest layout before the connection closes, and the daemon exits 0.
+        /// SIGTERM while a viewer is far behind (its pushes held and coalesced, with
+        /// `output.slowReaderPushes` `coalesce`): the viewer still gets the newest layout
+        /// before the connection closes, and the daemon exits 0.
         @Test func aLaggingViewerGetsTheNewestLayoutAtAStop() throws {
-            let daemon = try DaemonProcess()
+            let daemon = try DaemonProcess(environment: ["SPLITD_OUTPUT_SLOW_READER_PUSHES": "coalesce"])
             let (writer, viewer) = try writerAndSlowViewer(daemon)
             let last = try resizeBursts(writer, count: 60)
             let held = try writer.stats()["coalescedPushes"]?.int ?? 0

@@ -17,6 +17,7 @@ import Testing
         // Small limits so that the viewer passes the soft limit within a few scenes.
         let daemon = try TestDaemon {
             $0.outputSoftLimit = 16 << 10
+            $0.coalescesSlowReaderPushes = true
             $0.coreLimits.maxStackDepth = 16
         }
         defer { daemon.stop() }

@@ -148,10 +148,53 @@ struct ServerBehaviorTests {
         #expect(try first.request(["op": "ping"]).isOK)
     }
 
-    @Test func aStalledSubscriberIsCoalescedToTheNewestLayout() throws {
+    /// WIRE: after an attach, "pushes follow from revision+1, none missed", also for a
+    /// client that reads late (`output.slowReaderPushes` `queue`, the default).
+    @Test func aStalledSubscriberGetsEveryRevisionOnceItReads() throws {
+        let daemon = try TestDaemon { $0.outputSoftLimit = 4096 }
+        defer { daemon.stop() }
+        let writer = try daemon.connect()
+        #expect(try writer.request(create).isOK)
+        let stalled = try TestClient(path: daemon.socketPath, receiveBuffer: 4096)
+        let attached = try stalled.request(["op": "scene.attach", "scene": "s", "role": "viewer"])
+        let first = try #require(attached["revision"]?.int)
+        var last = 0
+        for step in 0..<1500 {
+            last = try writer.request(resize(700 + step % 500, 1024 + step % 2))["revision"]?.int ?? -1
+        }
+        #expect(try writer.request(["op": "stats"])["coalescedPushes"] == 0)
+        try stalled.drainPushes(quiet: 500)
+        let revisions = stalled.pushes.compactMap { $0["revision"]?.int }
+        #expect(revisions == Array((first + 1)...last))
+    }
+
+    /// A client that falls `output.hardLimitBytes` behind is disconnected: it sees its
+    /// connection close, never a gap in what it read.
+    @Test func aStalledSubscriberPastTheHardLimitIsDisconnectedNotSkipped() throws {
+        let daemon = try TestDaemon {
+            $0.outputSoftLimit = 4096
+            $0.outputHardLimit = 64 << 10
+        }
+        defer { daemon.stop() }
+        let writer = try daemon.connect()
+        #expect(try writer.request(create).isOK)
+        let stalled = try TestClient(path: daemon.socketPath, receiveBuffer: 4096)
+        let attached = try stalled.request(["op": "scene.attach", "scene": "s", "role": "viewer"])
+        let first = try #require(attached["revision"]?.int)
+        for step in 0..<1500 {
+            #expect(try writer.request(resize(700 + step % 500, 1024 + step % 2)).isOK)
+        }
+        #expect(try writer.request(["op": "stats"])["slowClientsDisconnected"] == 1)
+        let lines = try stalled.readUntilClosed()
+        let revisions = lines.compactMap { line in (try? JSONParser.parse(line))?["revision"]?.int }
+        #expect(!revisions.isEmpty && revisions == Array((first + 1)..<(first + 1 + revisions.count)), "\(revisions.prefix(5))...")
+    }
+
+    @Test func aStalledSubscriberIsCoalescedToTheNewestLayoutWhenAsked() throws {
         let daemon = try TestDaemon {
             $0.outputSoftLimit = 4096
             $0.outputHardLimit = 1 << 30
+            $0.coalescesSlowReaderPushes = true
         }
         defer { daemon.stop() }
         let writer = try daemon.connect()
