@@ -3,7 +3,8 @@ import FuzzDriver
 
 // Fuzzes `LineFramer` against a reference model of WIRE.md's framing: whatever the bytes
 // and however they are cut into reads, the framer must deliver exactly the model's lines,
-// refuse exactly the lines the model finds too long, and never buffer more than the limit.
+// refuse exactly the lines the model finds too long, and never buffer more than the limit
+// (plus a `\r` that may start the line's terminator).
 //
 // Input layout: byte 0 picks the line limit (1...64, small so the fuzzer reaches it),
 // byte 1 seeds the read sizes, byte 2 picks after which line a handler stops; the rest is
@@ -35,15 +36,17 @@ struct Framed: Equatable {
 }
 
 /// WIRE.md framing, written the obvious way: split at `\n`; a line longer than the limit
-/// (its `\r` included) ends the stream; one `\r` before the `\n` is dropped; an unterminated
-/// tail is buffered unless it is already longer than the limit.
+/// ends the stream, counted without its terminator (one `\r` before the `\n` is part of
+/// it, and dropped); an unterminated tail is buffered unless it is already longer than the
+/// limit (one `\r` at its end may still be a terminator).
 enum FramingModel {
     static func frame(_ stream: [UInt8], limit: Int) -> Framed {
         var framed = Framed()
         let segments = stream.split(separator: 0x0A, omittingEmptySubsequences: false)
         for (index, segment) in segments.enumerated() {
             let isTail = index == segments.count - 1
-            if segment.count > limit {
+            let terminator = segment.last == 0x0D ? 1 : 0
+            if segment.count - terminator > limit {
                 framed.tooLarge = true
                 return framed
             }
@@ -72,7 +75,8 @@ func frameInReads(_ stream: [UInt8], limit: Int, seed: UInt8) -> Framed {
                 return true
             }
         }
-        check(framer.bufferedByteCount <= limit, "buffered past the limit", stream, limit)
+        // One byte past the limit at most: a `\r` that may be the start of the terminator.
+        check(framer.bufferedByteCount <= limit + 1, "buffered past the limit", stream, limit)
         offset += length
         if outcome == .tooLarge {
             framed.tooLarge = true
