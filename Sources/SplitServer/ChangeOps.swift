@@ -67,7 +67,9 @@ extension Server {
             (live.state.revision, live.state.config.sizePolicy)
         }
         if let baseRevision, baseRevision != revision {
-            throw WireError(.conflict, "baseRevision \(baseRevision) is stale: scene '\(scene)' is at revision \(revision)")
+            // A revision ahead of the scene is not stale: it names one that does not exist yet.
+            let what = baseRevision < revision ? "is stale" : "is ahead of the scene"
+            throw WireError(.conflict, "baseRevision \(baseRevision) \(what): scene '\(scene)' is at revision \(revision)")
         }
         return (index, policy)
     }

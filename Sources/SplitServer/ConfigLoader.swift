@@ -42,7 +42,7 @@ public enum ConfigLoader {
             problems += try fileProblems(inFile: file)
             providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(file)))
         }
-        let collector = ErrorCollector()
+        let collector = ErrorCollector(environment: sources.environment)
         let reader = ConfigReader(providers: providers, accessReporter: collector)
         let settings = resolve(reader, environment: sources.environment, problems: &problems)
         problems += collector.problems
@@ -115,12 +115,14 @@ public enum ConfigLoader {
         }
         // An id that is no uid or gid is refused, not dropped: dropping it could leave an
         // allow-list that locks every client out (root included) without a word.
+        var invalidIDs = false
         func ids(_ key: String) -> Set<UInt32>? {
             guard let values = reader.intArray(forKey: ConfigKey(key)) else { return nil }
             var ids = Set<UInt32>()
             for value in values {
                 if let id = UInt32(exactly: value) { ids.insert(id) } else {
                     problems.append("\(key): \(value) is not a valid id (0...\(UInt32.max))")
+                    invalidIDs = true
                 }
             }
             return ids
@@ -128,7 +130,8 @@ public enum ConfigLoader {
         var allow = PeerAllowList.ownerAndRoot()
         if let uids = ids("access.allowUids") { allow.uids = uids }
         allow.gids = ids("access.allowGids") ?? []
-        if allow.uids.isEmpty, allow.gids.isEmpty, settings.socketGroup == nil {
+        // Emptied by an invalid id only: that id is the problem to report, not the emptiness.
+        if allow.uids.isEmpty, allow.gids.isEmpty, settings.socketGroup == nil, !invalidIDs {
             problems.append("access.allowUids and access.allowGids are both empty: no client could connect")
         }
         settings.allowList = allow
@@ -196,7 +199,7 @@ public enum ConfigLoader {
         do {
             value = try JSONParser.parse(Array(data))
         } catch {
-            throw ConfigError(problems: ["config file \(path) is not valid JSON: \(error)"])
+            throw ConfigError(problems: ["config file \(path) is not valid JSON: \((error as? JSONParseError)?.description(in: Array(data)) ?? "\(error)")"])
         }
         guard case .object(let root) = value else { throw ConfigError(problems: ["config file \(path) must hold a JSON object"]) }
         var problems: [String] = []
@@ -267,11 +270,38 @@ public enum ConfigLoader {
 }
 
 /// Collects values that exist but cannot be read as the expected type (swift-configuration's
-/// plain getters would otherwise fall back to the default silently).
+/// plain getters would otherwise fall back to the default silently), said in the user's
+/// terms: the variable or flag that was set, its value, and what it must be. A config file's
+/// wrong types are reported by `fileProblems` already, with the file's name.
 private final class ErrorCollector: AccessReporter, @unchecked Sendable {
-    // @unchecked: `found` is guarded by `lock`.
+    // @unchecked: `found` is guarded by `lock`; `environment` is not changed.
     private let lock = NSLock()
     private var found: [String] = []
+    private let environment: [String: String]
+
+    init(environment: [String: String]) { self.environment = environment }
+
+    /// What a value of `kind` must be, for a message.
+    private static func expectation(_ kind: ConfigKeySpec.Kind?) -> String {
+        switch kind {
+        case .int?: "an integer"
+        case .intArray?: "a comma-separated list of integers"
+        default: "a string"
+        }
+    }
+
+    /// The problem in the user's terms, nil for a config file's (reported by `fileProblems`).
+    private func problem(key: String, provider: String?) -> String? {
+        let spec = ConfigKeys.spec(key)
+        let expected = Self.expectation(spec?.kind)
+        guard let provider else { return "\(key) must be \(expected)" }
+        if provider.contains("FileProvider") { return nil }
+        if provider.contains("Environment"), let name = spec?.environmentName {
+            let value = environment[name] ?? ""
+            return "\(name)='\(value)' (\(key)) must be \(expected)"
+        }
+        return "\(key) (\(provider)) must be \(expected)"
+    }
 
     var problems: [String] {
         lock.lock()
@@ -281,16 +311,16 @@ private final class ErrorCollector: AccessReporter, @unchecked Sendable {
 
     func report(_ event: AccessEvent) {
         let key = event.metadata.key.components.joined(separator: ".")
-        var problem: String?
-        if let error = event.conversionError {
-            problem = "\(key): \(error)"
-        } else if case .failure(let error) = event.result {
-            problem = "\(key): \(error)"
-        } else if let failed = event.providerResults.first(where: { if case .failure = $0.result { true } else { false } }),
-                  case .failure(let error) = failed.result {
-            problem = "\(key) (\(failed.providerName)): \(error)"
+        let failedProvider = event.providerResults.first { if case .failure = $0.result { true } else { false } }?.providerName
+        let failed: Bool
+        if event.conversionError != nil {
+            failed = true
+        } else if case .failure = event.result {
+            failed = true
+        } else {
+            failed = failedProvider != nil
         }
-        guard let problem else { return }
+        guard failed, let problem = problem(key: key, provider: failedProvider) else { return }
         lock.lock()
         found.append(problem)
         lock.unlock()

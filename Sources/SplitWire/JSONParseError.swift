@@ -29,6 +29,22 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
 
     public var description: String { "byte \(offset): \(reasonText)" }
 
+    /// The description for a file a person edits: the line and column of the offset in
+    /// `text` (both 1-based, the column in characters), then the byte offset.
+    public func description(in text: some Collection<UInt8>) -> String {
+        var line = 1, column = 1
+        for byte in text.prefix(offset) {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                // Not a UTF-8 continuation byte: a new character.
+                column += 1
+            }
+        }
+        return "line \(line), column \(column) (byte \(offset)): \(reasonText)"
+    }
+
     private var reasonText: String {
         switch reason {
         case .unexpectedEnd: "unexpected end of input"

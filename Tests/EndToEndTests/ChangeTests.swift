@@ -290,8 +290,13 @@ extension EndToEnd {
                 // With the current revision it goes through.
                 let alices = try alice.intent("doc", .push(column: .primary, vc: "alice"), baseRevision: now.revision)
                 #expect(alices.layout.column(.primary)?.stack == ["inbox", "bob", "alice"])
-                // A base revision from the future is stale too.
-                #expect(serverErrorCode { try alice.resize("doc", to: IPadPro129.half, baseRevision: alices.revision + 5) } == "conflict")
+                // A base revision from the future is a conflict too, and said to be ahead.
+                do {
+                    try alice.resize("doc", to: IPadPro129.half, baseRevision: alices.revision + 5)
+                    Issue.record("a base revision from the future was accepted")
+                } catch let error as ClientError {
+                    #expect(error == .server(code: "conflict", message: "baseRevision \(alices.revision + 5) is ahead of the scene: scene 'doc' is at revision \(alices.revision)"))
+                }
             }
         }
 

@@ -79,6 +79,29 @@ struct ConfigLoaderTests {
         }
     }
 
+    /// The problems in the user's terms: the variable and value set, the file's line and
+    /// column, each problem once, no library internals.
+    @Test(arguments: [
+        (["SPLITD_LIMITS_MAX_CLIENTS": "abc"], nil, ["SPLITD_LIMITS_MAX_CLIENTS='abc' (limits.maxClients) must be an integer"]),
+        (["SPLITD_ACCESS_ALLOW_UIDS": "1000,x"], nil,
+         ["SPLITD_ACCESS_ALLOW_UIDS='1000,x' (access.allowUids) must be a comma-separated list of integers"]),
+        (["SPLITD_ACCESS_ALLOW_UIDS": "-1"], nil, ["access.allowUids: -1 is not a valid id (0...4294967295)"]),
+        ([:], #"{"limits": {"maxClients": "5"}}"#, ["'limits.maxClients' must be an integer"]),
+        ([:], "{\n  \"limits\": {\n    \"maxClients\": 5\n    \"maxScenes\": 3\n  }\n}\n",
+         ["is not valid JSON: line 4, column 5 (byte 40): unexpected '\"', expected ',' or '}'"]),
+    ] as [([String: String], String?, [String])])
+    func problemsNameWhatTheUserWrote(environment extra: [String: String], file: String?, expected: [String]) async throws {
+        let environment = baseEnvironment.merging(extra) { $1 }
+        do {
+            _ = try await ConfigLoader.load(ConfigSources(configFile: file.map(writeFile), environment: environment))
+            Issue.record("an invalid configuration was accepted")
+        } catch let error as ConfigError {
+            #expect(error.problems.count == expected.count, "\(error.problems)")
+            for (problem, fragment) in zip(error.problems, expected) { #expect(problem.contains(fragment), "\(problem)") }
+            #expect(!error.description.contains("Provider"), "\(error.description)")
+        }
+    }
+
     @Test func busyPollingDefaultsTo200AndRefusesOutOfRangeWindows() async throws {
         #expect(try await ConfigLoader.load(ConfigSources(environment: baseEnvironment)).busyPollMicroseconds == 200)
         var environment = baseEnvironment
