@@ -60,6 +60,12 @@ struct Splitd: AsyncParsableCommand {
     @Flag(help: "Print the built-in default configuration (a documented JSON file) and exit.")
     var printDefaultConfig = false
 
+    func validate() throws {
+        if checkConfig, printDefaultConfig {
+            throw ValidationError("--check-config and --print-default-config exclude each other")
+        }
+    }
+
     func run() async throws {
         if printDefaultConfig {
             print(ConfigKeys.documentedDefaultJSON(), terminator: "")

@@ -114,6 +114,18 @@ extension EndToEnd {
             stalled.close()
         }
 
+        /// SYSTEMD.md's exit statuses for the command line: a usage error is 64 with the
+        /// usage on stderr, and the two print-and-exit flags do not combine silently.
+        @Test func commandLineUsageErrorsExit64() throws {
+            for arguments in [["--bogus"], ["--allow-uid", "abc"], ["--check-config", "--print-default-config"]] {
+                let run = try runSplitd(arguments)
+                #expect(run.exitCode == 64, "\(arguments): \(run)")
+                #expect(run.stderr.contains("Usage: splitd"), "\(arguments): \(run.stderr)")
+            }
+            let printed = try runSplitd(["--print-default-config"])
+            #expect(printed.exitCode == 0 && printed.stdout.hasPrefix("{"))
+        }
+
         /// A second daemon on a socket in use is refused before it touches its database: no
         /// directory or file is created for it.
         @Test func aSecondDaemonOnABusySocketCreatesNoDatabase() throws {
