@@ -64,6 +64,8 @@ final class Connection {
 
     func startReading() {
         guard isOpen, !isReading, !reachedEnd else { return }
+        // The clock of an unfinished line restarts: while paused, the client was waiting for us.
+        if partialLineSince != nil { partialLineSince = uv_now(pipe.pointee.loop) }
         if !heldInput.isEmpty {
             // Input read before a pause is framed first; it may pause reading again, even on
             // its very last line: then the socket must stay unread (reading it while the
