@@ -15,28 +15,25 @@ extension Server {
             throw WireError(.badRequest, "scene '\(scene)' follows sizePolicy \(policy.rawValue): only a client attached as a window may resize it")
         }
         var target = size
-        // What the resize changes besides the scene is kept for a rollback: a resize refused
-        // (or answered `storage`) must not count as the window's size.
-        var before: AttachmentSnapshot?
+        // What the resize changes besides the scene is put back if the change is refused, and
+        // kept for the turn's rollback (`storage`): it must not count as the window's size.
+        let latestBefore = latestSizeSource[scene]
         if attachment?.role == .window {
-            before = AttachmentSnapshot(attachments: attachments[scene] ?? [:], latestSizeSource: latestSizeSource[scene])
             noteAttachmentsBeforeChange(of: scene)
             attachments[scene]?[session.id]?.size = size
             attachments[scene]?[session.id]?.reportedAt = nextSizeReport()
             if let aggregate = SceneSizing.aggregate(policy, windows: windows(of: scene)) { target = aggregate }
         }
         // Looked up before written: the same client resizing again is the common case.
-        if policy == .latest, latestSizeSource[scene] != session.id {
-            if before == nil {
-                before = AttachmentSnapshot(attachments: attachments[scene] ?? [:], latestSizeSource: latestSizeSource[scene])
-                noteAttachmentsBeforeChange(of: scene)
-            }
+        if policy == .latest, latestBefore != session.id {
+            noteAttachmentsBeforeChange(of: scene)
             latestSizeSource[scene] = session.id
         }
         do {
             try change(scene, at: index, by: .resize(target), id: id, from: session, mayHaveAttachments: anyoneAttached)
         } catch {
-            if let before { restoreAttachments(of: scene, to: before) }
+            if attachment?.role == .window { attachments[scene]?[session.id] = attachment }
+            latestSizeSource[scene] = latestBefore
             throw error
         }
     }
