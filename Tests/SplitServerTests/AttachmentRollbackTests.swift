@@ -61,13 +61,20 @@ struct AttachmentRollbackTests {
         #expect(try size(of: owner) == ["width": 1000, "height": 700])
     }
 
-    @Test func aDetachAnsweredStorageIsNotApplied() throws {
-        let daemon = try TestDaemon()
-        defer { daemon.stop() }
+    /// Scene "s" under `largest` with two windows, 1000x500 and 700x900 (so 1000x900, at
+    /// revision 3).
+    private func twoWindows(_ daemon: TestDaemon) throws -> (first: TestClient, second: TestClient) {
         let first = try daemon.connect(), second = try daemon.connect()
         #expect(try first.request(create("largest")).isOK)
         #expect(try first.request(attach("window", 1000, 500)).isOK)
         #expect(try second.request(attach("window", 700, 900))["revision"] == 3)
+        return (first, second)
+    }
+
+    @Test func aDetachAnsweredStorageIsNotApplied() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let (first, second) = try twoWindows(daemon)
         daemon.store.failure = diskFull
         // Leaving shrinks the scene to 1000x500: that change fails, so the detach is undone.
         #expect(try second.request(["op": "scene.detach", "scene": "s"]).errorCode == "storage")
@@ -86,10 +93,7 @@ struct AttachmentRollbackTests {
     @Test func aWindowThatLeavesDuringAFailedCommitResizesTheSceneOnceTheStoreTakesItAgain() throws {
         let daemon = try TestDaemon()
         defer { daemon.stop() }
-        let first = try daemon.connect(), second = try daemon.connect()
-        #expect(try first.request(create("largest")).isOK)
-        #expect(try first.request(attach("window", 1000, 500)).isOK)
-        #expect(try second.request(attach("window", 700, 900))["revision"] == 3)
+        let (first, second) = try twoWindows(daemon)
         daemon.store.failure = diskFull
         second.close()
         usleep(300_000)

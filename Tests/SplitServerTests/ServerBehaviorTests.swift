@@ -150,14 +150,20 @@ struct ServerBehaviorTests {
 
     /// WIRE: after an attach, "pushes follow from revision+1, none missed", also for a
     /// client that reads late (`output.slowReaderPushes` `queue`, the default).
-    @Test func aStalledSubscriberGetsEveryRevisionOnceItReads() throws {
-        let daemon = try TestDaemon { $0.outputSoftLimit = 4096 }
-        defer { daemon.stop() }
+    /// A writer, and a viewer of scene "s" with a 4 KiB receive buffer that does not read
+    /// yet; the revision the viewer attached at.
+    private func writerAndStalledViewer(_ daemon: TestDaemon) throws -> (writer: TestClient, stalled: TestClient, attachedAt: Int) {
         let writer = try daemon.connect()
         #expect(try writer.request(create).isOK)
         let stalled = try TestClient(path: daemon.socketPath, receiveBuffer: 4096)
         let attached = try stalled.request(["op": "scene.attach", "scene": "s", "role": "viewer"])
-        let first = try #require(attached["revision"]?.int)
+        return (writer, stalled, try #require(attached["revision"]?.int))
+    }
+
+    @Test func aStalledSubscriberGetsEveryRevisionOnceItReads() throws {
+        let daemon = try TestDaemon { $0.outputSoftLimit = 4096 }
+        defer { daemon.stop() }
+        let (writer, stalled, first) = try writerAndStalledViewer(daemon)
         var last = 0
         for step in 0..<1500 {
             last = try writer.request(resize(700 + step % 500, 1024 + step % 2))["revision"]?.int ?? -1
@@ -176,11 +182,7 @@ struct ServerBehaviorTests {
             $0.outputHardLimit = 64 << 10
         }
         defer { daemon.stop() }
-        let writer = try daemon.connect()
-        #expect(try writer.request(create).isOK)
-        let stalled = try TestClient(path: daemon.socketPath, receiveBuffer: 4096)
-        let attached = try stalled.request(["op": "scene.attach", "scene": "s", "role": "viewer"])
-        let first = try #require(attached["revision"]?.int)
+        let (writer, stalled, first) = try writerAndStalledViewer(daemon)
         for step in 0..<1500 {
             #expect(try writer.request(resize(700 + step % 500, 1024 + step % 2)).isOK)
         }
