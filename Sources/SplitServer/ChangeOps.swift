@@ -76,16 +76,23 @@ extension Server {
     private func change(_ scene: String, at index: Dictionary<String, LiveScene>.Index, by change: SceneChange, id: RequestID,
                         from session: ClientSession, mayHaveAttachments: Bool = true) throws(WireError) {
         let transition = try engineTransition(change, to: scene, at: index)
-        // The response is written once; a push copies its fields only if someone is attached.
-        let response = WireEncoder.changeResponse(id: id, revision: transition.state.revision,
-                                                  layout: transition.layout, events: transition.events,
-                                                  using: &scratchWriter)
-        let changed = transition.changed
-        if changed { recordChange(consume transition, as: .change(change), at: index) }
-        stage(response.bytes, id: id, to: session, as: changed ? .change(scene) : .read(scene))
-        if changed, mayHaveAttachments, let attached = attachments[scene], !attached.isEmpty {
-            broadcast(scene: scene, fields: ChangeFields(encoded: response.bytes[response.fields]))
+        // The response is written once, into the turn's reply buffer; a push copies its fields
+        // only if someone is attached. Both before `recordChange` reuses the writer.
+        let fields = WireEncoder.writeChangeResponse(id: id, revision: transition.state.revision,
+                                                     layout: transition.layout, events: transition.events,
+                                                     into: &scratchWriter)
+        guard transition.changed else {
+            stage(scratchWriter.bytes, id: id, to: session, as: .read(scene))
+            return
         }
+        let range = scratchWriter.withBytes { turn.appendChangeReply($0) }
+        var push: ChangeFields?
+        if mayHaveAttachments, let attached = attachments[scene], !attached.isEmpty {
+            push = scratchWriter.withBytes { ChangeFields(encoded: UnsafeRawBufferPointer(rebasing: $0[fields])) }
+        }
+        recordChange(consume transition, as: .change(change), at: index)
+        stage(.change(range, id: id, scene: scene), for: session)
+        if let push { broadcast(scene: scene, fields: push) }
     }
 
     /// Runs the engine on the live scene; an accepted change is recorded in the turn (the

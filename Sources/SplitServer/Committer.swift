@@ -180,13 +180,15 @@ extension Server {
     /// Keeps an answered turn's storage for a later turn (at most `Self.spareTurnLimit`, and
     /// not the storage of an exceptionally large turn, which would stay allocated).
     private func recycle(_ work: inout Turn) {
-        guard spareTurns.count < Self.spareTurnLimit, work.replyCapacity <= Self.spareTurnMaxReplies else { return }
+        guard spareTurns.count < Self.spareTurnLimit, work.replyCapacity <= Self.spareTurnMaxReplies,
+              work.changeReplyCapacity <= Self.spareTurnMaxReplyBytes else { return }
         work.reset()
         spareTurns.append(work)
     }
 
     static let spareTurnLimit = 2
     static let spareTurnMaxReplies = 4096
+    static let spareTurnMaxReplyBytes = 4 << 20
 
     /// After a failed flush the kernel may have dropped the unflushed pages, and what the
     /// disk holds of the turns' commits is unknown: nothing of them may be acknowledged, and
@@ -255,9 +257,15 @@ extension Server {
 
     private func deliver(_ replies: Turn.ConnectionReplies, to session: ClientSession, committed: Bool, rolledBack: Set<String>) {
         // Depth 1, the common case: one reply that stands is written from its own bytes.
-        if let only = replies.single, let bytes = standing(only, committed: committed, rolledBack: rolledBack) {
-            write(bytes, to: session)
-            return
+        if let only = replies.single {
+            if case .change(let range, _, _) = only, committed {
+                replies.changeReplyBytes.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[range]), to: session) }
+                return
+            }
+            if let bytes = standing(only, committed: committed, rolledBack: rolledBack) {
+                write(bytes, to: session)
+                return
+            }
         }
         var output: [UInt8] = []
         output.reserveCapacity(byteCount(of: replies))
@@ -267,8 +275,8 @@ extension Server {
                 output += bytes
             case .read(let bytes, let id, let scene):
                 output += rolledBack.contains(scene) ? unansweredRead(id: id, scene: scene) : bytes
-            case .change(let bytes, let id, _):
-                output += committed ? bytes : storageFailure(id: id)
+            case .change(let range, let id, _):
+                if committed { output += replies.changeReplyBytes[range] } else { output += storageFailure(id: id) }
             case .readStaged(let bytes, let id, let what):
                 output += committed ? bytes : unansweredStagedRead(id: id, what: what)
             case .attach(let bytes, let id, let scene):
@@ -302,7 +310,9 @@ extension Server {
     private func standing(_ reply: Turn.Reply, committed: Bool, rolledBack: Set<String>) -> [UInt8]? {
         switch reply {
         case .fixed(let bytes): bytes
-        case .change(let bytes, _, _), .readStaged(let bytes, _, _): committed ? bytes : nil
+        case .readStaged(let bytes, _, _): committed ? bytes : nil
+        // Written from the turn's buffer by the caller.
+        case .change: nil
         case .read(let bytes, _, let scene), .attach(let bytes, _, let scene): rolledBack.contains(scene) ? nil : bytes
         case .push, .notice, .close: nil
         }
@@ -313,9 +323,11 @@ extension Server {
         var total = 0
         for reply in replies {
             switch reply {
-            case .fixed(let bytes), .read(let bytes, _, _), .change(let bytes, _, _), .attach(let bytes, _, _),
+            case .fixed(let bytes), .read(let bytes, _, _), .attach(let bytes, _, _),
                  .readStaged(let bytes, _, _), .push(_, _, let bytes), .notice(let bytes):
                 total += bytes.count
+            case .change(let range, _, _):
+                total += range.count
             case .close:
                 break
             }
@@ -343,6 +355,10 @@ extension Server {
 
     /// Writes one turn's output with one write; a client past the hard limit is dropped.
     func write(_ bytes: [UInt8], to session: ClientSession) {
+        bytes.withUnsafeBytes { write($0, to: session) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, to session: ClientSession) {
         guard !bytes.isEmpty, session.connection.isOpen else { return }
         session.connection.write(bytes)
         stats.bytesOut += bytes.count

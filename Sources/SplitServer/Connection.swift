@@ -227,23 +227,23 @@ final class Connection {
     /// Writes `bytes` now: synchronously as far as the socket takes them, the rest with one
     /// `uv_write` whose buffer is freed when it completes.
     func write(_ bytes: [UInt8]) {
-        guard isOpen, !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        guard isOpen, let base = bytes.baseAddress, !bytes.isEmpty else { return }
         var offset = 0
         if queuedBytes == 0 {
-            let written = bytes.withUnsafeBytes { raw -> Int32 in
-                var buffer = uv_buf_init(UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: CChar.self),
-                                         UInt32(raw.count))
-                return uv_try_write(asStream(pipe), &buffer, 1)
-            }
+            var buffer = uv_buf_init(UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: CChar.self),
+                                     UInt32(bytes.count))
+            let written = uv_try_write(asStream(pipe), &buffer, 1)
             if written > 0 { offset = Int(written) }
         }
         bytesWritten += offset
         guard offset < bytes.count else { return }
         let remaining = bytes.count - offset
         let storage = malloc(remaining)!
-        bytes.withUnsafeBytes { raw in
-            storage.copyMemory(from: raw.baseAddress! + offset, byteCount: remaining)
-        }
+        storage.copyMemory(from: base + offset, byteCount: remaining)
         let request = allocateUV(uv_write_t.self)
         request.pointee.data = storage
         var buffer = uv_buf_init(storage.assumingMemoryBound(to: CChar.self), UInt32(remaining))

@@ -89,7 +89,9 @@ extension Server {
         switch kind {
         case .fixed: stage(.fixed(bytes), for: session)
         case .read(let scene): stage(.read(bytes, id: id, scene: scene), for: session)
-        case .change(let scene): stage(.change(bytes, id: id, scene: scene), for: session)
+        case .change(let scene):
+            let range = bytes.withUnsafeBytes { turn.appendChangeReply($0) }
+            stage(.change(range, id: id, scene: scene), for: session)
         case .attach(let scene): stage(.attach(bytes, id: id, scene: scene), for: session)
         case .readStaged(let what): stage(.readStaged(bytes, id: id, what: what), for: session)
         }

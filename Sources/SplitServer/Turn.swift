@@ -19,8 +19,10 @@ struct Turn {
         case fixed([UInt8])
         /// A reply reading `scene`: answered only if the scene was not rolled back.
         case read([UInt8], id: RequestID, scene: String)
-        /// A reply reporting a change: answered only if the commit succeeds.
-        case change([UInt8], id: RequestID, scene: String?)
+        /// A reply reporting a change, its bytes at `range` of the turn's `changeReplyBytes`
+        /// (one buffer for the turn: an array per reply was an allocation, a copy and a free
+        /// per change): answered only if the commit succeeds.
+        case change(Range<Int>, id: RequestID, scene: String?)
         /// A reply reading what this turn staged (several scenes, snapshot sessions): answered
         /// only if the commit succeeds, else a `storage` error saying the read was not answered.
         case readStaged([UInt8], id: RequestID, what: String)
@@ -37,9 +39,10 @@ struct Turn {
         /// to its requests, not pushes or notices, which can be held back and coalesced.
         var stagedByteCount: Int {
             switch self {
-            case .fixed(let bytes), .read(let bytes, _, _), .change(let bytes, _, _), .attach(let bytes, _, _),
-                 .readStaged(let bytes, _, _):
+            case .fixed(let bytes), .read(let bytes, _, _), .attach(let bytes, _, _), .readStaged(let bytes, _, _):
                 bytes.count
+            case .change(let range, _, _):
+                range.count
             case .push, .notice, .close:
                 0
             }
@@ -47,6 +50,8 @@ struct Turn {
     }
 
     var batch = StoreBatch()
+    /// The bytes of the turn's `.change` replies, one after the other.
+    private(set) var changeReplyBytes: [UInt8] = []
     /// Every reply of the turn in staging order; `replies(of:)` picks one connection's.
     // One flat array with links kept across turns: a dictionary of arrays freed one array
     // per connection per turn (2.2 % of the daemon's CPU at 100 connections x depth 1).
@@ -82,6 +87,16 @@ struct Turn {
     /// How many replies the turn's storage holds without growing.
     var replyCapacity: Int { staged.capacity }
 
+    /// How many bytes of change replies the turn's storage holds without growing.
+    var changeReplyCapacity: Int { changeReplyBytes.capacity }
+
+    /// Keeps a change reply's bytes with the turn's others; where they are, for `.change`.
+    mutating func appendChangeReply(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
+        let start = changeReplyBytes.count
+        changeReplyBytes.append(contentsOf: bytes)
+        return start..<changeReplyBytes.count
+    }
+
     /// True once a scene was changed (created, deleted, checkpointed) this turn.
     var changedScenes: Bool { !replaced.isEmpty }
 
@@ -109,7 +124,8 @@ struct Turn {
 
     /// The replies staged for the connection at `slot` of `connectionOrder`, in staging order.
     func replies(of slot: Int) -> ConnectionReplies {
-        ConnectionReplies(staged: staged, next: nextOfSameConnection, first: firstReply[slot])
+        ConnectionReplies(staged: staged, next: nextOfSameConnection, first: firstReply[slot],
+                          changeReplyBytes: changeReplyBytes)
     }
 
     /// One connection's replies of a turn, in the order they were staged.
@@ -117,6 +133,8 @@ struct Turn {
         fileprivate let staged: [Reply]
         fileprivate let next: [Int]
         fileprivate let first: Int
+        /// The turn's change replies, where `.change` ranges point.
+        let changeReplyBytes: [UInt8]
 
         /// The reply when it is the connection's only one (depth 1, the common case).
         var single: Reply? { next[first] < 0 ? staged[first] : nil }
@@ -150,6 +168,7 @@ struct Turn {
     /// Empties the turn, keeping the batch's storage.
     mutating func reset() {
         batch.removeAll()
+        changeReplyBytes.removeAll(keepingCapacity: true)
         staged.removeAll(keepingCapacity: true)
         nextOfSameConnection.removeAll(keepingCapacity: true)
         connectionOrder.removeAll(keepingCapacity: true)

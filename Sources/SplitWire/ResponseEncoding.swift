@@ -77,6 +77,14 @@ public enum WireEncoder {
     /// from one response to the next; only the returned bytes are allocated.
     public static func changeResponse(id: RequestID, revision: Int, layout: Layout, events: [SceneEvent],
                                       using writer: inout JSONWriter) -> (bytes: [UInt8], fields: Range<Int>) {
+        let fields = writeChangeResponse(id: id, revision: revision, layout: layout, events: events, into: &writer)
+        return (writer.bytes, fields)
+    }
+
+    /// `changeResponse` left in `writer` (emptied first), for a caller that copies it where
+    /// it is kept (no array of its own); answers where its fields are.
+    public static func writeChangeResponse(id: RequestID, revision: Int, layout: Layout, events: [SceneEvent],
+                                           into writer: inout JSONWriter) -> Range<Int> {
         writer.removeAll()
         writer.beginObject()
         writer.rawKey("id")
@@ -89,7 +97,7 @@ public enum WireEncoder {
         let end = writer.count
         writer.endObject()
         writer.newline()
-        return (writer.bytes, start..<end)
+        return start..<end
     }
 
     /// The response to a `resize` or `intent` from fields encoded once.
@@ -121,6 +129,11 @@ public struct ChangeFields: Hashable, Sendable {
 
     /// Fields already encoded, as `WireEncoder.changeResponse` locates them.
     public init(encoded: ArraySlice<UInt8>) {
+        bytes = Array(encoded)
+    }
+
+    /// Fields already encoded, as `WireEncoder.writeChangeResponse` locates them in its writer.
+    public init(encoded: UnsafeRawBufferPointer) {
         bytes = Array(encoded)
     }
 }
