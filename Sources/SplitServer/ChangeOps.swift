@@ -134,15 +134,16 @@ extension Server {
         let revision = transition.state.revision
         let previousCheckpoint = index.map { scenes.values[$0].withValue { $0.checkpointRevision } } ?? 0
         var checkpointRevision = previousCheckpoint
-        let entry = JournalRecordCoding.encode(change, using: &scratchWriter)
+        // Left in the writer until `appendJournal` copies it (a checkpoint's blob has its own).
+        JournalRecordCoding.write(change, into: &scratchWriter)
         let layoutHash = LayoutDigest.text(transition.layout)
         if case .created = change {
             // The row must exist before its journal entry (foreign key).
             stageCheckpoint(of: transition.state)
             checkpointRevision = revision
-            turn.batch.appendJournal(scene: id, revision: Int64(revision), change: entry, layoutHash: layoutHash)
+            scratchWriter.withBytes { turn.batch.appendJournal(scene: id, revision: Int64(revision), change: $0, layoutHash: layoutHash) }
         } else {
-            turn.batch.appendJournal(scene: id, revision: Int64(revision), change: entry, layoutHash: layoutHash)
+            scratchWriter.withBytes { turn.batch.appendJournal(scene: id, revision: Int64(revision), change: $0, layoutHash: layoutHash) }
             if revision - previousCheckpoint >= checkpointInterval {
                 stageCheckpoint(of: transition.state)
                 checkpointRevision = revision

@@ -62,12 +62,12 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
             statistics.failedCommits += 1
             throw failure
         }
-        for operation in batch.operations { apply(operation) }
+        for operation in batch.operations { apply(operation, of: batch) }
         statistics.commits += 1
         statistics.operations += Int64(batch.count)
     }
 
-    private func apply(_ operation: StoreBatch.Operation) {
+    private func apply(_ operation: StoreBatch.Operation, of batch: StoreBatch) {
         switch operation {
         case let .upsertScene(id, device, revision, state):
             let created = scenes[id]?.createdAt ?? 0
@@ -77,7 +77,8 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
             journalEntries.removeValue(forKey: id)
             sessions = sessions.filter { $0.value.summary.scene != id }
         case let .appendJournal(scene, revision, change, layoutHash):
-            journalEntries[scene, default: []].append(JournalEntry(scene: scene, revision: revision, change: change, layoutHash: layoutHash, at: 0))
+            journalEntries[scene, default: []].append(JournalEntry(scene: scene, revision: revision, change: Array(batch.change(of: change)),
+                                                                   layoutHash: layoutHash, at: 0))
         case let .insertSnapshotSession(insert):
             let summary = SnapshotSessionSummary(session: insert.session, number: insert.number, scene: insert.scene,
                                                  baseRevision: insert.baseRevision, sizes: insert.sizes, hash: insert.hash, createdAt: 0)

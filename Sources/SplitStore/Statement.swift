@@ -69,12 +69,19 @@ public final class Statement {
     /// Binds bytes as a BLOB, copied into `buffer` instead of by SQLite: the statement must
     /// run before the buffer's storage is reused.
     func bind(_ value: [UInt8], at index: Int32, in buffer: inout BindBuffer) throws(StoreError) {
-        let code = value.withUnsafeBytes { bytes -> Int32 in
-            guard !bytes.isEmpty, let copy = buffer.copy(bytes) else {
-                return bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0)
-                    : sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
-            }
-            return sqlite3_bind_blob(handle, index, copy, Int32(bytes.count), nil)
+        // `withUnsafeBytes` rethrows untyped errors: the typed one goes through a Result.
+        try value.withUnsafeBytes { bytes in
+            Result { () throws(StoreError) in try bind(bytes, at: index, in: &buffer) }
+        }.get()
+    }
+
+    func bind(_ bytes: UnsafeRawBufferPointer, at index: Int32, in buffer: inout BindBuffer) throws(StoreError) {
+        let code: Int32
+        if !bytes.isEmpty, let copy = buffer.copy(bytes) {
+            code = sqlite3_bind_blob(handle, index, copy, Int32(bytes.count), nil)
+        } else {
+            code = bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0)
+                : sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
         }
         try check(code, "bind")
     }

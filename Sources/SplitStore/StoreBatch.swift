@@ -18,7 +18,8 @@ public struct StoreBatch: Sendable {
         /// Records the change that produced `revision` at the end of the journal. The store
         /// trusts the daemon's order (one entry per revision, after the scene's creation); a
         /// restart refuses a scene whose entries above its checkpoint are not contiguous.
-        case appendJournal(scene: String, revision: Int64, change: [UInt8], layoutHash: String?)
+        /// `change` locates the record in the batch's `journalBytes` (`change(of:)`).
+        case appendJournal(scene: String, revision: Int64, change: Range<Int>, layoutHash: String?)
         /// Records a snapshot session; `number` comes from `nextSessionNumber()`.
         case insertSnapshotSession(SnapshotSessionInsert)
         /// Sets a daemon-defined key in `meta`.
@@ -27,6 +28,12 @@ public struct StoreBatch: Sendable {
 
     /// The operations, in the order they will apply.
     public private(set) var operations: [Operation] = []
+    /// The journal entries' change records, one after the other: one buffer for the batch,
+    /// where an array per entry was an allocation and a free per change.
+    public private(set) var journalBytes: [UInt8] = []
+
+    /// The record an `appendJournal` operation's `change` range locates.
+    public func change(of range: Range<Int>) -> ArraySlice<UInt8> { journalBytes[range] }
 
     public init() {}
 
@@ -42,7 +49,13 @@ public struct StoreBatch: Sendable {
     }
 
     public mutating func appendJournal(scene: String, revision: Int64, change: [UInt8], layoutHash: String? = nil) {
-        operations.append(.appendJournal(scene: scene, revision: revision, change: change, layoutHash: layoutHash))
+        change.withUnsafeBytes { appendJournal(scene: scene, revision: revision, change: $0, layoutHash: layoutHash) }
+    }
+
+    public mutating func appendJournal(scene: String, revision: Int64, change: UnsafeRawBufferPointer, layoutHash: String? = nil) {
+        let start = journalBytes.count
+        journalBytes.append(contentsOf: change)
+        operations.append(.appendJournal(scene: scene, revision: revision, change: start..<journalBytes.count, layoutHash: layoutHash))
     }
 
     public mutating func insertSnapshotSession(_ session: SnapshotSessionInsert) {
@@ -55,12 +68,19 @@ public struct StoreBatch: Sendable {
 
     /// Appends another batch's operations after this one's.
     public mutating func append(contentsOf other: StoreBatch) {
-        operations.append(contentsOf: other.operations)
+        let offset = journalBytes.count
+        journalBytes.append(contentsOf: other.journalBytes)
+        operations.append(contentsOf: other.operations.lazy.map { operation in
+            guard case let .appendJournal(scene, revision, change, layoutHash) = operation else { return operation }
+            return .appendJournal(scene: scene, revision: revision, change: (change.lowerBound + offset)..<(change.upperBound + offset),
+                                  layoutHash: layoutHash)
+        })
     }
 
     /// Empties the batch, keeping its capacity for the next turn.
     public mutating func removeAll() {
         operations.removeAll(keepingCapacity: true)
+        journalBytes.removeAll(keepingCapacity: true)
     }
 }
 

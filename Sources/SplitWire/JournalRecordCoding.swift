@@ -28,6 +28,12 @@ public enum JournalRecordCoding {
     /// `encode` written with `writer` (emptied first), whose storage the caller reuses from one
     /// record to the next; only the returned bytes are allocated.
     public static func encode(_ record: JournalRecord, using writer: inout JSONWriter) -> [UInt8] {
+        write(record, into: &writer)
+        return writer.bytes
+    }
+
+    /// `encode` left in `writer` (emptied first), for a caller that copies it where it is kept.
+    public static func write(_ record: JournalRecord, into writer: inout JSONWriter) {
         writer.removeAll()
         writer.beginObject()
         writer.rawKey("v")
@@ -54,7 +60,6 @@ public enum JournalRecordCoding {
             writer.endObject()
         }
         writer.endObject()
-        return writer.bytes
     }
 
     /// `{"width":W,"height":H}`.

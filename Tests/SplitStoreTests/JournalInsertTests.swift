@@ -42,7 +42,7 @@ struct JournalInsertTests {
                     floor[id] = nil
                 case let .appendJournal(scene, revision, change, layoutHash):
                     lastSeq += 1
-                    rows.append(Row(seq: lastSeq, scene: scene, revision: revision, change: change, changeType: "blob",
+                    rows.append(Row(seq: lastSeq, scene: scene, revision: revision, change: Array(batch.change(of: change)), changeType: "blob",
                                     layoutHash: layoutHash, layoutHashType: layoutHash == nil ? "null" : "text", at: now))
                 case .insertSnapshotSession, .setMeta:
                     break

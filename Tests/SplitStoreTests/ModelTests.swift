@@ -22,7 +22,7 @@ struct StoreModel {
     /// Applies the batch and returns true, or returns false and changes nothing.
     mutating func commit(_ batch: StoreBatch) -> Bool {
         var next = self
-        for operation in batch.operations where !next.apply(operation) { return false }
+        for operation in batch.operations where !next.apply(operation, of: batch) { return false }
         self = next
         return true
     }
@@ -43,7 +43,7 @@ struct StoreModel {
         }
     }
 
-    private mutating func apply(_ operation: StoreBatch.Operation) -> Bool {
+    private mutating func apply(_ operation: StoreBatch.Operation, of batch: StoreBatch) -> Bool {
         switch operation {
         case let .upsertScene(id, device, revision, state):
             if scenes[id] == nil { start[id] = lastSeq }
@@ -55,7 +55,7 @@ struct StoreModel {
             floor[id] = nil
             sessions = sessions.filter { $0.value.scene != id }
         case let .appendJournal(scene, revision, change, _):
-            log.append(Entry(seq: lastSeq + 1, scene: scene, revision: revision, change: change))
+            log.append(Entry(seq: lastSeq + 1, scene: scene, revision: revision, change: Array(batch.change(of: change))))
         case let .insertSnapshotSession(session):
             guard scenes[session.scene] != nil, sessions[session.session] == nil,
                   !sessions.values.contains(where: { $0.number == session.number }) else { return false }
