@@ -102,5 +102,5 @@ func sizeText(_ size: JSONValue) -> String? {
 
 private func scalar(_ value: JSONValue?) -> String {
     guard let value else { return "-" }
-    return value.string ?? JSONWriter.string(value)
+    return value.string.map(visible) ?? JSONWriter.string(value)
 }

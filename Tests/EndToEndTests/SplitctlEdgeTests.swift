@@ -96,3 +96,39 @@ private func startWatching(_ daemon: DaemonProcess) throws -> (ChildProcess, Str
     while readText(outPath).isEmpty, ContinuousClock.now < deadline, watch.isRunning { usleep(10_000) }
     return (watch, outPath, errPath)
 }
+
+extension EndToEnd {
+    /// Fixes from the audit of splitctl (audit D): each test fails without its fix.
+    @Suite struct SplitctlAuditFixes {
+        /// Control characters in view-controller ids used to be written raw by the human
+        /// renderings (change commands, `scene get`, `watch`): an escape injection.
+        @Test func humanOutputShowsControlCharactersAsHexEscapes() throws {
+            try withDaemon { daemon in
+                let evil = "x\u{1B}]0;PWNED\u{07}\u{1B}[2J\nline2\u{7F}\u{9B}"
+                let shown = #"x\x1b]0;PWNED\x07\x1b[2J\x0aline2\x7f\x9b"#
+                #expect(try splitctl(daemon, "scene", "create", "inj", "--device", "ipad-pro-12.9").exitCode == 0)
+                let watch = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "watch", "inj", "--count", "1"],
+                                             stdoutPath: daemon.directory + "/watch.out", stderrPath: daemon.directory + "/watch.err")
+                defer { watch.killHard() }
+                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                while readText(daemon.directory + "/watch.out").isEmpty, ContinuousClock.now < deadline { usleep(10_000) }
+
+                let pushed = try splitctl(daemon, "push", "inj", "primary", evil)
+                #expect(pushed.exitCode == 0, "\(pushed)")
+                let got = try splitctl(daemon, "scene", "get", "inj")
+                #expect(watch.wait(timeout: .seconds(10)) == .exited(0))
+                let watched = readText(daemon.directory + "/watch.out")
+                for (name, text) in [("push", pushed.stdout), ("scene get", got.stdout), ("watch", watched)] {
+                    #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) },
+                            "\(name) wrote a control character: \(text.debugDescription)")
+                    #expect(text.contains(shown), "\(name): \(text)")
+                }
+                #expect(pushed.stdout.contains("appear \(shown) in primary"), "\(pushed.stdout)")
+                // --json keeps the exact id.
+                let json = try jsonOutput(splitctl(daemon, "--json", "scene", "get", "inj"))
+                #expect(json["layout"]?["columns"]?[0]?["stack"]?.array?.last?.string == evil)
+            }
+        }
+
+    }
+}

@@ -36,11 +36,13 @@ struct ScreenCanvas {
     }
 
     /// Writes `text` from (x, y) to the right, clipped to the canvas and to `limit` columns.
+    /// Control characters (in view-controller ids, messages) are drawn as `\xHH`: written raw
+    /// they would reach the terminal as escape sequences.
     mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .plain, limit: Int? = nil) {
         guard y >= 0, y < height else { return }
         let end = min(width, limit.map { x + $0 } ?? width)
         var column = x
-        for character in text {
+        for character in visible(text) {
             if column >= end { break }
             if column >= 0 { set(column, y, character, style) }
             column += 1
