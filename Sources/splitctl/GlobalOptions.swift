@@ -22,9 +22,19 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
-    var timeoutDuration: Duration { .milliseconds(Int64(max(timeout, 0) * 1000)) }
+    /// The largest `--timeout`: about 11.6 days. Far larger values overflowed the conversion
+    /// to a Duration (a crash above 9.2e15 s); nobody waits that long for an answer.
+    static let longestTimeout: Double = 1_000_000
+
+    var timeoutDuration: Duration { .milliseconds(Int64(min(max(timeout, 0), Self.longestTimeout) * 1000)) }
 
     func validate() throws {
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+        guard timeout <= Self.longestTimeout else {
+            throw ValidationError("--timeout must be at most \(points(Self.longestTimeout)) seconds")
+        }
+        // `--socket "$SOCK"` with SOCK unset: refused rather than resolved from the environment
+        // (which --socket promises not to read).
+        if socket?.isEmpty == true { throw ValidationError("--socket needs a path, not an empty string") }
     }
 }

@@ -130,5 +130,30 @@ extension EndToEnd {
             }
         }
 
+        /// `--timeout 1e16` used to crash (Int64 overflow converting it to a Duration).
+        @Test(arguments: ["1e16", "1e300", "1000001"])
+        func aHugeTimeoutIsAUsageError(value: String) throws {
+            let output = try runCommand(Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock", "--timeout", value, "ping"])
+            #expect(output.exitCode == 64, "\(output)")
+            #expect(output.stderr.split(separator: "\n").first == "splitctl: --timeout must be at most 1000000 seconds", "\(output.stderr)")
+        }
+
+        @Test func theLargestTimeoutIsAccepted() throws {
+            try withDaemon { daemon in
+                let output = try splitctl(daemon, "--timeout", "1000000", "ping")
+                #expect(output.exitCode == 0, "\(output)")
+            }
+        }
+
+        /// `--socket "$SOCK"` with SOCK unset used to read SPLITD_SOCKET (or the config file,
+        /// exiting 78), although --socket promises to read nothing else.
+        @Test func anEmptySocketOptionIsAUsageError() throws {
+            for environment in [["SPLITD_SOCKET": "/tmp/elsewhere.sock"], ["SPLITD_CONFIG": "/nonexistent/splitd.json"]] {
+                let output = try withoutSocketEnvironment(Binaries.splitctl, ["--socket", "", "ping"], environment: environment)
+                #expect(output.exitCode == 64, "\(environment): \(output)")
+                #expect(output.stderr.split(separator: "\n").first == "splitctl: --socket needs a path, not an empty string",
+                        "\(output.stderr)")
+            }
+        }
     }
 }
