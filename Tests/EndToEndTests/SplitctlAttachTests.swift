@@ -39,5 +39,67 @@ extension EndToEnd {
                 #expect(screen.contains(#"appear x\x1b]0;PWNED\x07y in primary"#), "the ticker: \(screen)")
             }
         }
+
+        /// The message line used to say `no change` for every change without events, also
+        /// one that moved the revision (a tab selection).
+        @Test func theMessageLineTellsNoChangeFromNoEvents() throws {
+            try withDaemon { daemon in
+                let tmux = try TmuxServer()
+                defer { tmux.stop() }
+                try tmux.start("a", columns: 160, rows: 24, command: attachPaneCommand(
+                    daemon, "tabs", "--create", "--device", "ipad-pro-12.9",
+                    "--config", #"{"style":"tripleColumn","tabs":[{"root":"a"},{"root":"b"}]}"#))
+                let first = try tmux.waitForScreen("a", what: "the first layout") { $0.contains("tab 0") }
+                let revision = statusRevision(of: first)
+                try tmux.sendKeys("a", "Tab")
+                try tmux.waitForScreen("a", what: "tab 1, no events") {
+                    $0.contains("tab 1") && statusRevision(of: $0) == revision + 1 && $0.contains("selectTab index=1: no events")
+                }
+                try tmux.sendKeys("a", "2")
+                try tmux.waitForScreen("a", what: "tab 1 again, no change") {
+                    statusRevision(of: $0) == revision + 1 && $0.contains("selectTab index=1: no change")
+                }
+            }
+        }
+
+        /// attach used to stay on a blank "connected" screen when its scene was deleted, deaf
+        /// to a scene re-created under the same id.
+        @Test func theScenesDeletionEndsItWith0() throws {
+            try withDaemon { daemon in
+                let tmux = try TmuxServer()
+                defer { tmux.stop() }
+                try tmux.start("a", columns: 120, rows: 24, command: attachPaneCommand(daemon, "gone", "--create", "--device", "ipad-pro-12.9"))
+                try tmux.waitForScreen("a", what: "the first layout") { $0.contains("┌─ primary") }
+                try daemon.client().deleteScene("gone")
+                let screen = try tmux.waitForScreen("a", what: "attach to end") { $0.contains("splitctl exited") }
+                #expect(screen.contains("scene gone was deleted\nsplitctl exited 0"), "\(screen)")
+            }
+        }
+
+        /// After a reconnect, a scene that is gone was deleted while attach was away: --create
+        /// used to re-create it, and without --create attach retried unknown_scene forever.
+        @Test(arguments: [["--create", "--device", "ipad-pro-12.9"], ["--role", "viewer"]])
+        func aSceneGoneAfterAReconnectEndsItWith65(arguments: [String]) throws {
+            try withDaemon { daemon in
+                if !arguments.contains("--create") {
+                    _ = try daemon.client().createScene("lost", device: "ipad-pro-12.9")
+                }
+                let tmux = try TmuxServer()
+                defer { tmux.stop() }
+                let command = ([Binaries.splitctl, "--socket", daemon.socketPath, "attach", "lost"] + arguments)
+                    .map { "'\($0)'" }.joined(separator: " ")
+                try tmux.start("a", columns: 120, rows: 24, command: "TERM=xterm-256color \(command); echo \"splitctl exited $?\"; sleep 600")
+                try tmux.waitForScreen("a", what: "the first layout") { $0.contains("┌─ primary") }
+                // The daemon comes back without the scene (its database is gone).
+                #expect(daemon.terminate() == .exited(0))
+                for suffix in ["", "-wal", "-shm"] { unlink(daemon.databasePath + suffix) }
+                try daemon.start()
+                let screen = try tmux.waitForScreen("a", what: "attach to end") { $0.contains("splitctl exited") }
+                #expect(screen.contains("splitctl: unknown_scene: "), "\(screen)")
+                #expect(screen.contains("(it was deleted while attach was reconnecting)"), "\(screen)")
+                #expect(screen.contains("splitctl exited 65"), "\(screen)")
+                #expect(try daemon.client().call("scene.list")["scenes"]?.array?.isEmpty == true, "not re-created")
+            }
+        }
     }
 }

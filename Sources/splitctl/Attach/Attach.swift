@@ -15,8 +15,11 @@ struct Attach: ParsableCommand {
             and on every resize. Every layout splitd pushes is drawn full-screen; press ? for the \
             keys. The daemon going away is survived: the client reconnects with backoff and \
             re-attaches. Needs a terminal on stdin and stdout (ANSI/xterm, tmux, no terminfo).
-            Exit codes: 0 quit, 64 usage or not a terminal, 65 error response (e.g. unknown_scene \
-            without --create), 69 splitd unreachable at start, 128+N ended by signal N.
+            Ends with 0 when the scene is deleted. After a reconnect the scene is never created \
+            (even with --create): if it is gone, attach exits 65.
+            Exit codes: 0 quit or scene deleted, 64 usage or not a terminal, 65 error response \
+            (e.g. unknown_scene without --create, or after a reconnect), 69 splitd unreachable at \
+            start, 128+N ended by signal N.
             """
     )
 
@@ -82,6 +85,9 @@ struct Attach: ParsableCommand {
             throw attachExitCode(error)
         }
         let status = session.run()
+        if let ending = session.ending {
+            if ending.isError { printError(ending.message) } else { emit(ending.message) }
+        }
         if status != 0 { throw ExitCode(status) }
     }
 }
