@@ -29,7 +29,7 @@ func printError(_ message: String) {
 func exitCode(for error: ClientError) -> ExitCode {
     switch error {
     case .server, .protocolViolation: ExitStatus.serverError
-    case .noSocket, .connectionRefused, .permissionDenied, .pathTooLong, .closed, .timedOut: ExitStatus.unavailable
+    case .noSocket, .connectionRefused, .notASocket, .permissionDenied, .pathTooLong, .closed, .timedOut: ExitStatus.unavailable
     case .system: ExitStatus.internalError
     }
 }

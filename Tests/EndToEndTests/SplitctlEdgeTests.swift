@@ -145,6 +145,19 @@ extension EndToEnd {
             }
         }
 
+        /// A directory or a regular file at the socket path used to be reported as
+        /// "connection refused ... (is splitd running?)".
+        @Test func aPathThatIsNotASocketIsSaidToBeOne() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-notasocket")
+            defer { removeDirectory(directory) }
+            try "".write(toFile: directory + "/file", atomically: true, encoding: .utf8)
+            for (path, kind) in [(directory, "a directory"), (directory + "/file", "a regular file")] {
+                let output = try runCommand(Binaries.splitctl, ["--socket", path, "ping"])
+                #expect(output.exitCode == 69, "\(output)")
+                #expect(output.stderr == "splitctl: \(path) is \(kind), not a socket\n")
+            }
+        }
+
         /// `--socket "$SOCK"` with SOCK unset used to read SPLITD_SOCKET (or the config file,
         /// exiting 78), although --socket promises to read nothing else.
         @Test func anEmptySocketOptionIsAUsageError() throws {
