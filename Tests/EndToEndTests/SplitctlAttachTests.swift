@@ -101,5 +101,28 @@ extension EndToEnd {
                 #expect(try daemon.client().call("scene.list")["scenes"]?.array?.isEmpty == true, "not re-created")
             }
         }
+
+        /// A pty that reports 0x0 (`script` without a size, some CI ptys) used to be told
+        /// "attach needs a terminal".
+        @Test func aTerminalWithoutASizeIsToldSo() throws {
+            // posix_openpt/unlockpt/ptsname by hand (Glibc does not export them to Swift):
+            // TIOCSPTLCK and TIOCGPTN, as on every Linux architecture the tests run on.
+            let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+            try #require(master >= 0)
+            defer { close(master) }
+            var unlock: Int32 = 0, number: UInt32 = 0
+            try #require(ioctl(master, UInt(0x4004_5431), &unlock) == 0 && ioctl(master, UInt(0x8004_5430), &number) == 0)
+            let terminal = "/dev/pts/\(number)"
+            var size = winsize()
+            #expect(ioctl(master, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col == 0 && size.ws_row == 0, "a new pty is 0x0")
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-nosize")
+            defer { removeDirectory(directory) }
+            let attach = try ChildProcess(Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock", "attach", "s"],
+                                          stdoutPath: terminal, stderrPath: directory + "/stderr", stdinPath: terminal)
+            defer { attach.killHard() }
+            #expect(attach.wait(timeout: .seconds(10)) == .exited(64))
+            #expect(readText(directory + "/stderr")
+                == "splitctl: the terminal reports no size (0x0): set one, e.g. with `stty rows 40 cols 120`\n")
+        }
     }
 }

@@ -71,8 +71,13 @@ struct Attach: ParsableCommand {
     }
 
     func run() throws {
-        guard isatty(0) == 1, isatty(1) == 1, let size = TerminalSize.of(fd: 1) else {
+        guard isatty(0) == 1, isatty(1) == 1 else {
             printError("attach needs a terminal on stdin and stdout (use `splitctl watch` in scripts)")
+            throw ExitCode.validationFailure
+        }
+        guard let size = TerminalSize.of(fd: 1) else {
+            // `script` without a size, some CI ptys, serial consoles.
+            printError("the terminal reports no size (0x0): set one, e.g. with `stty rows 40 cols 120`")
             throw ExitCode.validationFailure
         }
         let options = AttachOptions(scene: scene, role: role.role, create: create, device: device, config: config?.value,
