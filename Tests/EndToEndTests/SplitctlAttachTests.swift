@@ -124,5 +124,31 @@ extension EndToEnd {
             #expect(readText(directory + "/stderr")
                 == "splitctl: the terminal reports no size (0x0): set one, e.g. with `stty rows 40 cols 120`\n")
         }
+
+        /// The screen used to be UTF-8 whatever the locale: on a Latin-1 (or `C`) terminal a
+        /// box-drawing character takes several cells and the layout breaks.
+        @Test func aLocaleThatIsNotUTF8GetsAnASCIIScreen() throws {
+            try withDaemon { daemon in
+                let tmux = try TmuxServer()
+                defer { tmux.stop() }
+                try tmux.start("a", columns: 120, rows: 24,
+                               command: "LC_ALL=en_US.ISO-8859-1 " + attachPaneCommand(daemon, "latin", "--create", "--device", "ipad-pro-12.9"))
+                let screen = try tmux.waitForScreen("a", what: "the first layout") { $0.contains("+- primary") }
+                let ascii = screen.allSatisfy { $0.isASCII }
+                #expect(ascii, "\(screen)")
+                #expect(screen.contains("| > "), "the top of a stack: \(screen)")
+                #expect(screen.split(separator: "\n").first?.contains("scene latin | rev 1 | expanded") == true, "\(screen)")
+            }
+        }
+
+        @Test func aTerminalTooSmallSaysTheMinimumAndStillSizesTheScene() throws {
+            try withDaemon { daemon in
+                let tmux = try TmuxServer()
+                defer { tmux.stop() }
+                try tmux.start("a", columns: 20, rows: 4, command: attachPaneCommand(daemon, "tiny", "--create", "--device", "ipad-pro-12.9"))
+                try tmux.waitForScreen("a", what: "the too-small screen") { $0.hasPrefix("terminal too small\nneed 24x6") }
+                #expect(try daemon.client().getScene("tiny").layout.size == Size(width: 160, height: 64))
+            }
+        }
     }
 }

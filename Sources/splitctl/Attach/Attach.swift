@@ -81,7 +81,8 @@ struct Attach: ParsableCommand {
             throw ExitCode.validationFailure
         }
         let options = AttachOptions(scene: scene, role: role.role, create: create, device: device, config: config?.value,
-                                    metrics: try metrics(), socketPath: try global.socketPath(), timeout: global.timeoutDuration)
+                                    metrics: try metrics(), socketPath: try global.socketPath(), timeout: global.timeoutDuration,
+                                    utf8: localeIsUTF8(ProcessInfo.processInfo.environment))
         let session = AttachSession(options: options, terminal: size)
         do {
             try session.connectFirst()

@@ -16,6 +16,20 @@ struct AttachOptions {
     var metrics: CellMetrics
     var socketPath: String
     var timeout: Duration
+    /// Draw box-drawing characters and symbols; false: ASCII lookalikes (`localeIsUTF8`).
+    var utf8 = true
+}
+
+/// Whether the locale says the terminal takes UTF-8, as tmux decides it: the first of
+/// `LC_ALL`, `LC_CTYPE`, `LANG` that is set names UTF-8 (`C.UTF-8`, `en_US.utf8`). None set
+/// counts as UTF-8, today's default (containers often set none); `C`, `POSIX` or
+/// `en_US.ISO-8859-1` do not.
+func localeIsUTF8(_ environment: [String: String]) -> Bool {
+    guard let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else {
+        return true
+    }
+    let lowered = locale.lowercased()
+    return lowered.contains("utf-8") || lowered.contains("utf8")
 }
 
 /// The terminal client's I/O shell: one poll(2) loop over the keyboard, the daemon's socket
@@ -280,7 +294,7 @@ final class AttachSession {
     }
 
     private func draw() {
-        writeAll(1, ScreenRenderer.render(state).frame())
+        writeAll(1, ScreenRenderer.render(state).frame(ascii: !options.utf8))
     }
 }
 

@@ -95,8 +95,10 @@ struct ScreenCanvas {
     func character(x: Int, y: Int) -> Character { characters[y * width + x] }
 
     /// The whole canvas as output: each row positioned absolutely (no scrolling, no
-    /// dependence on auto-wrap), styles switched only where they change.
-    func frame() -> String {
+    /// dependence on auto-wrap), styles switched only where they change. `ascii`: every
+    /// character outside ASCII is drawn as one ASCII character (`asciiFallback`), for a
+    /// terminal whose locale is not UTF-8, where a box-drawing character takes several cells.
+    func frame(ascii: Bool = false) -> String {
         var output = ""
         for row in 0..<height {
             output += "\u{1B}[\(row + 1);1H"
@@ -107,10 +109,30 @@ struct ScreenCanvas {
                     output += style.sequence
                     current = style
                 }
-                output.append(characters[row * width + column])
+                let character = characters[row * width + column]
+                output.append(ascii ? Self.asciiFallback(character) : character)
             }
         }
         return output + CellStyle.plain.sequence
+    }
+
+    /// One ASCII character in place of `character`: the screen's own symbols as lookalikes,
+    /// anything else outside ASCII (in ids) as `?`.
+    static func asciiFallback(_ character: Character) -> Character {
+        if character.isASCII { return character }
+        switch character {
+        case "─": return "-"
+        case "│": return "|"
+        case "┌", "┐", "└", "┘": return "+"
+        case "▸", "›", "→": return ">"
+        case "←", "⌫": return "<"
+        case "↑": return "^"
+        case "↓": return "v"
+        case "⏎": return "#"
+        case "·": return "-"
+        case "…": return "~"
+        default: return "?"
+        }
     }
 
     /// The plain text of a row (tests and debugging).
