@@ -158,6 +158,15 @@ extension EndToEnd {
             }
         }
 
+        /// splitctl said `0.1 (protocol 1)` while splitd said `0.1.0`.
+        @Test func splitctlsVersionIsSplitdsWithTheProtocol() throws {
+            let daemon = try runCommand(Binaries.splitd, ["--version"])
+            let client = try runCommand(Binaries.splitctl, ["--version"])
+            #expect(daemon.exitCode == 0 && client.exitCode == 0)
+            #expect(daemon.stdout == "0.1.0\n")
+            #expect(client.stdout == "0.1.0 (protocol 1)\n")
+        }
+
         /// `--socket "$SOCK"` with SOCK unset used to read SPLITD_SOCKET (or the config file,
         /// exiting 78), although --socket promises to read nothing else.
         @Test func anEmptySocketOptionIsAUsageError() throws {
