@@ -8,7 +8,8 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON, one object per line: splitd's result objects (simulate: its run summary; attach: ignored).")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for splitd's answer.", valueName: "seconds"))
+    // .unconditional: `--timeout -1` is a value to refuse, not a missing value and an option.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for splitd's answer.", valueName: "seconds"))
     var timeout: Double = 10
 
     /// The socket path as the daemon resolves it (`SocketLocation`); on failure prints the

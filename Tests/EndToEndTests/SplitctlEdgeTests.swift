@@ -20,6 +20,12 @@ extension EndToEnd {
              "splitctl: the value '@/nonexistent/c.json' is invalid for '--config <json>': no such file: /nonexistent/c.json"),
             (["resize", "s"], "splitctl: give either WIDTHxHEIGHT or --preset NAME"),
             (["frobnicate"], "splitctl: unexpected argument 'frobnicate'"),
+            // Negative values used to be taken for options: "missing value", or the size missing.
+            (["push", "s", "primary", "b", "--base-revision", "-1"], "splitctl: --base-revision must be a revision (0 or more), not -1"),
+            (["--timeout", "-1", "ping"], "splitctl: --timeout must be a positive number of seconds"),
+            (["resize", "s", "-5x10"], "splitctl: '-5x10' is not a window size: WIDTHxHEIGHT takes positive numbers of points"),
+            (["scene", "create", "s", "--device", "mac", "--size", "10"], "splitctl: the value '10' is invalid for '--size <WIDTHxHEIGHT>'"),
+            (["watch", "s", "--size", "800x600"], "splitctl: --size only applies with --role window"),
         ] as [([String], String)])
         func usageErrorsSayWhyOnTheirFirstLine(arguments: [String], firstLine: String) throws {
             let output = try runCommand(Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock"] + arguments)
@@ -55,6 +61,29 @@ extension EndToEnd {
                 try daemon.client().deleteScene("s")
                 #expect(watch.wait(timeout: .seconds(10)) == .exited(0), "\(readText(errPath))")
                 #expect(readText(outPath).split(separator: "\n").last.map { try? JSONParser.parse(String($0)) }??["event"] == "deleted")
+            }
+        }
+
+        /// Human mode used to print the deletion as raw JSON.
+        @Test func watchSaysTheScenesDeletionInWords() throws {
+            try withDaemon { daemon in
+                #expect(try splitctl(daemon, "scene", "create", "w", "--device", "ipad-pro-12.9").exitCode == 0)
+                let outPath = daemon.directory + "/watch.out"
+                let watch = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "watch", "w"],
+                                             stdoutPath: outPath, stderrPath: daemon.directory + "/watch.err")
+                defer { watch.killHard() }
+                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                while readText(outPath).isEmpty, ContinuousClock.now < deadline { usleep(10_000) }
+                try daemon.client().deleteScene("w")
+                #expect(watch.wait(timeout: .seconds(10)) == .exited(0))
+                #expect(readText(outPath).hasSuffix("\nscene w was deleted at revision 1\n"), "\(readText(outPath))")
+            }
+        }
+
+        @Test func sizeHelpSaysWidthXHeight() throws {
+            for command in [["scene", "create"], ["snapshot", "take"], ["watch"]] {
+                let help = try runCommand(Binaries.splitctl, command + ["--help"])
+                #expect(help.stdout.contains("--size <WIDTHxHEIGHT>"), "\(command): \(help.stdout)")
             }
         }
 
