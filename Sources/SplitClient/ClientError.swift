@@ -13,6 +13,9 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSocket(path: String)
     /// The path exists but nothing accepts connections on it.
     case connectionRefused(path: String)
+    /// The path exists but is not a socket: `kind` says what it is (`a directory`, `a
+    /// regular file`...). A wrong --socket, not a stopped daemon.
+    case notASocket(path: String, kind: String)
     /// The socket or its directory is not accessible to this user.
     case permissionDenied(path: String)
     /// `sockaddr_un` holds at most 107 bytes of path.
@@ -31,7 +34,7 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
     /// True for failures to reach the daemon at all (splitctl's exit code 69).
     public var isConnectionFailure: Bool {
         switch self {
-        case .noSocket, .connectionRefused, .permissionDenied, .pathTooLong, .closed: true
+        case .noSocket, .connectionRefused, .notASocket, .permissionDenied, .pathTooLong, .closed: true
         case .timedOut, .server, .protocolViolation, .system: false
         }
     }
@@ -46,6 +49,7 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case let .noSocket(path): "no socket at \(path) (is splitd running?)"
         case let .connectionRefused(path): "connection refused at \(path) (is splitd running?)"
+        case let .notASocket(path, kind): "\(path) is \(kind), not a socket"
         case let .permissionDenied(path): "permission denied for \(path)"
         case let .pathTooLong(path): "socket path too long (max 107 bytes): \(path)"
         case let .timedOut(what): "timed out waiting for \(what)"

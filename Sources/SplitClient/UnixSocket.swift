@@ -146,10 +146,27 @@ public final class UnixSocket {
         return address
     }
 
+    /// What `path` is when it exists and is not a socket (`a directory`...); nil for a socket
+    /// or when it cannot be told.
+    private static func fileKind(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFSOCK: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFREG: return "a regular file"
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR, S_IFBLK: return "a device"
+        default: return nil
+        }
+    }
+
     private static func connectError(_ code: Int32, path: String) -> ClientError {
         switch code {
         case ENOENT, ENOTDIR: .noSocket(path: path)
-        case ECONNREFUSED, ENOTSOCK: .connectionRefused(path: path)
+        case ECONNREFUSED, ENOTSOCK:
+            // A directory or a regular file refuses too: say what the path really is.
+            fileKind(path).map { .notASocket(path: path, kind: $0) } ?? .connectionRefused(path: path)
         case EACCES, EPERM: .permissionDenied(path: path)
         default: .system(call: "connect", errno: code)
         }

@@ -7,8 +7,13 @@ struct ChangeOptions: ParsableArguments {
     @Argument(help: "Scene id.")
     var scene: String
 
-    @Option(help: "Refuse the change (conflict) unless the scene is at this revision.")
+    // .unconditional: `--base-revision -1` is a value to refuse, not a missing value.
+    @Option(parsing: .unconditional, help: "Refuse the change (conflict) unless the scene is at this revision.")
     var baseRevision: Int?
+
+    func validate() throws {
+        if let baseRevision, baseRevision < 0 { throw ValidationError("--base-revision must be a revision (0 or more), not \(baseRevision)") }
+    }
 }
 
 /// Sends one intent object and prints the reply.

@@ -17,10 +17,11 @@ enum ExitStatus {
     static let configuration = ExitCode(78)
 }
 
-/// Prints one `splitctl: ...` line on stderr.
+/// Prints one `splitctl: ...` line on stderr; control characters (from splitd's messages,
+/// which may quote an id) are shown as `\xHH`, so it stays one harmless line.
 func printError(_ message: String) {
     fflush(nil)  // keep stdout lines before the error line
-    let line = Array(("splitctl: " + message + "\n").utf8)
+    let line = Array(("splitctl: " + visible(message) + "\n").utf8)
     line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
 }
 
@@ -28,7 +29,7 @@ func printError(_ message: String) {
 func exitCode(for error: ClientError) -> ExitCode {
     switch error {
     case .server, .protocolViolation: ExitStatus.serverError
-    case .noSocket, .connectionRefused, .permissionDenied, .pathTooLong, .closed, .timedOut: ExitStatus.unavailable
+    case .noSocket, .connectionRefused, .notASocket, .permissionDenied, .pathTooLong, .closed, .timedOut: ExitStatus.unavailable
     case .system: ExitStatus.internalError
     }
 }

@@ -1,6 +1,7 @@
 import SplitCore
 
-// Compact human renderings. Scripts use --json; these are for people.
+// Compact human renderings. Scripts use --json; these are for people. View-controller ids
+// go through `visible` (control characters as `\xHH`).
 
 /// One header line and one line per column:
 /// `1366x1024 landscape regular/regular expanded oneBesideSecondary tile`
@@ -18,7 +19,7 @@ func describe(_ layout: Layout) -> String {
     for column in layout.columns { lines.append("  " + describe(column)) }
     for presentation in layout.presentations {
         let adapted = presentation.effectiveStyle == presentation.style ? "" : " (as \(presentation.effectiveStyle.rawValue))"
-        lines.append("  presented      \(presentation.vc) \(presentation.style.rawValue)\(adapted)")
+        lines.append("  presented      \(visible(presentation.vc)) \(presentation.style.rawValue)\(adapted)")
     }
     return lines.joined(separator: "\n")
 }
@@ -31,7 +32,7 @@ func describe(_ column: ColumnLayout) -> String {
     let name = padded(column.column.rawValue, 15)
     let x = padded("x=" + points(column.x), 8)
     let width = padded("w=" + points(column.width), 8)
-    let stack = column.stack.isEmpty ? "(empty)" : column.stack.joined(separator: " > ")
+    let stack = column.stack.isEmpty ? "(empty)" : column.stack.map(visible).joined(separator: " > ")
     let suffix = flags.isEmpty ? "" : " [" + flags.joined(separator: ",") + "]"
     return "\(name)\(x)\(width)\(stack)\(suffix)"
 }
@@ -43,11 +44,11 @@ func describe(_ event: SceneEvent) -> String {
         "traitsChanged \(from.horizontalSizeClass.rawValue)/\(from.verticalSizeClass.rawValue) -> \(to.horizontalSizeClass.rawValue)/\(to.verticalSizeClass.rawValue)"
     case let .viewWillTransition(size): "viewWillTransition to \(size)"
     case let .willCollapse(moved), let .didCollapse(moved), let .willExpand(moved), let .didExpand(moved):
-        "\(event.type) moved=[\(moved.joined(separator: ","))]"
+        "\(event.type) moved=[\(moved.map(visible).joined(separator: ","))]"
     case let .displayModeChanged(from, to): "displayModeChanged \(from?.rawValue ?? "null") -> \(to?.rawValue ?? "null")"
-    case let .appear(vc, column), let .disappear(vc, column): "\(event.type) \(vc) in \(column.rawValue)"
-    case let .presented(vc, style): "presented \(vc) \(style.rawValue)"
-    case let .dismissed(vc): "dismissed \(vc)"
+    case let .appear(vc, column), let .disappear(vc, column): "\(event.type) \(visible(vc)) in \(column.rawValue)"
+    case let .presented(vc, style): "presented \(visible(vc)) \(style.rawValue)"
+    case let .dismissed(vc): "dismissed \(visible(vc))"
     }
 }
 

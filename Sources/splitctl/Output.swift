@@ -72,6 +72,6 @@ func describeFields(_ value: JSONValue, indent: String = "") -> String {
 }
 
 private func scalarText(_ value: JSONValue) -> String {
-    if let text = value.string { return text }
+    if let text = value.string { return visible(text) }
     return JSONWriter.string(value)
 }

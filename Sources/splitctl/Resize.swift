@@ -24,6 +24,10 @@ struct Resize: ParsableCommand {
     var preset: String?
 
     func validate() throws {
+        // ArgumentParser takes `-5x10` for options, so the size is missing rather than refused.
+        if size == nil, let negative = CommandLine.arguments.dropFirst().first(where: { $0.hasPrefix("-") && WindowSize(argument: $0) != nil }) {
+            throw ValidationError("'\(negative)' is not a window size: WIDTHxHEIGHT takes positive numbers of points")
+        }
         guard (size == nil) != (preset == nil) else { throw ValidationError("give either WIDTHxHEIGHT or --preset NAME") }
     }
 

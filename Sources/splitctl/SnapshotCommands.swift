@@ -19,7 +19,8 @@ struct SnapshotCommand: ParsableCommand {
         @Argument(help: "Scene id.")
         var scene: String
 
-        @Option(name: .customLong("size"), help: "A size to render (repeatable).")
+        @Option(name: .customLong("size"), parsing: .unconditionalSingleValue,
+                help: ArgumentHelp("A size to render in points (repeatable).", valueName: "WIDTHxHEIGHT"))
         var sizes: [WindowSize] = []
 
         @Option(help: "A preset instead of sizes, e.g. appSwitcher.")
@@ -102,5 +103,5 @@ func sizeText(_ size: JSONValue) -> String? {
 
 private func scalar(_ value: JSONValue?) -> String {
     guard let value else { return "-" }
-    return value.string ?? JSONWriter.string(value)
+    return value.string.map(visible) ?? JSONWriter.string(value)
 }

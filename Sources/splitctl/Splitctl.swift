@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SplitServer
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,7 +22,8 @@ struct Splitctl: ParsableCommand {
             (or a preset the scene's device lacks), 69 splitd unreachable, 70 internal error, \
             78 no --socket and splitd's configuration cannot be read.
             """,
-        version: "splitctl 0.1 (protocol 1)",
+        // splitd's own version: the two are built and shipped together.
+        version: "\(SplitdVersion.current) (protocol 1)",
         subcommands: [
             Hello.self, Ping.self, Stats.self, Devices.self,
             SceneCommand.self, Resize.self,

@@ -21,11 +21,17 @@ struct Watch: ParsableCommand {
     @Option(help: "window (its size counts for the scene's size policy) or viewer.")
     var role: AttachRoleArgument = .init(role: .viewer)
 
-    @Option(help: "Window size announced when attaching as a window.")
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Window size in points announced when attaching as a window (--role window only).", valueName: "WIDTHxHEIGHT"))
     var size: WindowSize?
 
     @Option(help: "Exit after this many pushes (default: until the scene is deleted; splitd closing the connection first exits 69).")
     var count: Int?
+
+    func validate() throws {
+        // A viewer has no size: splitd would ignore it, and so silently did splitctl.
+        if size != nil, role.role != .window { throw ValidationError("--size only applies with --role window") }
+    }
 
     func run() throws {
         let closedEarly = try withConnection(global) { connection throws(ClientError) -> Bool in
@@ -46,8 +52,10 @@ struct Watch: ParsableCommand {
                     emit(JSONWriter.string(push))
                 } else if push["event"]?.string == "layout" {
                     emit(describe(try LayoutPush(decoding: push)))
+                } else if push["event"]?.string == "deleted" {
+                    emit("scene \(scene) was deleted" + (push["revision"].map { " at revision \(JSONWriter.string($0))" } ?? ""))
                 } else {
-                    emit("event \(push["event"]?.string ?? "?"): \(JSONWriter.string(push))")
+                    emit(visible("event \(push["event"]?.string ?? "?"): \(JSONWriter.string(push))"))
                 }
                 // A deleted scene sends nothing more: the watch is over, as asked.
                 if push["event"]?.string == "deleted" { return false }

@@ -221,7 +221,12 @@ extension EndToEnd {
         @Test(arguments: [
             ("bad.yaml", "device: mac\nsteps: [\n", "bad.yaml: not valid YAML (line 3, column 1: did not find expected node content"),
             ("tabs.yml", "device: mac\nsteps:\n\t- resize: portrait/full\n", "tabs.yml: not valid YAML (line 3, column 1: found character that cannot start any token"),
-            ("dup.yaml", "device: mac\ndevice: iphone-8\nsteps: []\n", "dup.yaml: not valid YAML (line 1, column 1: duplicate key \"device\")"),
+            // A duplicate key is reported where it repeats, not at its first occurrence.
+            ("dup.yaml", "device: mac\ndevice: iphone-8\nsteps: []\n", "dup.yaml: not valid YAML (line 2, column 1: duplicate key \"device\")"),
+            ("dup2.yaml", "steps: []\nconfig:\n  style: classic\n  x: 1\n  style: tripleColumn\n  style: b\ndevice: mac\n",
+             "dup2.yaml: not valid YAML (line 5, column 3: duplicate key \"style\")"),
+            ("dup3.yaml", "steps: []\nconfig: {style: classic, \"style\": tripleColumn}\ndevice: mac\n",
+             "dup3.yaml: not valid YAML (line 2, column 26: duplicate key \"style\")"),
             ("two.yaml", "device: mac\nsteps: []\n---\ndevice: mac\n", "two.yaml: not valid YAML (line 3, column 1: but found another document"),
             ("empty.yaml", "# nothing\n", "empty.yaml: not valid YAML (empty document)"),
             ("list.yaml", "- device: mac\n", "list.yaml: a scenario must be a mapping"),
@@ -240,6 +245,19 @@ extension EndToEnd {
             #expect(output.stderr.hasPrefix("splitctl: \(directory)/\(message)"), "\(output.stderr)")
             #expect(output.stderr.split(separator: "\n").count == 1, "\(output.stderr)")
             #expect(output.stdout.isEmpty)
+        }
+
+        /// A file that is not UTF-8 used to get Foundation's "the file isn't in the correct format".
+        @Test func aScenarioThatIsNotUTF8IsToldWhere() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-scenario")
+            defer { removeDirectory(directory) }
+            for (name, bytes, offset) in [("bom.json", [0xFF, 0xFE] + Array(#"{"device": "mac"}"#.utf8), 0),
+                                          ("latin1.yaml", Array("device: caf".utf8) + [0xE9] + Array("\nsteps: []\n".utf8), 11)] {
+                try Data(bytes).write(to: URL(fileURLWithPath: directory + "/" + name))
+                let output = try simulate("--embedded", directory + "/" + name)
+                #expect(output.exitCode == 66, "\(output)")
+                #expect(output.stderr == "splitctl: \(directory)/\(name): not valid UTF-8 (byte \(offset))\n")
+            }
         }
 
         /// Defect: an unreadable or invalid golden file exited 1 (a failed scenario) instead of

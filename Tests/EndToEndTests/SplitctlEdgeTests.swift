@@ -20,6 +20,12 @@ extension EndToEnd {
              "splitctl: the value '@/nonexistent/c.json' is invalid for '--config <json>': no such file: /nonexistent/c.json"),
             (["resize", "s"], "splitctl: give either WIDTHxHEIGHT or --preset NAME"),
             (["frobnicate"], "splitctl: unexpected argument 'frobnicate'"),
+            // Negative values used to be taken for options: "missing value", or the size missing.
+            (["push", "s", "primary", "b", "--base-revision", "-1"], "splitctl: --base-revision must be a revision (0 or more), not -1"),
+            (["--timeout", "-1", "ping"], "splitctl: --timeout must be a positive number of seconds"),
+            (["resize", "s", "-5x10"], "splitctl: '-5x10' is not a window size: WIDTHxHEIGHT takes positive numbers of points"),
+            (["scene", "create", "s", "--device", "mac", "--size", "10"], "splitctl: the value '10' is invalid for '--size <WIDTHxHEIGHT>'"),
+            (["watch", "s", "--size", "800x600"], "splitctl: --size only applies with --role window"),
         ] as [([String], String)])
         func usageErrorsSayWhyOnTheirFirstLine(arguments: [String], firstLine: String) throws {
             let output = try runCommand(Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock"] + arguments)
@@ -55,6 +61,29 @@ extension EndToEnd {
                 try daemon.client().deleteScene("s")
                 #expect(watch.wait(timeout: .seconds(10)) == .exited(0), "\(readText(errPath))")
                 #expect(readText(outPath).split(separator: "\n").last.map { try? JSONParser.parse(String($0)) }??["event"] == "deleted")
+            }
+        }
+
+        /// Human mode used to print the deletion as raw JSON.
+        @Test func watchSaysTheScenesDeletionInWords() throws {
+            try withDaemon { daemon in
+                #expect(try splitctl(daemon, "scene", "create", "w", "--device", "ipad-pro-12.9").exitCode == 0)
+                let outPath = daemon.directory + "/watch.out"
+                let watch = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "watch", "w"],
+                                             stdoutPath: outPath, stderrPath: daemon.directory + "/watch.err")
+                defer { watch.killHard() }
+                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                while readText(outPath).isEmpty, ContinuousClock.now < deadline { usleep(10_000) }
+                try daemon.client().deleteScene("w")
+                #expect(watch.wait(timeout: .seconds(10)) == .exited(0))
+                #expect(readText(outPath).hasSuffix("\nscene w was deleted at revision 1\n"), "\(readText(outPath))")
+            }
+        }
+
+        @Test func sizeHelpSaysWidthXHeight() throws {
+            for command in [["scene", "create"], ["snapshot", "take"], ["watch"]] {
+                let help = try runCommand(Binaries.splitctl, command + ["--help"])
+                #expect(help.stdout.contains("--size <WIDTHxHEIGHT>"), "\(command): \(help.stdout)")
             }
         }
 
@@ -95,4 +124,87 @@ private func startWatching(_ daemon: DaemonProcess) throws -> (ChildProcess, Str
     let deadline = ContinuousClock.now.advanced(by: .seconds(10))
     while readText(outPath).isEmpty, ContinuousClock.now < deadline, watch.isRunning { usleep(10_000) }
     return (watch, outPath, errPath)
+}
+
+extension EndToEnd {
+    /// Fixes from the audit of splitctl (audit D): each test fails without its fix.
+    @Suite struct SplitctlAuditFixes {
+        /// Control characters in view-controller ids used to be written raw by the human
+        /// renderings (change commands, `scene get`, `watch`): an escape injection.
+        @Test func humanOutputShowsControlCharactersAsHexEscapes() throws {
+            try withDaemon { daemon in
+                let evil = "x\u{1B}]0;PWNED\u{07}\u{1B}[2J\nline2\u{7F}\u{9B}"
+                let shown = #"x\x1b]0;PWNED\x07\x1b[2J\x0aline2\x7f\x9b"#
+                #expect(try splitctl(daemon, "scene", "create", "inj", "--device", "ipad-pro-12.9").exitCode == 0)
+                let watch = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "watch", "inj", "--count", "1"],
+                                             stdoutPath: daemon.directory + "/watch.out", stderrPath: daemon.directory + "/watch.err")
+                defer { watch.killHard() }
+                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                while readText(daemon.directory + "/watch.out").isEmpty, ContinuousClock.now < deadline { usleep(10_000) }
+
+                let pushed = try splitctl(daemon, "push", "inj", "primary", evil)
+                #expect(pushed.exitCode == 0, "\(pushed)")
+                let got = try splitctl(daemon, "scene", "get", "inj")
+                #expect(watch.wait(timeout: .seconds(10)) == .exited(0))
+                let watched = readText(daemon.directory + "/watch.out")
+                for (name, text) in [("push", pushed.stdout), ("scene get", got.stdout), ("watch", watched)] {
+                    #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) },
+                            "\(name) wrote a control character: \(text.debugDescription)")
+                    #expect(text.contains(shown), "\(name): \(text)")
+                }
+                #expect(pushed.stdout.contains("appear \(shown) in primary"), "\(pushed.stdout)")
+                // --json keeps the exact id.
+                let json = try jsonOutput(splitctl(daemon, "--json", "scene", "get", "inj"))
+                #expect(json["layout"]?["columns"]?[0]?["stack"]?.array?.last?.string == evil)
+            }
+        }
+
+        /// `--timeout 1e16` used to crash (Int64 overflow converting it to a Duration).
+        @Test(arguments: ["1e16", "1e300", "1000001"])
+        func aHugeTimeoutIsAUsageError(value: String) throws {
+            let output = try runCommand(Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock", "--timeout", value, "ping"])
+            #expect(output.exitCode == 64, "\(output)")
+            #expect(output.stderr.split(separator: "\n").first == "splitctl: --timeout must be at most 1000000 seconds", "\(output.stderr)")
+        }
+
+        @Test func theLargestTimeoutIsAccepted() throws {
+            try withDaemon { daemon in
+                let output = try splitctl(daemon, "--timeout", "1000000", "ping")
+                #expect(output.exitCode == 0, "\(output)")
+            }
+        }
+
+        /// A directory or a regular file at the socket path used to be reported as
+        /// "connection refused ... (is splitd running?)".
+        @Test func aPathThatIsNotASocketIsSaidToBeOne() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-notasocket")
+            defer { removeDirectory(directory) }
+            try "".write(toFile: directory + "/file", atomically: true, encoding: .utf8)
+            for (path, kind) in [(directory, "a directory"), (directory + "/file", "a regular file")] {
+                let output = try runCommand(Binaries.splitctl, ["--socket", path, "ping"])
+                #expect(output.exitCode == 69, "\(output)")
+                #expect(output.stderr == "splitctl: \(path) is \(kind), not a socket\n")
+            }
+        }
+
+        /// splitctl said `0.1 (protocol 1)` while splitd said `0.1.0`.
+        @Test func splitctlsVersionIsSplitdsWithTheProtocol() throws {
+            let daemon = try runCommand(Binaries.splitd, ["--version"])
+            let client = try runCommand(Binaries.splitctl, ["--version"])
+            #expect(daemon.exitCode == 0 && client.exitCode == 0)
+            #expect(daemon.stdout == "0.1.0\n")
+            #expect(client.stdout == "0.1.0 (protocol 1)\n")
+        }
+
+        /// `--socket "$SOCK"` with SOCK unset used to read SPLITD_SOCKET (or the config file,
+        /// exiting 78), although --socket promises to read nothing else.
+        @Test func anEmptySocketOptionIsAUsageError() throws {
+            for environment in [["SPLITD_SOCKET": "/tmp/elsewhere.sock"], ["SPLITD_CONFIG": "/nonexistent/splitd.json"]] {
+                let output = try withoutSocketEnvironment(Binaries.splitctl, ["--socket", "", "ping"], environment: environment)
+                #expect(output.exitCode == 64, "\(environment): \(output)")
+                #expect(output.stderr.split(separator: "\n").first == "splitctl: --socket needs a path, not an empty string",
+                        "\(output.stderr)")
+            }
+        }
+    }
 }

@@ -15,8 +15,11 @@ struct Attach: ParsableCommand {
             and on every resize. Every layout splitd pushes is drawn full-screen; press ? for the \
             keys. The daemon going away is survived: the client reconnects with backoff and \
             re-attaches. Needs a terminal on stdin and stdout (ANSI/xterm, tmux, no terminfo).
-            Exit codes: 0 quit, 64 usage or not a terminal, 65 error response (e.g. unknown_scene \
-            without --create), 69 splitd unreachable at start, 128+N ended by signal N.
+            Ends with 0 when the scene is deleted. After a reconnect the scene is never created \
+            (even with --create): if it is gone, attach exits 65.
+            Exit codes: 0 quit or scene deleted, 64 usage or not a terminal, 65 error response \
+            (e.g. unknown_scene without --create, or after a reconnect), 69 splitd unreachable at \
+            start, 128+N ended by signal N.
             """
     )
 
@@ -68,12 +71,18 @@ struct Attach: ParsableCommand {
     }
 
     func run() throws {
-        guard isatty(0) == 1, isatty(1) == 1, let size = TerminalSize.of(fd: 1) else {
+        guard isatty(0) == 1, isatty(1) == 1 else {
             printError("attach needs a terminal on stdin and stdout (use `splitctl watch` in scripts)")
             throw ExitCode.validationFailure
         }
+        guard let size = TerminalSize.of(fd: 1) else {
+            // `script` without a size, some CI ptys, serial consoles.
+            printError("the terminal reports no size (0x0): set one, e.g. with `stty rows 40 cols 120`")
+            throw ExitCode.validationFailure
+        }
         let options = AttachOptions(scene: scene, role: role.role, create: create, device: device, config: config?.value,
-                                    metrics: try metrics(), socketPath: try global.socketPath(), timeout: global.timeoutDuration)
+                                    metrics: try metrics(), socketPath: try global.socketPath(), timeout: global.timeoutDuration,
+                                    utf8: localeIsUTF8(ProcessInfo.processInfo.environment))
         let session = AttachSession(options: options, terminal: size)
         do {
             try session.connectFirst()
@@ -82,6 +91,9 @@ struct Attach: ParsableCommand {
             throw attachExitCode(error)
         }
         let status = session.run()
+        if let ending = session.ending {
+            if ending.isError { printError(ending.message) } else { emit(ending.message) }
+        }
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -16,6 +16,20 @@ struct AttachOptions {
     var metrics: CellMetrics
     var socketPath: String
     var timeout: Duration
+    /// Draw box-drawing characters and symbols; false: ASCII lookalikes (`localeIsUTF8`).
+    var utf8 = true
+}
+
+/// Whether the locale says the terminal takes UTF-8, as tmux decides it: the first of
+/// `LC_ALL`, `LC_CTYPE`, `LANG` that is set names UTF-8 (`C.UTF-8`, `en_US.utf8`). None set
+/// counts as UTF-8, today's default (containers often set none); `C`, `POSIX` or
+/// `en_US.ISO-8859-1` do not.
+func localeIsUTF8(_ environment: [String: String]) -> Bool {
+    guard let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else {
+        return true
+    }
+    let lowered = locale.lowercased()
+    return lowered.contains("utf-8") || lowered.contains("utf8")
 }
 
 /// The terminal client's I/O shell: one poll(2) loop over the keyboard, the daemon's socket
@@ -34,6 +48,16 @@ final class AttachSession {
     private var nextAttempt: ContinuousClock.Instant?
     private var attempt = 0
     private let terminal = TerminalMode()
+    /// Set when the session is over without a key or signal (the scene was deleted, or is
+    /// gone after a reconnect): the exit status and the line to print once the terminal is back.
+    private(set) var ending: Ending?
+
+    struct Ending {
+        var status: Int32
+        var message: String
+        /// An error line (`splitctl: ...` on stderr) rather than a notice on stdout.
+        var isError: Bool
+    }
 
     init(options: AttachOptions, terminal size: TerminalSize) {
         self.options = options
@@ -44,13 +68,14 @@ final class AttachSession {
     /// ends as one error line like every other splitctl command.
     func connectFirst() throws(ClientError) {
         let connection = try SplitConnection.connect(to: options.socketPath, timeout: options.timeout)
-        let reply = try attach(on: connection)
+        let reply = try attach(on: connection, mayCreate: options.create)
         self.connection = connection
         state.show(reply.layout, revision: reply.revision, events: [], force: true)
     }
 
-    /// Runs until `q`/^C (0), or a terminating signal (128 + its number). The terminal is
-    /// restored on every path.
+    /// Runs until `q`/^C (0), a terminating signal (128 + its number), the scene's deletion
+    /// (0) or its absence after a reconnect (65); the last two leave `ending` to print. The
+    /// terminal is restored on every path.
     func run() -> Int32 {
         guard let signals = SignalPipe.install(Self.handledSignals) else {
             printError("cannot create the signal pipe: \(String(cString: strerror(errno)))")
@@ -67,6 +92,7 @@ final class AttachSession {
         defer { terminal.restore() }
         pump()
         while true {
+            if let ending { return ending.status }
             draw()
             var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
@@ -152,9 +178,12 @@ final class AttachSession {
     /// unless `reportErrors` is false (then it is thrown to the caller).
     private func sendIntent(_ intent: JSONValue, on connection: SplitConnection, reportErrors: Bool = true) throws(ClientError) {
         do throws(ClientError) {
+            let before = state.revision
             let reply = try connection.intent(options.scene, intent)
             state.show(reply.layout, revision: reply.revision, events: reply.events)
-            if reply.events.isEmpty { state.say("\(describeIntent(intent)): no change") }
+            // As splitctl's change commands say it: some changes (a tab selection) move the
+            // revision without events.
+            if reply.events.isEmpty { state.say("\(describeIntent(intent)): " + (reply.revision == before ? "no change" : "no events")) }
         } catch .server(let code, let message) where reportErrors {
             state.say("\(describeIntent(intent)): \(code): \(message)", error: true)
         }
@@ -194,8 +223,8 @@ final class AttachSession {
             guard let decoded = try? LayoutPush(decoding: push) else { return }
             state.show(decoded.layout, revision: decoded.revision, events: decoded.events)
         case "deleted":
-            state.layout = nil
-            state.say("scene \(options.scene) was deleted", error: true)
+            // Nothing more will come: over, as `watch` ends (re-creating it is not ours to do).
+            ending = Ending(status: 0, message: "scene \(options.scene) was deleted", isError: false)
         default:
             break
         }
@@ -203,14 +232,14 @@ final class AttachSession {
 
     // MARK: Connection
 
-    /// hello, then scene.attach (with the window size); creates the scene first if asked to
-    /// and it does not exist.
-    private func attach(on connection: SplitConnection) throws(ClientError) -> SceneReply {
+    /// hello, then scene.attach (with the window size); creates the scene first if
+    /// `mayCreate` and it does not exist.
+    private func attach(on connection: SplitConnection, mayCreate: Bool) throws(ClientError) -> SceneReply {
         try connection.hello(client: "splitctl attach")
         let size = state.role == .window ? state.windowSize : nil
         do throws(ClientError) {
             return try connection.attach(options.scene, role: state.role, size: size)
-        } catch .server(let code, _) where code == "unknown_scene" && options.create {
+        } catch .server(let code, _) where code == "unknown_scene" && mayCreate {
             do throws(ClientError) {
                 try connection.createScene(options.scene, device: options.device ?? "", size: size, config: options.config)
             } catch .server(let code, _) where code == "scene_exists" {
@@ -231,7 +260,9 @@ final class AttachSession {
     private func reconnect() {
         do {
             let fresh = try SplitConnection.connect(to: options.socketPath, timeout: options.timeout)
-            let reply = try attach(on: fresh)
+            // Never --create here: a scene missing now was deleted while we were away (its
+            // `deleted` push lost with the connection), and someone meant it.
+            let reply = try attach(on: fresh, mayCreate: false)
             connection = fresh
             state.show(reply.layout, revision: reply.revision, events: [], force: true)
             state.link = .connected
@@ -239,6 +270,9 @@ final class AttachSession {
             attempt = 0
             nextAttempt = nil
             pump()
+        } catch .server(let code, let message) where code == "unknown_scene" {
+            // It will not come back by retrying.
+            ending = Ending(status: 65, message: "\(code): \(message) (it was deleted while attach was reconnecting)", isError: true)
         } catch {
             attempt += 1
             state.link = .reconnecting(attempt: attempt, reason: "\(error)")
@@ -260,7 +294,7 @@ final class AttachSession {
     }
 
     private func draw() {
-        writeAll(1, ScreenRenderer.render(state).frame())
+        writeAll(1, ScreenRenderer.render(state).frame(ascii: !options.utf8))
     }
 }
 

@@ -36,11 +36,13 @@ struct ScreenCanvas {
     }
 
     /// Writes `text` from (x, y) to the right, clipped to the canvas and to `limit` columns.
+    /// Control characters (in view-controller ids, messages) are drawn as `\xHH`: written raw
+    /// they would reach the terminal as escape sequences.
     mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .plain, limit: Int? = nil) {
         guard y >= 0, y < height else { return }
         let end = min(width, limit.map { x + $0 } ?? width)
         var column = x
-        for character in text {
+        for character in visible(text) {
             if column >= end { break }
             if column >= 0 { set(column, y, character, style) }
             column += 1
@@ -93,8 +95,10 @@ struct ScreenCanvas {
     func character(x: Int, y: Int) -> Character { characters[y * width + x] }
 
     /// The whole canvas as output: each row positioned absolutely (no scrolling, no
-    /// dependence on auto-wrap), styles switched only where they change.
-    func frame() -> String {
+    /// dependence on auto-wrap), styles switched only where they change. `ascii`: every
+    /// character outside ASCII is drawn as one ASCII character (`asciiFallback`), for a
+    /// terminal whose locale is not UTF-8, where a box-drawing character takes several cells.
+    func frame(ascii: Bool = false) -> String {
         var output = ""
         for row in 0..<height {
             output += "\u{1B}[\(row + 1);1H"
@@ -105,10 +109,30 @@ struct ScreenCanvas {
                     output += style.sequence
                     current = style
                 }
-                output.append(characters[row * width + column])
+                let character = characters[row * width + column]
+                output.append(ascii ? Self.asciiFallback(character) : character)
             }
         }
         return output + CellStyle.plain.sequence
+    }
+
+    /// One ASCII character in place of `character`: the screen's own symbols as lookalikes,
+    /// anything else outside ASCII (in ids) as `?`.
+    static func asciiFallback(_ character: Character) -> Character {
+        if character.isASCII { return character }
+        switch character {
+        case "─": return "-"
+        case "│": return "|"
+        case "┌", "┐", "└", "┘": return "+"
+        case "▸", "›", "→": return ">"
+        case "←", "⌫": return "<"
+        case "↑": return "^"
+        case "↓": return "v"
+        case "⏎": return "#"
+        case "·": return "-"
+        case "…": return "~"
+        default: return "?"
+        }
     }
 
     /// The plain text of a row (tests and debugging).

@@ -20,6 +20,7 @@ enum ScreenRenderer {
         var canvas = ScreenCanvas(width: size.columns, height: size.rows)
         guard size.columns >= minimumColumns, size.rows >= minimumRows else {
             canvas.put("terminal too small", x: 0, y: 0)
+            canvas.put("need \(minimumColumns)x\(minimumRows)", x: 0, y: 1)
             return canvas
         }
         drawStatusLine(state, on: &canvas)

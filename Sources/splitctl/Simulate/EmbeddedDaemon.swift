@@ -9,6 +9,9 @@ import Glibc
 /// temporary socket with a temporary SQLite database, so scenarios travel the same socket and
 /// protocol as against a running daemon. Stopped (gracefully) and deleted by `stop()`.
 final class EmbeddedDaemon: Sendable {
+    /// About 4 MB of WAL (4 KiB pages).
+    static let walCheckpointPages: Int32 = 1000
+
     let directory: String
     let socketPath: String
     private let control = DaemonControl()
@@ -16,7 +19,9 @@ final class EmbeddedDaemon: Sendable {
 
     /// Starts the daemon and waits until it listens; throws when it refuses to start.
     init(readyWithin seconds: Double = 30) throws {
-        var template = Array("/tmp/splitctl-sim-XXXXXX".utf8CString)
+        // $TMPDIR like other temporary files (tests watch their own), else /tmp.
+        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(temporary)/splitctl-sim-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw EmbeddedDaemonError("cannot create a temporary directory") }
         directory = String(cString: made)
         socketPath = directory + "/splitd.sock"
@@ -25,6 +30,9 @@ final class EmbeddedDaemon: Sendable {
 
         var settings = ServerSettings(socketPath: socketPath, databasePath: directory + "/splitd.db")
         settings.logLevel = .error
+        // The WAL is zero-filled to one checkpoint cycle at open: 16000 pages (63 MB) by
+        // default, a waste for a few hundred short scenes and what a crash would leave behind.
+        settings.walCheckpointPages = Self.walCheckpointPages
         var logger = Logger(label: "splitd.embedded", factory: { StreamLogHandler.standardError(label: $0) })
         logger.logLevel = .error
         let control = control, finished = finished, daemonSettings = settings, daemonLogger = logger

@@ -32,12 +32,17 @@ enum ScenarioLoading {
     }
 
     private static func parse(_ path: String) throws(ScenarioError) -> ScenarioFile {
-        let text: String
+        let bytes: [UInt8]
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
             throw ScenarioError(file: path, path: "", message: "cannot read: \(error.localizedDescription)")
         }
+        // Foundation's "the file isn't in the correct format" does not say where or why.
+        if let offset = firstInvalidUTF8Byte(bytes) {
+            throw ScenarioError(file: path, path: "", message: "not valid UTF-8 (byte \(offset))")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
         let name = URL(fileURLWithPath: path).lastPathComponent
         let format = extensions.first { name.hasSuffix($0.suffix) }
         let value: JSONValue
@@ -62,5 +67,19 @@ enum ScenarioLoading {
         }
         let stem = format.map { String(name.dropLast($0.suffix.count)) } ?? name
         return ScenarioFile(path: path, document: document, stem: stem)
+    }
+}
+
+/// The offset of the first byte that does not belong to valid UTF-8; nil when it all does.
+func firstInvalidUTF8Byte(_ bytes: [UInt8]) -> Int? {
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    var offset = 0
+    while true {
+        switch decoder.decode(&iterator) {
+        case .scalarValue(let scalar): offset += UTF8.width(scalar)
+        case .emptyInput: return nil
+        case .error: return offset
+        }
     }
 }

@@ -56,6 +56,7 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         let started = ContinuousClock.now
+        let interruption = Interruption.install()
         let scenarioFiles: [ScenarioFile]
         do {
             scenarioFiles = try ScenarioLoading.load(files)
@@ -97,13 +98,21 @@ struct Simulate: ParsableCommand {
         let catalog: PresetCatalog
         do {
             connection = try SplitConnection.connect(to: socketPath, timeout: global.timeoutDuration)
+            interruption?.watch(socket: connection.socket.fd)
             try connection.hello(client: "splitctl simulate")
             catalog = PresetCatalog(devicesResult: try connection.devices())
         } catch {
+            if let signal = interruption?.signal {
+                printError("interrupted by \(Interruption.name(of: signal))")
+                throw ExitCode(128 + signal)
+            }
             printError(error.description)
             throw clientExitCode(error)
         }
-        defer { connection.close() }
+        defer {
+            interruption?.watch(socket: -1)
+            connection.close()
+        }
         var expanded: [(file: ScenarioFile, scenarios: [Scenario])] = []
         do {
             for file in scenarioFiles {
@@ -114,9 +123,18 @@ struct Simulate: ParsableCommand {
             throw Self.badInput
         }
         var report: SimulationReport
+        var currentScene: String?
         do {
-            report = try runAll(expanded, runner: ScenarioRunner(connection: connection, catalog: catalog), store: store, goldens: goldens)
+            report = try runAll(expanded, runner: ScenarioRunner(connection: connection, catalog: catalog), store: store,
+                                goldens: goldens, interruption: interruption, currentScene: &currentScene)
         } catch {
+            if let signal = interruption?.signal {
+                // The embedded daemon goes with its directory (the deferred stop); a running
+                // daemon is left as it was: the interrupted run's scene is deleted.
+                if daemon == nil, let currentScene { deleteScene(currentScene, at: socketPath) }
+                printError("interrupted by \(Interruption.name(of: signal))")
+                throw ExitCode(128 + signal)
+            }
             printError(error.description)
             throw clientExitCode(error)
         }
@@ -125,18 +143,27 @@ struct Simulate: ParsableCommand {
         if report.failedFiles > 0 { throw Self.scenarioFailed }
     }
 
-    /// Runs every scenario of every file, then checks or records golden files.
+    /// Runs every scenario of every file, then checks or records golden files. `currentScene`
+    /// is the scene of the run under way (nil between runs), for the cleanup of an
+    /// interrupted run; a signal makes it throw (`.closed`: it shut the connection down).
     private func runAll(_ expanded: [(file: ScenarioFile, scenarios: [Scenario])], runner: ScenarioRunner,
-                        store: GoldenStore, goldens: [String: [JSONValue]]) throws(ClientError) -> SimulationReport {
+                        store: GoldenStore, goldens: [String: [JSONValue]], interruption: Interruption?,
+                        currentScene: inout String?) throws(ClientError) -> SimulationReport {
         var progress = ProgressBar(total: expanded.reduce(0) { $0 + $1.scenarios.count })
+        // Also on an error or a signal: the next line starts on a clean line.
+        defer { progress.finish() }
         var report = SimulationReport()
         var sceneCounter = 0
         for (file, scenarios) in expanded {
             var result = FileResult(path: file.path)
             var records: [JSONValue] = []
             for scenario in scenarios {
+                if interruption?.signal != nil { throw .closed }
                 sceneCounter += 1
-                let outcome = try runner.run(scenario, sceneID: "simulate-\(getpid())-\(sceneCounter)")
+                let sceneID = "simulate-\(getpid())-\(sceneCounter)"
+                currentScene = sceneID
+                let outcome = try runner.run(scenario, sceneID: sceneID)
+                currentScene = nil
                 progress.advance(scenario.name)
                 records.append(outcome.record)
                 result.runs += 1
@@ -148,8 +175,20 @@ struct Simulate: ParsableCommand {
             finish(&result, records: records, file: file, store: store, golden: goldens[store.path(for: file)])
             report.files.append(result)
         }
-        progress.finish()
         return report
+    }
+
+    /// Deletes `scene` over a fresh connection (the run's own was shut down by the signal);
+    /// best effort, and quick: the user asked to stop.
+    private func deleteScene(_ scene: String, at socketPath: String) {
+        do throws(ClientError) {
+            let connection = try SplitConnection.connect(to: socketPath, timeout: min(global.timeoutDuration, .seconds(5)))
+            defer { connection.close() }
+            try connection.hello(client: "splitctl simulate")
+            try connection.deleteScene(scene)
+        } catch {
+            // unknown_scene: the run had not created it yet, or had deleted it already.
+        }
     }
 
     /// Checks (against `golden`, read before the runs; nil when there is none) or records the

@@ -34,6 +34,10 @@ enum YAMLDocument {
         let root: Node?
         do {
             root = try Yams.compose(yaml: text, resolver)
+        } catch YamlError.duplicatedKeysInMapping(let keys, let context) where keys.count >= 1 {
+            // Yams names the key's first occurrence; the one to remove is the next.
+            let mark = duplicateMark(of: keys[0], after: context.mark, in: text) ?? context.mark
+            throw .syntax("line \(mark.line), column \(mark.column): duplicate key \"\(keys[0])\"")
         } catch {
             throw .syntax(describe(error))
         }
@@ -90,6 +94,50 @@ enum YAMLDocument {
             return .string(scalar.string)
         default:
             throw failure(at: path, node, "tag \(tagName(node).rawValue) is not supported (only strings, numbers, booleans, null, sequences and mappings)")
+        }
+    }
+
+    /// Where `key` occurs again in the mapping whose first `key` is at `first`: the text is
+    /// composed again with that first occurrence renamed (same length, so every mark stays),
+    /// and the mapping holding the new name is searched for `key`. A third occurrence makes
+    /// Yams report the second. Nil when it cannot be told (a quoted key with escapes...).
+    private static func duplicateMark(of key: String, after first: Mark, in text: String) -> Mark? {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).unicodeScalars) }
+        guard first.line >= 1, first.line <= lines.count, first.column >= 1 else { return nil }
+        let keyScalars = Array(key.unicodeScalars)
+        var start = first.column - 1
+        let line = lines[first.line - 1]
+        if start < line.count, line[start] == "\"" || line[start] == "'" { start += 1 }
+        guard !keyScalars.isEmpty, start + keyScalars.count <= line.count,
+              Array(line[start..<(start + keyScalars.count)]) == keyScalars else { return nil }
+        // U+E000 (private use) cannot clash with a real key.
+        let renamed = String(repeating: "\u{E000}", count: keyScalars.count)
+        lines[first.line - 1].replaceSubrange(start..<(start + keyScalars.count), with: renamed.unicodeScalars)
+        let edited = lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n")
+        do {
+            guard let root = try Yams.compose(yaml: edited, resolver) else { return nil }
+            return keyMark(of: key, inMappingWith: renamed, under: root)
+        } catch YamlError.duplicatedKeysInMapping(let keys, let context) where keys.first == key {
+            return context.mark
+        } catch {
+            return nil
+        }
+    }
+
+    /// The mark of `key` in the mapping under `node` that also has the key `sibling`.
+    private static func keyMark(of key: String, inMappingWith sibling: String, under node: Node) -> Mark? {
+        switch node {
+        case .mapping(let mapping):
+            if mapping.keys.contains(where: { $0.string == sibling }) {
+                return mapping.keys.first { $0.string == key }?.mark
+            }
+            for value in mapping.values { if let found = keyMark(of: key, inMappingWith: sibling, under: value) { return found } }
+            return nil
+        case .sequence(let sequence):
+            for element in sequence { if let found = keyMark(of: key, inMappingWith: sibling, under: element) { return found } }
+            return nil
+        case .scalar, .alias:
+            return nil
         }
     }
 
