@@ -44,7 +44,9 @@ struct JSONArgument {
         do {
             value = try JSONParser.parse(text)
         } catch {
-            throw Problem(description: "not valid JSON (\(error))")
+            // A file's text (`@file`) is told by line and column; a one-line value by its byte.
+            let place = text.contains("\n") ? (error as? JSONParseError)?.description(in: Array(text.utf8)) : nil
+            throw Problem(description: "not valid JSON (\(place ?? "\(error)"))")
         }
         guard value.object != nil else { throw Problem(description: "expected a JSON object, got \(value.typeName)") }
         self.value = value

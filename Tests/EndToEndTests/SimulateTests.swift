@@ -151,6 +151,7 @@ extension EndToEnd {
         @Test(arguments: [
             ("missing.json", nil, "missing.json: no such file or directory"),
             ("bad.json", "{\"device\": ", "bad.json: not valid JSON"),
+            ("lines.json", "{\n \"device\": \"mac\",\n \"steps\": [,]\n}\n", "lines.json: not valid JSON (line 3, column 12 (byte 31): unexpected ','"),
             ("typo.json", "{\"device\": \"mac\", \"steps\": [{\"resise\": \"portrait/full\"}]}", "typo.json: steps[0].resise: unknown key"),
             ("two.json", "{\"device\": \"mac\", \"steps\": [{\"resize\": \"portrait/full\", \"expect\": {\"collapsed\": false}}]}",
              "two.json: steps[0]: a step needs exactly one of"),

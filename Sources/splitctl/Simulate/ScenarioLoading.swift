@@ -59,7 +59,9 @@ enum ScenarioLoading {
             do {
                 value = try JSONParser.parse(text)
             } catch {
-                throw ScenarioError(file: path, path: "", message: "not valid JSON (\(error))")
+                // Where a person editing the file looks: its line and column.
+                let place = (error as? JSONParseError)?.description(in: bytes) ?? "\(error)"
+                throw ScenarioError(file: path, path: "", message: "not valid JSON (\(place))")
             }
         }
         guard let document = value.object else {
