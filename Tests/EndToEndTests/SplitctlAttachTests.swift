@@ -13,6 +13,15 @@ func attachPaneCommand(_ daemon: DaemonProcess, _ arguments: String...) -> Strin
     return "TERM=xterm-256color \(quoted); echo \"splitctl exited $?\"; sleep 600"
 }
 
+/// A daemon and a tmux server for one test; the server is stopped at the end.
+func withDaemonAndTmux(_ body: (DaemonProcess, TmuxServer) throws -> Void) throws {
+    try withDaemon { daemon in
+        let tmux = try TmuxServer()
+        defer { tmux.stop() }
+        try body(daemon, tmux)
+    }
+}
+
 /// The revision in an attach screen's status line (`rev N`), or -1.
 func statusRevision(of screen: String) -> Int {
     let status = screen.split(separator: "\n").first.map(String.init) ?? ""
@@ -43,9 +52,7 @@ extension EndToEnd {
         /// The message line used to say `no change` for every change without events, also
         /// one that moved the revision (a tab selection).
         @Test func theMessageLineTellsNoChangeFromNoEvents() throws {
-            try withDaemon { daemon in
-                let tmux = try TmuxServer()
-                defer { tmux.stop() }
+            try withDaemonAndTmux { daemon, tmux in
                 try tmux.start("a", columns: 160, rows: 24, command: attachPaneCommand(
                     daemon, "tabs", "--create", "--device", "ipad-pro-12.9",
                     "--config", #"{"style":"tripleColumn","tabs":[{"root":"a"},{"root":"b"}]}"#))
@@ -65,9 +72,7 @@ extension EndToEnd {
         /// attach used to stay on a blank "connected" screen when its scene was deleted, deaf
         /// to a scene re-created under the same id.
         @Test func theScenesDeletionEndsItWith0() throws {
-            try withDaemon { daemon in
-                let tmux = try TmuxServer()
-                defer { tmux.stop() }
+            try withDaemonAndTmux { daemon, tmux in
                 try tmux.start("a", columns: 120, rows: 24, command: attachPaneCommand(daemon, "gone", "--create", "--device", "ipad-pro-12.9"))
                 try tmux.waitForScreen("a", what: "the first layout") { $0.contains("┌─ primary") }
                 try daemon.client().deleteScene("gone")
@@ -128,9 +133,7 @@ extension EndToEnd {
         /// The screen used to be UTF-8 whatever the locale: on a Latin-1 (or `C`) terminal a
         /// box-drawing character takes several cells and the layout breaks.
         @Test func aLocaleThatIsNotUTF8GetsAnASCIIScreen() throws {
-            try withDaemon { daemon in
-                let tmux = try TmuxServer()
-                defer { tmux.stop() }
+            try withDaemonAndTmux { daemon, tmux in
                 try tmux.start("a", columns: 120, rows: 24,
                                command: "LC_ALL=en_US.ISO-8859-1 " + attachPaneCommand(daemon, "latin", "--create", "--device", "ipad-pro-12.9"))
                 let screen = try tmux.waitForScreen("a", what: "the first layout") { $0.contains("+- primary") }
@@ -142,9 +145,7 @@ extension EndToEnd {
         }
 
         @Test func aTerminalTooSmallSaysTheMinimumAndStillSizesTheScene() throws {
-            try withDaemon { daemon in
-                let tmux = try TmuxServer()
-                defer { tmux.stop() }
+            try withDaemonAndTmux { daemon, tmux in
                 try tmux.start("a", columns: 20, rows: 4, command: attachPaneCommand(daemon, "tiny", "--create", "--device", "ipad-pro-12.9"))
                 try tmux.waitForScreen("a", what: "the too-small screen") { $0.hasPrefix("terminal too small\nneed 24x6") }
                 #expect(try daemon.client().getScene("tiny").layout.size == Size(width: 160, height: 64))
