@@ -28,6 +28,8 @@ func printError(_ message: String) {
 /// The exit code of a failure and its one-line message.
 func exitCode(for error: ClientError) -> ExitCode {
     switch error {
+    // Refused as a peer (the allow-list): as unusable as a socket it may not open.
+    case .server(code: "unauthorized", _): ExitStatus.unavailable
     case .server, .protocolViolation: ExitStatus.serverError
     case .noSocket, .connectionRefused, .notASocket, .permissionDenied, .pathTooLong, .closed, .timedOut: ExitStatus.unavailable
     case .system: ExitStatus.internalError

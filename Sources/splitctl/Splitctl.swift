@@ -19,7 +19,7 @@ struct Splitctl: ParsableCommand {
             skips splitd's configuration: an unreadable $SPLITD_CONFIG or an invalid SPLITD_* \
             value exits 78 even when $SPLITD_SOCKET is set.
             Exit codes: 0 ok, 64 usage (splitd not contacted), 65 error response from splitd \
-            (or a preset the scene's device lacks), 69 splitd unreachable, 70 internal error, \
+            (or a preset the scene's device lacks), 69 splitd unreachable (or refusing this user), 70 internal error, \
             78 no --socket and splitd's configuration cannot be read.
             """,
         // splitd's own version: the two are built and shipped together.

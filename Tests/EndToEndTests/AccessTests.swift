@@ -45,6 +45,16 @@ extension EndToEnd {
             Machine.hasSetpriv && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
         }
 
+        /// splitctl refused as a peer exits 69, as when it may not open the socket: a script
+        /// tells "cannot use splitd" from an error answer (65).
+        @Test func splitctlRefusedAsAPeerExits69() throws {
+            try withDaemon(extraArguments: ["--allow-uid", "4242"]) { daemon in
+                let output = try runCommand(Binaries.splitctl, ["--socket", daemon.socketPath, "ping"])
+                #expect(output.exitCode == 69, "\(output)")
+                #expect(output.stderr.contains("unauthorized"), "\(output.stderr)")
+            }
+        }
+
         @Test(.enabled(if: canRunAsNobody, "needs root, setpriv and /usr/bin/python3 to run a client as nobody"))
         func aPeerOutsideTheAllowListGetsUnauthorizedAndChangesNothing() throws {
             try withDaemon { daemon in

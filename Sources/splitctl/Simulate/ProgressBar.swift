@@ -18,11 +18,13 @@ struct ProgressBar {
     mutating func advance(_ label: String) {
         done += 1
         guard enabled else { return }
-        let width = 24
+        // Never wider than the terminal: a wrapped line is not redrawn in place but repeated.
+        let room = max(terminalColumns() - 1, 1)
+        let width = min(24, max(room - 16, 0))
         let filled = total == 0 ? width : done * width / total
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let line = "[\(bar)] \(done)/\(total) \(label)"
-        write("\r" + String(line.prefix(max(terminalColumns() - 1, 20))) + "\u{1B}[K")
+        let line = width > 0 ? "[\(bar)] \(done)/\(total) \(label)" : "\(done)/\(total) \(label)"
+        write("\r" + String(line.prefix(room)) + "\u{1B}[K")
     }
 
     /// Erases the bar (before the summary is printed).
