@@ -43,7 +43,10 @@ extension EndToEnd {
                 try tmux.start("a", columns: 200, rows: 30, command: attachPaneCommand(daemon, "esc", "--role", "viewer"))
                 try tmux.waitForScreen("a", what: "the first layout") { $0.contains("▸ inbox") }
                 _ = try client.intent("esc", .push(column: .primary, vc: "x\u{1B}]0;PWNED\u{07}y"))
-                let screen = try tmux.waitForScreen("a", what: "the pushed id") { statusRevision(of: $0) == 2 }
+                // Until the ticker shows it too: tmux may be captured in the middle of a frame.
+                let screen = try tmux.waitForScreen("a", what: "the pushed id and its event") {
+                    statusRevision(of: $0) == 2 && $0.contains("in primary")
+                }
                 #expect(screen.contains(#"▸ x\x1b]0;PWNED\x07y"#), "\(screen)")
                 #expect(screen.contains(#"appear x\x1b]0;PWNED\x07y in primary"#), "the ticker: \(screen)")
             }
