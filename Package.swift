@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "CSQLiteVFS", dependencies: ["CSQLite"]),
         // The libuv shell: loop, connections, scenes, group commit, systemd glue.
         .target(name: "SplitServer", dependencies: [
-            "CLibUV", "SplitCore", "SplitWire", "SplitStore",
+            "CLibUV", "CLinuxShims", "SplitCore", "SplitWire", "SplitStore",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Configuration", package: "swift-configuration"),
         ], swiftSettings: releaseSpeed),

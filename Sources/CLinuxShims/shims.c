@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CLinuxShims.h"
+#include <malloc.h>
 #include <sched.h>
 #include <unistd.h>
 #include <sys/epoll.h>
@@ -30,3 +31,5 @@ int splitd_pin_to_cpu(int cpu) {
 }
 
 int32_t splitd_thread_id(void) { return (int32_t)gettid(); }
+
+int splitd_release_free_memory(void) { return malloc_trim(0); }

@@ -199,7 +199,7 @@ public enum ConfigLoader {
         do {
             value = try JSONParser.parse(Array(data))
         } catch {
-            throw ConfigError(problems: ["config file \(path) is not valid JSON: \((error as? JSONParseError)?.description(in: Array(data)) ?? "\(error)")"])
+            throw ConfigError(problems: ["config file \(path) is not valid JSON: \(error.description(in: Array(data)))"])
         }
         guard case .object(let root) = value else { throw ConfigError(problems: ["config file \(path) must hold a JSON object"]) }
         var problems: [String] = []

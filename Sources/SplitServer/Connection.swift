@@ -293,9 +293,13 @@ final class Connection {
 
     private var pendingCloseReason: String?
 
+    /// Output still queued when the connection closed (dropped with it).
+    private(set) var droppedOutputBytes = 0
+
     /// Closes now, dropping queued output; reports `connectionDidClose` once.
     func close(reason: String) {
         guard isOpen else { return }
+        droppedOutputBytes = queuedBytes
         isOpen = false
         isReading = false
         acceptsLines = false

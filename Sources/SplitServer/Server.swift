@@ -1,4 +1,5 @@
 import CLibUV
+import CLinuxShims
 import Glibc
 import Logging
 import SplitCore
@@ -35,6 +36,8 @@ final class Server: @unchecked Sendable {
     /// Scenes whose window left during a turn whose commit failed, for
     /// `retryWindowLeftResizes` (and whether that window was the `latest` size source).
     var pendingWindowLeftResizes: [String: Bool] = [:]
+    /// Output dropped with closed connections since the allocator last returned memory.
+    var droppedOutputSinceTrim = 0
     var turn = Turn()
     /// The writer every change response and journal record is encoded with, emptied each
     /// time: one buffer for the loop's life instead of two allocations per change.
@@ -226,12 +229,27 @@ final class Server: @unchecked Sendable {
         }
     }
 
+    /// After slow clients were dropped with much output queued (up to `output.hardLimitBytes`
+    /// each), hands the freed memory back to the system: glibc keeps it otherwise, and the
+    /// daemon's RSS would stay at its peak for good.
+    func releaseDroppedOutputMemory() {
+        guard droppedOutputSinceTrim >= Self.droppedOutputTrimThreshold else { return }
+        let dropped = droppedOutputSinceTrim
+        droppedOutputSinceTrim = 0
+        let started = uv_hrtime()
+        splitd_release_free_memory()
+        logger.debug("returned free memory to the system after \(dropped >> 20) MiB of dropped output (\((uv_hrtime() - started) / 1000) µs)")
+    }
+
+    static let droppedOutputTrimThreshold = 8 << 20
+
     /// Starts the once-a-second housekeeping: `closeStalledLines` and
     /// `retryWindowLeftResizes` (the caller closes the timer).
     func startHousekeeping() -> LoopTimer {
         let timer = LoopTimer(loop: loop) { [unowned self] in
             self.closeStalledLines()
             self.retryWindowLeftResizes()
+            self.releaseDroppedOutputMemory()
         }
         timer.start(delay: 1000, interval: 1000)
         timer.unref()
@@ -360,6 +378,7 @@ extension Server: ConnectionDelegate {
     }
 
     func connectionDidClose(_ connection: Connection, reason: String) {
+        droppedOutputSinceTrim += connection.droppedOutputBytes
         guard let session = sessions.removeValue(forKey: connection.id) else { return }
         logger.debug("connection \(connection.id) closed: \(reason)")
         detachAll(session)

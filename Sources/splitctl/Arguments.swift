@@ -45,8 +45,8 @@ struct JSONArgument {
             value = try JSONParser.parse(text)
         } catch {
             // A file's text (`@file`) is told by line and column; a one-line value by its byte.
-            let place = text.contains("\n") ? (error as? JSONParseError)?.description(in: Array(text.utf8)) : nil
-            throw Problem(description: "not valid JSON (\(place ?? "\(error)"))")
+            let place = text.contains("\n") ? error.description(in: Array(text.utf8)) : error.description
+            throw Problem(description: "not valid JSON (\(place))")
         }
         guard value.object != nil else { throw Problem(description: "expected a JSON object, got \(value.typeName)") }
         self.value = value

@@ -31,4 +31,6 @@ int splitd_epoll_wait(int epfd, splitd_epoll_ready *ready, int capacity, int tim
 int splitd_pin_to_cpu(int cpu);
 /// The calling thread's kernel id (gettid), which setpriority takes for one thread.
 int32_t splitd_thread_id(void);
+/// Returns the allocator's free memory to the system (glibc's malloc_trim(0)); 1 if some was.
+int splitd_release_free_memory(void);
 #endif
