@@ -58,12 +58,9 @@ extension Server {
             return
         }
         noteAttachmentsBeforeChange(of: scene)
-        guard let removed = removeAttachment(of: session, from: scene) else {
-            respond(.empty, id: id, to: session, as: .fixed)
-            return
-        }
+        let removed = removeAttachment(of: session, from: scene)
         session.heldPushes.removeValue(forKey: scene)
-        let changed = removed.role == .window && windowLeft(scene: scene, wasLatestSource: wasLatest)
+        let changed = removed?.role == .window && windowLeft(scene: scene, wasLatestSource: wasLatest)
         // Unchanged, it still reads the scene's attachments: if another change of the scene
         // this turn is rolled back, so is the detach (and it is answered as not done).
         respond(.empty, id: id, to: session, as: changed ? .change(scene) : .read(scene))

@@ -243,8 +243,8 @@ final class Server: @unchecked Sendable {
 
     static let droppedOutputTrimThreshold = 8 << 20
 
-    /// Starts the once-a-second housekeeping: `closeStalledLines` and
-    /// `retryWindowLeftResizes` (the caller closes the timer).
+    /// Starts the once-a-second housekeeping: `closeStalledLines`, `retryWindowLeftResizes`
+    /// and `releaseDroppedOutputMemory` (the caller closes the timer).
     func startHousekeeping() -> LoopTimer {
         let timer = LoopTimer(loop: loop) { [unowned self] in
             self.closeStalledLines()

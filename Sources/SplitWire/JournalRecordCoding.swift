@@ -22,17 +22,12 @@ public enum JournalRecordCoding {
     public static func encode(_ record: JournalRecord) -> [UInt8] {
         // Most records are under 64 bytes; a config patch grows the writer.
         var writer = JSONWriter(capacity: 128)
-        return encode(record, using: &writer)
-    }
-
-    /// `encode` written with `writer` (emptied first), whose storage the caller reuses from one
-    /// record to the next; only the returned bytes are allocated.
-    public static func encode(_ record: JournalRecord, using writer: inout JSONWriter) -> [UInt8] {
         write(record, into: &writer)
         return writer.bytes
     }
 
-    /// `encode` left in `writer` (emptied first), for a caller that copies it where it is kept.
+    /// `encode` left in `writer` (emptied first), whose storage the caller reuses from one
+    /// record to the next and copies the record where it is kept (the daemon: its batch).
     public static func write(_ record: JournalRecord, into writer: inout JSONWriter) {
         writer.removeAll()
         writer.beginObject()

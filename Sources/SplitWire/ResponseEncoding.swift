@@ -70,19 +70,13 @@ public enum WireEncoder {
     public static func changeResponse(id: RequestID, revision: Int, layout: Layout, events: [SceneEvent])
         -> (bytes: [UInt8], fields: Range<Int>) {
         var writer = JSONWriter()
-        return changeResponse(id: id, revision: revision, layout: layout, events: events, using: &writer)
-    }
-
-    /// `changeResponse` written with `writer` (emptied first), whose storage the caller reuses
-    /// from one response to the next; only the returned bytes are allocated.
-    public static func changeResponse(id: RequestID, revision: Int, layout: Layout, events: [SceneEvent],
-                                      using writer: inout JSONWriter) -> (bytes: [UInt8], fields: Range<Int>) {
         let fields = writeChangeResponse(id: id, revision: revision, layout: layout, events: events, into: &writer)
         return (writer.bytes, fields)
     }
 
-    /// `changeResponse` left in `writer` (emptied first), for a caller that copies it where
-    /// it is kept (no array of its own); answers where its fields are.
+    /// `changeResponse` left in `writer` (emptied first), whose storage the caller reuses from
+    /// one response to the next and copies the response where it is kept (the daemon: its
+    /// turn's reply buffer); answers where its fields are.
     public static func writeChangeResponse(id: RequestID, revision: Int, layout: Layout, events: [SceneEvent],
                                            into writer: inout JSONWriter) -> Range<Int> {
         writer.removeAll()

@@ -86,6 +86,21 @@ import Testing
 
     /// For random sizes x every profile x random configurations (SEMANTICS 5 invariants).
     @Test func frameInvariants() async {
+        // A zero-width supplementary beside a trailing primary, which a tie in x put after it.
+        var zeroWidth = SplitConfig()
+        zeroWidth.style = .tripleColumn
+        zeroWidth.preferredDisplayMode = .twoOverSecondary
+        zeroWidth.preferredSplitBehavior = .tile
+        zeroWidth.preferredPrimaryColumnWidthFraction = 0.45299141308926005
+        zeroWidth.minimumPrimaryColumnWidth = 118
+        zeroWidth.maximumPrimaryColumnWidth = 438
+        zeroWidth.preferredSupplementaryColumnWidth = 719.5059408453751
+        zeroWidth.minimumSupplementaryColumnWidth = 0
+        zeroWidth.maximumSupplementaryColumnWidth = 0
+        zeroWidth.primaryEdge = .trailing
+        let narrow = Size(width: 1133 * 0.5163282941981273, height: 744 * 0.3)
+        FrameProperties.check(Fixture.resolve(zeroWidth, narrow), config: zeroWidth, size: narrow)
+
         let profiles = Fixture.catalog.profiles
         await propertyCheck(count: 1000, input: FrameProperties.configs, Gen.element(of: profiles),
                             Gen.double(in: 0...1), Gen.double(in: 0.3...1.5)) { config, profile, scale, shape in
@@ -171,7 +186,8 @@ enum FrameProperties {
         }
         if !displaced && r.splitBehavior != .overlay {
             // Tiled visible columns do not overlap and cover the window exactly.
-            let tiled = r.frames.filter(\.visible).sorted { $0.x < $1.x }
+            // A zero-width column (a maximum of 0) shares its x with its neighbour: it comes first.
+            let tiled = r.frames.filter(\.visible).sorted { ($0.x, $0.width) < ($1.x, $1.width) }
             #expect(abs(tiled.reduce(0) { $0 + $1.width } - w) <= tolerance, sourceLocation: sourceLocation)
             for (a, b) in zip(tiled, tiled.dropFirst()) {
                 #expect(abs(a.x + a.width - b.x) <= tolerance, "\(a) then \(b)", sourceLocation: sourceLocation)
@@ -181,7 +197,7 @@ enum FrameProperties {
         if r.splitBehavior == .overlay {
             // Side by side from the leading edge (the physical right when mirrored).
             let mirrored = (config.primaryEdge == .trailing) != (config.layoutDirection == .rtl)
-            let sorted = visibleSidebars.sorted { $0.x < $1.x }
+            let sorted = visibleSidebars.sorted { ($0.x, $0.width) < ($1.x, $1.width) }
             if let first = sorted.first, let last = sorted.last {
                 #expect(mirrored ? abs(last.x + last.width - w) <= tolerance : abs(first.x) <= tolerance, sourceLocation: sourceLocation)
             }
