@@ -138,8 +138,11 @@ public enum ConfigLoader {
         settings.shutdownTimeoutMilliseconds = UInt64(int("shutdown.timeoutMilliseconds", range: 0...600_000))
         settings.busyPollMicroseconds = UInt64(int("loop.busyPollMicroseconds", range: 0...100_000))
         settings.windowedRegularMinWidth = int("devices.windowedRegularMinWidth", range: 0...100_000)
-        if let file = string("devices.ruleSetsFile"), !file.isEmpty { settings.ruleSetsFile = absolute(file) }
-        // Read now, so that --check-config and a reload name a bad file instead of the start.
+        if let file = string("devices.ruleSetsFile"), !file.isEmpty {
+            settings.ruleSetsFile = absolute(file)
+            settings.ruleSetsJSON = ServerSettings.readRuleSets(absolute(file))
+        }
+        // Checked now, so that --check-config and a reload name a bad file instead of the start.
         do {
             _ = try settings.deviceCatalog()
         } catch {

@@ -10,13 +10,18 @@ extension ServerSettings {
         var catalog = DeviceCatalog.builtIn
         catalog.windowedRegularMinWidth = Double(windowedRegularMinWidth)
         guard let file = ruleSetsFile else { return catalog }
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let bytes = ruleSetsJSON ?? Self.readRuleSets(file) else {
             throw ConfigError(problems: ["devices.ruleSetsFile: cannot read \(file)"])
         }
         do {
-            return try catalog.adding(ruleSetsJSON: data)
+            return try catalog.adding(ruleSetsJSON: Data(bytes))
         } catch {
             throw ConfigError(problems: ["devices.ruleSetsFile \(file): \(error.message)"])
         }
+    }
+
+    /// The bytes of a rule-sets file, nil if it cannot be read.
+    static func readRuleSets(_ file: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: file).map { [UInt8]($0) }
     }
 }

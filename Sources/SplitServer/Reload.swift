@@ -57,7 +57,8 @@ struct ReloadPlan: Equatable {
             || new.activationName != current.activationName || new.backlog != current.backlog { restartNeeded.append("socket") }
         if new.databasePath != current.databasePath { restartNeeded.append("database") }
         if new.durability != current.durability { restartNeeded.append("durability") }
-        if new.windowedRegularMinWidth != current.windowedRegularMinWidth || new.ruleSetsFile != current.ruleSetsFile {
+        if new.windowedRegularMinWidth != current.windowedRegularMinWidth || new.ruleSetsFile != current.ruleSetsFile
+            || new.ruleSetsJSON != current.ruleSetsJSON {
             restartNeeded.append("devices")
         }
         if new.journalRetention != current.journalRetention || new.integrityCheck != current.integrityCheck

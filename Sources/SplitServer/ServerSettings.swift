@@ -83,6 +83,9 @@ public struct ServerSettings: Sendable, Equatable {
     public var windowedRegularMinWidth: Int = 640
     /// A file of extra rule sets (`Config/rulesets.json`'s shape); nil: none.
     public var ruleSetsFile: String?
+    /// `ruleSetsFile`'s bytes as the configuration read them: the start and a reload use
+    /// what was checked, not a second read of a file that may have changed in between.
+    public var ruleSetsJSON: [UInt8]?
 
     /// Whether `peer` may use the daemon: on the allow-list, or in the group the socket is
     /// shared with (`socket.group`: sharing the file without admitting the group would let its

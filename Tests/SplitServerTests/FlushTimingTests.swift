@@ -43,9 +43,8 @@ struct CapturingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        store.append(level, message.description)
+    func log(event: LogEvent) {
+        store.append(event.level, event.message.description)
     }
 }
 

@@ -80,4 +80,23 @@ struct ReloadPlanTests {
                                                             environment: Self.environment))
         #expect(ReloadPlan(current: current, new: new).restartNeeded == ["group commit (database.flushDelay*)"])
     }
+
+    /// The rule-set file is read once: the catalog is built from the bytes the configuration
+    /// checked (a file changed or removed since is not read again), and a reload that finds
+    /// other bytes at the same path names the devices as needing a restart.
+    @Test func theRuleSetFileIsReadOnceAndAChangeOfItsContentIsNamed() async throws {
+        let path = "/tmp/splitd-reload-rulesets-content-\(getpid()).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let first = #"{"ruleSets": [{"name": "first", "rules": [{"when": {"max-width": 400}, "horizontal": "compact"}]}]}"#
+        let second = #"{"ruleSets": [{"name": "second", "rules": [{"when": {"max-width": 400}, "horizontal": "compact"}]}]}"#
+        _ = FileManager.default.createFile(atPath: path, contents: Data(first.utf8))
+        let current = try await ConfigLoader.load(ConfigSources(flags: ["devices.ruleSetsFile": path], environment: Self.environment))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(second.utf8))
+        let catalog = try current.deviceCatalog()
+        #expect(catalog.contains(device: "first") && !catalog.contains(device: "second"))
+        let new = try await ConfigLoader.load(ConfigSources(flags: ["devices.ruleSetsFile": path], environment: Self.environment))
+        #expect(ReloadPlan(current: current, new: new).restartNeeded == ["devices"])
+        try FileManager.default.removeItem(atPath: path)
+        #expect(try current.deviceCatalog().contains(device: "first"))
+    }
 }
