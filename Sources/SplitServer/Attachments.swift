@@ -44,8 +44,9 @@ extension Server {
             }
         }
         let current = scenes[scene]!
-        respond(.scene(scene: scene, revision: current.state.revision, layout: current.layout),
-                id: id, to: session, as: .attach(scene))
+        let reply: Reply = fields.map { .attachedChange(scene: scene, change: $0) }
+            ?? .attached(scene: scene, revision: current.state.revision, layout: current.layout)
+        respond(reply, id: id, to: session, as: .attach(scene))
         // The attaching client got this revision in its response: pushes start after it.
         if let fields { broadcast(scene: scene, fields: fields, excluding: session.id) }
     }

@@ -4,8 +4,14 @@ import SplitCore
 public enum Reply: Hashable, Sendable {
     /// `hello`: `protocol`, `server`.
     case hello(protocol: Int, server: String)
-    /// `scene.create`, `scene.attach`: `scene`, `revision`, `layout`.
+    /// `scene.create`: `scene`, `revision`, `layout`.
     case scene(scene: String, revision: Int, layout: Layout)
+    /// `scene.attach` that changed nothing: `scene`, `revision`, `layout`, `"events": []`.
+    case attached(scene: String, revision: Int, layout: Layout)
+    /// `scene.attach` whose window size made a new revision: `scene` and that change's
+    /// `revision`, `layout` and `events` (a client already attached gets no push of the
+    /// revision, so the answer carries what the push would).
+    case attachedChange(scene: String, change: ChangeFields)
     /// `scene.get`: `scene`, `revision`, `layout`, `state` (config + navigation, as the
     /// server renders it, e.g. `JSONValue(encoding: sceneState)`).
     case sceneDetail(scene: String, revision: Int, layout: Layout, state: JSONValue)

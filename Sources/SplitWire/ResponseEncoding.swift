@@ -156,6 +156,14 @@ extension JSONWriter {
             write(server)
         case let .scene(scene, revision, layout):
             writeSceneFields(scene: scene, revision: revision, layout: layout)
+        case let .attached(scene, revision, layout):
+            writeSceneFields(scene: scene, revision: revision, layout: layout)
+            rawKey("events")
+            write([SceneEvent]())
+        case let .attachedChange(scene, change):
+            rawKey("scene")
+            write(scene)
+            appendFields(change)
         case let .sceneDetail(scene, revision, layout, state):
             writeSceneFields(scene: scene, revision: revision, layout: layout)
             rawKey("state")

@@ -52,6 +52,31 @@ extension EndToEnd {
             }
         }
 
+        /// A window already attached that attaches again with another size makes a revision it
+        /// gets no push of: the answer carries that revision's events, as the push to the
+        /// others does. An attach that changes nothing answers `"events": []`.
+        @Test func reattachingWithANewSizeAnswersTheEventsOfTheRevisionItMade() throws {
+            try withDaemon { daemon in
+                let owner = try daemon.client("owner")
+                try owner.createScene("ra", device: IPadPro129.device, config: mailConfig)
+                let window = try daemon.client("window")
+                let first = try window.attach("ra", role: .window, size: IPadPro129.landscape)
+                #expect(first.raw["events"] == .array([]))
+                let viewer = try daemon.client("viewer")
+                try viewer.attach("ra", role: .viewer)
+
+                let again = try window.attach("ra", role: .window, size: IPadPro129.oneThird)
+                let push = try viewer.nextLayoutPush()
+                #expect(again.revision == first.revision + 1)
+                #expect(push.revision == again.revision)
+                #expect(again.layout == push.layout)
+                let events = try decodeEvents(try #require(again.raw["events"]))
+                #expect(events == push.events)
+                #expect(events.contains { if case .willCollapse = $0 { true } else { false } })
+                #expect(throws: ClientError.self) { try window.nextLayoutPush(timeout: .milliseconds(300)) }
+            }
+        }
+
         @Test func severalClientsReceiveIdenticalRevisionsInTheSameOrder() throws {
             try withDaemon { daemon in
                 let setup = try daemon.client("setup")
