@@ -1,5 +1,6 @@
 import ArgumentParser
 import SplitClient
+import SplitWire
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,6 +45,11 @@ func withConnection<T>(_ global: GlobalOptions, _ body: (SplitConnection) throws
         defer { connection.close() }
         return try body(connection)
     } catch {
+        // `--json` prints the response without `id`/`ok`: for an error, its `error` object
+        // (the stderr line and the exit code stay, for scripts that check either).
+        if global.json, case let .server(code, message) = error {
+            emit(JSONWriter.string(.object(["error": .object(["code": .string(code), "message": .string(message)])])))
+        }
         printError(error.description)
         throw exitCode(for: error)
     }

@@ -85,6 +85,16 @@ extension EndToEnd {
                 #expect(missing.stderr.split(separator: "\n").count == 1)
                 #expect(missing.stdout.isEmpty)
 
+                // --json: the response without id/ok on stdout, its `error` object; the
+                // stderr line and the exit code as without it.
+                let json = try splitctl(daemon, "--json", "scene", "get", "nope")
+                #expect(json.exitCode == 65)
+                #expect(json.stderr.hasPrefix("splitctl: unknown_scene: "), "\(json.stderr)")
+                let printed = try JSONParser.parse(json.stdout)
+                #expect(printed["error"]?["code"] == .string("unknown_scene"), "\(json.stdout)")
+                #expect(printed["error"]?["message"] == .string("no scene 'nope'"), "\(json.stdout)")
+                #expect(json.stdout.split(separator: "\n").count == 1)
+
                 let mismatch = try splitctl(daemon, "hello", "--protocol-version", "9")
                 #expect(mismatch.exitCode == 65)
                 #expect(mismatch.stderr.hasPrefix("splitctl: version_mismatch: "))
