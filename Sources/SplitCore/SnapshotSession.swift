@@ -42,23 +42,42 @@ extension SplitEngine {
 enum RoundTripComparison {
     static func differences(_ base: SceneState, _ final: SceneState) -> [String] {
         var found: [String] = []
-        func compare<T: Equatable>(_ name: String, _ a: T, _ b: T) {
-            if a != b { found.append("\(name): was \(a), now \(b)") }
+        // Each value in the words of the wire, never a Swift type's debug text: the report is
+        // stored, hashed and compared with golden files.
+        func compare<T: Equatable>(_ name: String, _ a: T, _ b: T, _ text: (T) -> String) {
+            if a != b { found.append("\(name): was \(text(a)), now \(text(b))") }
         }
-        compare("size", base.size, final.size)
-        compare("traits", base.traits, final.traits)
-        compare("collapsed", base.collapsed, final.collapsed)
-        compare("config", base.config, final.config)
-        compare("visible stack", visibleStack(base), visibleStack(final))
+        compare("size", base.size, final.size) { "\(points($0.width))x\(points($0.height))" }
+        compare("traits", base.traits, final.traits) {
+            "horizontal \($0.horizontalSizeClass.rawValue), vertical \($0.verticalSizeClass.rawValue)"
+        }
+        compare("collapsed", base.collapsed, final.collapsed) { "\($0)" }
+        if base.config != final.config { found.append("config: changed") }
+        compare("visible stack", visibleStack(base), visibleStack(final), list)
         let a = expandedForm(base)
         let b = expandedForm(final)
         for column in Column.allCases {
-            compare("\(column.rawValue) stack", a.stack(column), b.stack(column))
+            compare("\(column.rawValue) stack", a.stack(column), b.stack(column), list)
         }
-        compare("tabs", a.tabs, b.tabs)
-        compare("selected tab", a.selectedTab, b.selectedTab)
-        compare("presentations", a.presentations, b.presentations)
+        compare("tabs", a.tabs, b.tabs) { tabs in
+            "[" + tabs.map { "{primary \(list($0.primary)), saved detail \(list($0.savedDetail))"
+                + ($0.savedSecondary.map { ", saved secondary \(list($0))" } ?? "") + "}" }.joined(separator: ", ") + "]"
+        }
+        compare("selected tab", a.selectedTab, b.selectedTab) { $0.map(String.init) ?? "none" }
+        compare("presentations", a.presentations, b.presentations) { presentations in
+            "[" + presentations.map { "\($0.vc) (\($0.style.rawValue))" }.joined(separator: ", ") + "]"
+        }
         return found
+    }
+
+    /// Ids as a JSON array: `["inbox", "thread"]`.
+    static func list(_ ids: [String]) -> String {
+        "[" + ids.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+    }
+
+    /// Points as the wire writes them: `375`, `375.5`.
+    static func points(_ value: Double) -> String {
+        value.rounded(.towardZero) == value && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 
     static func visibleStack(_ state: SceneState) -> [String] {

@@ -64,6 +64,23 @@ import Testing
         #expect(RoundTripComparison.differences(base, base).isEmpty)
     }
 
+    /// The report is stored, hashed and compared with golden files: its values are written in
+    /// the wire's words, not as Swift debug text that would change with a type's name.
+    @Test func aLossIsWrittenInTheWiresWords() throws {
+        let base = try run([.push(column: .secondary, vc: "d1")], on: resized(makeScene(), padThird).state)
+        var other = try run([.push(column: .secondary, vc: "d2")], on: base)
+        other.size = Size(width: 375.5, height: 1024)
+        other.traits = Traits(horizontalSizeClass: .regular, verticalSizeClass: .compact)
+        other.navigation.presentations = [Presentation(vc: "m", style: .pageSheet)]
+        let differences = RoundTripComparison.differences(base, other)
+        #expect(differences.contains("size: was 375x1024, now 375.5x1024"), "\(differences)")
+        #expect(differences.contains("traits: was horizontal compact, vertical regular, now horizontal regular, vertical compact"),
+                "\(differences)")
+        #expect(differences.contains { $0.hasPrefix("visible stack: was [\"") && $0.hasSuffix("\"d1\", \"d2\"]") }, "\(differences)")
+        #expect(differences.contains("presentations: was [], now [m (pageSheet)]"), "\(differences)")
+        #expect(!differences.joined().contains("SplitCore"), "\(differences)")
+    }
+
     @Test func presetsComeFromTheCatalog() throws {
         let s = try base()
         let sizes = try #require(engine.catalog.presetSizes("appSwitcher", device: s.device, current: s.size))
