@@ -186,8 +186,8 @@ public struct DeviceCatalog: Sendable {
     /// The sizes of a snapshot preset for a scene of `device` currently at `current`; nil if
     /// unknown. Presets:
     /// - `appSwitcher` (SEMANTICS 8, seed 003): for an iPad, the other orientation's full
-    ///   screen, then the Split View sizes (`2/3`, `1/2`, `1/3`) of both orientations (not Slide
-    ///   Over, a separate window), then `current`; for a phone, the other orientation's full
+    ///   screen, then the multitasking sizes of SEMANTICS 2 (`2/3`, `1/2`, `1/3` and
+    ///   `slideOver`) of both orientations, then `current`; for a phone, the other orientation's full
     ///   screen then `current`; for `mac` and rule sets (nothing rotates), `current` turned by
     ///   90 degrees then `current`. "Other" is relative to the device orientation, which is the
     ///   orientation of the preset `current` matches (a 678x1024 half split is on a landscape
@@ -207,7 +207,7 @@ public struct DeviceCatalog: Sendable {
         guard let profile, profile.idiom != .mac else { return [Size(width: current.height, height: current.width), current] }
         let other: Orientation = deviceOrientation(profile, current: current) == .landscape ? .portrait : .landscape
         let splits = profile.idiom == .pad
-            ? profile.presets.filter { $0.name != "full" && $0.name != "slideOver" }.map(\.size) : []
+            ? profile.presets.filter { $0.name != "full" }.map(\.size) : []
         return [profile.screen(in: other)] + splits + [current]
     }
 

@@ -140,11 +140,13 @@ import Testing
         #expect(catalog.presetSizes("portrait/full", device: "iphone-14", current: current) == [Size(width: 390, height: 844)])
     }
 
-    /// appSwitcher: the other orientation, the Split View sizes of both orientations, the current size.
+    /// appSwitcher: the other orientation, the multitasking sizes of SEMANTICS 2 of both
+    /// orientations (Slide Over included), the current size.
     @Test func appSwitcherOnAnIPad() throws {
         let full = Size(width: 1366, height: 1024)
         let splits = [Size(width: 981, height: 1024), Size(width: 678, height: 1024), Size(width: 375, height: 1024),
-                      Size(width: 639, height: 1366), Size(width: 375, height: 1366)]
+                      Size(width: 375, height: 984),
+                      Size(width: 639, height: 1366), Size(width: 375, height: 1366), Size(width: 375, height: 1326)]
         let sizes = try #require(catalog.presetSizes("appSwitcher", device: "ipad-pro-12.9", current: full))
         #expect(sizes == [Size(width: 1024, height: 1366)] + splits + [full])
         // In a landscape half split the device is landscape: the other orientation is portrait.
