@@ -11,14 +11,8 @@ enum Expand {
         var result = nav
         result.collapsed = nil
         if config.hasCompactColumn {
-            // The compact column keeps its own navigation. What `showDetail` pushed while
-            // collapsed is detail content all the same (SEMANTICS 6): from the first such
-            // entry up, it reaches the secondary as an expanded `showDetail` would show it.
             result.compact = collapsed.vcs
-            guard let first = collapsed.entries.firstIndex(where: { $0.origin == .detail }) else { return (result, []) }
-            let detail = collapsed.entries[first...].map(\.vc)
-            result.secondary = (config.detailRouting == .resetAndPush ? [config.secondaryRoot] : []) + detail
-            return (result, detail)
+            return (result, [])
         }
         if collapsed.entries == collapsed.built {
             let moved = collapsed.built.filter { $0.origin != .primary }.map(\.vc)

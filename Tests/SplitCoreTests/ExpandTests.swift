@@ -57,33 +57,6 @@ import Testing
         #expect(t.events.contains(.didExpand(moved: ["x", "y"])))
     }
 
-    /// A compact column keeps its own navigation, and `showDetail` while collapsed is still
-    /// detail content: the secondary shows it after the expand (the compact stack keeps it too).
-    @Test(arguments: [DetailRouting.replace, .resetAndPush])
-    func detailContentShownInACompactColumnReachesTheSecondary(_ routing: DetailRouting) throws {
-        let start = try makeScene {
-            $0.style = .tripleColumn
-            $0.roots = ColumnRoots(primary: "side", supplementary: "list", secondary: "det", compact: "cmp")
-            $0.detailRouting = routing
-        }
-        let collapsedScene = try resized(start, padThird).state
-        #expect(collapsedScene.collapsedStack == ["cmp"])
-        let navigated = try run([.showDetail(vc: "d"), .push(column: .compact, vc: "e")], on: collapsedScene)
-        #expect(navigated.collapsedStack == ["cmp", "d", "e"])
-        let t = try resized(navigated, padLandscape)
-        #expect(t.state.visibleStack(.secondary) == (routing == .resetAndPush ? ["det", "d", "e"] : ["d", "e"]))
-        #expect(t.state.visibleStack(.primary) == ["side"])
-        #expect(t.state.visibleStack(.supplementary) == ["list"])
-        #expect(t.state.navigation.compact == ["cmp", "d", "e"])
-        #expect(t.events.contains(.didExpand(moved: ["d", "e"])))
-        // Without detail content nothing moves: the compact column's own pushes stay in it.
-        let own = try run([.push(column: .compact, vc: "c2")], on: collapsedScene)
-        let u = try resized(own, padLandscape)
-        #expect(u.state.visibleStack(.secondary) == ["det"])
-        #expect(u.state.navigation.compact == ["cmp", "c2"])
-        #expect(u.events.contains(.didExpand(moved: [])))
-    }
-
     @Test func moveAllButRootMovesEverythingAboveThePrimaryRoot() throws {
         let s = try run([.push(column: .primary, vc: "a")],
                         on: collapsed { $0.collapsePolicy = .moveDetailExceptRoot; $0.expandPolicy = .moveAllButRoot })
