@@ -57,6 +57,31 @@ import Testing
         #expect(t.events.contains(.didExpand(moved: ["x", "y"])))
     }
 
+    /// A compact column is a navigation of its own (PROTOCOL.md, ours): detail content shown
+    /// while collapsed stays in it across an expand and a collapse, and the secondary keeps
+    /// its stack; a configuration change that rebuilds the stacks keeps both as they were.
+    @Test(arguments: [DetailRouting.replace, .resetAndPush])
+    func aCompactColumnKeepsWhatWasShownInIt(_ routing: DetailRouting) throws {
+        let start = try makeScene {
+            $0.style = .tripleColumn
+            $0.roots = ColumnRoots(primary: "side", supplementary: "list", secondary: "det", compact: "cmp")
+            $0.detailRouting = routing
+        }
+        let collapsedScene = try resized(start, padThird).state
+        let navigated = try run([.showDetail(vc: "d"), .push(column: .compact, vc: "e")], on: collapsedScene)
+        #expect(navigated.collapsedStack == ["cmp", "d", "e"])
+        let expanded = try resized(navigated, padLandscape)
+        #expect(expanded.state.visibleStack(.secondary) == ["det"])
+        #expect(expanded.state.navigation.compact == ["cmp", "d", "e"])
+        #expect(expanded.events.contains(.didExpand(moved: [])))
+        #expect(try resized(expanded.state, padThird).state.collapsedStack == ["cmp", "d", "e"])
+        var placeholder = SplitConfigPatch()
+        placeholder.placeholder = "ph"
+        let reconfigured = try run([.setConfig(placeholder), .pop(column: .compact)], on: navigated)
+        #expect(reconfigured.collapsedStack == ["cmp", "d"])
+        #expect(try resized(reconfigured, padLandscape).state.visibleStack(.secondary) == ["det"])
+    }
+
     @Test func moveAllButRootMovesEverythingAboveThePrimaryRoot() throws {
         let s = try run([.push(column: .primary, vc: "a")],
                         on: collapsed { $0.collapsePolicy = .moveDetailExceptRoot; $0.expandPolicy = .moveAllButRoot })
