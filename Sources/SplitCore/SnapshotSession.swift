@@ -47,12 +47,12 @@ enum RoundTripComparison {
         func compare<T: Equatable>(_ name: String, _ a: T, _ b: T, _ text: (T) -> String) {
             if a != b { found.append("\(name): was \(text(a)), now \(text(b))") }
         }
-        compare("size", base.size, final.size) { "\(points($0.width))x\(points($0.height))" }
+        compare("size", base.size, final.size) { "\($0)" }
         compare("traits", base.traits, final.traits) {
             "horizontal \($0.horizontalSizeClass.rawValue), vertical \($0.verticalSizeClass.rawValue)"
         }
         compare("collapsed", base.collapsed, final.collapsed) { "\($0)" }
-        if base.config != final.config { found.append("config: changed") }
+        if base.config != final.config { found.append("config: changed") }  // a resize never changes it
         compare("visible stack", visibleStack(base), visibleStack(final), list)
         let a = expandedForm(base)
         let b = expandedForm(final)
@@ -65,19 +65,34 @@ enum RoundTripComparison {
         }
         compare("selected tab", a.selectedTab, b.selectedTab) { $0.map(String.init) ?? "none" }
         compare("presentations", a.presentations, b.presentations) { presentations in
-            "[" + presentations.map { "\($0.vc) (\($0.style.rawValue))" }.joined(separator: ", ") + "]"
+            "[" + presentations.map { "\(quoted($0.vc)) (\($0.style.rawValue))" }.joined(separator: ", ") + "]"
         }
         return found
     }
 
     /// Ids as a JSON array: `["inbox", "thread"]`.
     static func list(_ ids: [String]) -> String {
-        "[" + ids.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        "[" + ids.map(quoted).joined(separator: ", ") + "]"
     }
 
-    /// Points as the wire writes them: `375`, `375.5`.
-    static func points(_ value: Double) -> String {
-        value.rounded(.towardZero) == value && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+    /// An id as a JSON string (ids may hold any character: `"`, `\` and control characters
+    /// are escaped, so that two different losses never read the same).
+    static func quoted(_ id: String) -> String {
+        var text = "\""
+        for scalar in id.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
     }
 
     static func visibleStack(_ state: SceneState) -> [String] {

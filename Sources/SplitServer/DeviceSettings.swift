@@ -10,7 +10,8 @@ extension ServerSettings {
         var catalog = DeviceCatalog.builtIn
         catalog.windowedRegularMinWidth = Double(windowedRegularMinWidth)
         guard let file = ruleSetsFile else { return catalog }
-        guard let bytes = ruleSetsJSON ?? Self.readRuleSets(file) else {
+        // Only the bytes the configuration read: a second read could see another file.
+        guard let bytes = ruleSetsJSON else {
             throw ConfigError(problems: ["devices.ruleSetsFile: cannot read \(file)"])
         }
         do {

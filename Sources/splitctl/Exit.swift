@@ -47,10 +47,13 @@ func withConnection<T>(_ global: GlobalOptions, _ body: (SplitConnection) throws
     } catch {
         // `--json` prints the response without `id`/`ok`: for an error, its `error` object
         // (the stderr line and the exit code stay, for scripts that check either).
-        if global.json, case let .server(code, message) = error {
-            emit(JSONWriter.string(.object(["error": .object(["code": .string(code), "message": .string(message)])])))
-        }
+        if global.json, case let .server(code, message) = error { emitJSONError(code: code, message: message) }
         printError(error.description)
         throw exitCode(for: error)
     }
+}
+
+/// `--json`'s form of an error answer: the response without `id`/`ok`, on stdout.
+func emitJSONError(code: String, message: String) {
+    emit(JSONWriter.string(.object(["error": .object(["code": .string(code), "message": .string(message)])])))
 }

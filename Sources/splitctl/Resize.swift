@@ -53,7 +53,10 @@ struct Resize: ParsableCommand {
         switch outcome {
         case let .unknown(device, known):
             let listing = known.isEmpty ? "\(device) has no presets" : "known: " + known.joined(separator: ", ")
-            printError("unknown preset '\(name)' for \(device) (\(listing))")
+            let message = "unknown preset '\(name)' for \(device) (\(listing))"
+            // As `snapshot --preset` reports it, where splitd answers bad_request.
+            if global.json { emitJSONError(code: "bad_request", message: message) }
+            printError(message)
             throw ExitStatus.serverError
         case let .resized(reply, before):
             emit(reply.raw, json: global.json) { describe(reply, revisionBefore: before) }

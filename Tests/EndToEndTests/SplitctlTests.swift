@@ -366,6 +366,12 @@ extension EndToEnd {
                 let snapshot = try splitctl(daemon, "snapshot", "s", "--preset", "landscape/7/8")
                 #expect(snapshot.exitCode == 65, "\(snapshot)")
                 #expect(snapshot.stderr.hasPrefix("splitctl: bad_request: unknown snapshot preset"), "\(snapshot.stderr)")
+                // With --json both print the error object, with the same code.
+                for command in ["resize", "snapshot"] {
+                    let json = try splitctl(daemon, "--json", command, "s", "--preset", "landscape/7/8")
+                    #expect(json.exitCode == 65, "\(json)")
+                    #expect(try JSONParser.parse(json.stdout)["error"]?["code"] == .string("bad_request"), "\(command): \(json.stdout)")
+                }
                 // Nothing was resized.
                 #expect(try daemon.client().getScene("s").revision == 3)
             }
