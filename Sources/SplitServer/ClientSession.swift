@@ -56,6 +56,13 @@ final class ClientSession {
         if heldPushes.updateValue(push, forKey: scene) == nil { heldOrder.append(scene) }
     }
 
+    /// Drops the held push of `scene`: an attach answer written now carries a newer layout,
+    /// and the older push released after it would take the client back a revision.
+    func dropHeldPush(of scene: String) {
+        guard heldPushes.removeValue(forKey: scene) != nil else { return }
+        heldOrder.removeAll { $0 == scene }
+    }
+
     /// Takes every held push, oldest scene first.
     func takeHeldPushes() -> [PendingPush] {
         defer {

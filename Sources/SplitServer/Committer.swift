@@ -263,6 +263,7 @@ extension Server {
                 return
             }
             if let bytes = standing(only, committed: committed, rolledBack: rolledBack) {
+                if case .attach(_, _, let scene) = only { session.dropHeldPush(of: scene) }
                 write(bytes, to: session)
                 return
             }
@@ -281,7 +282,14 @@ extension Server {
                 output += committed ? bytes : unansweredStagedRead(id: id, what: what)
             case .attach(let bytes, let id, let scene):
                 // A rolled-back attach was undone with the turn (`rollBack`).
-                output += rolledBack.contains(scene) ? unansweredRead(id: id, scene: scene) : bytes
+                if rolledBack.contains(scene) {
+                    output += unansweredRead(id: id, scene: scene)
+                } else {
+                    // The answer supersedes a push of its scene held back for this client
+                    // (coalescing): released after it, that older push would go back a revision.
+                    session.dropHeldPush(of: scene)
+                    output += bytes
+                }
             case .push(let scene, let revision, let bytes):
                 guard committed, session.attachments[scene] != nil else { continue }
                 stats.pushes += 1
