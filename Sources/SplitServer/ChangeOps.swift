@@ -137,13 +137,14 @@ extension Server {
         // Left in the writer until `appendJournal` copies it (a checkpoint's blob has its own).
         JournalRecordCoding.write(change, into: &scratchWriter)
         let layoutHash = LayoutDigest.text(transition.layout)
-        if case .created = change {
+        let created = if case .created = change { true } else { false }
+        if created {
             // The row must exist before its journal entry (foreign key).
             stageCheckpoint(of: transition.state)
             checkpointRevision = revision
-            scratchWriter.withBytes { turn.batch.appendJournal(scene: id, revision: Int64(revision), change: $0, layoutHash: layoutHash) }
-        } else {
-            scratchWriter.withBytes { turn.batch.appendJournal(scene: id, revision: Int64(revision), change: $0, layoutHash: layoutHash) }
+        }
+        scratchWriter.withBytes { turn.batch.appendJournal(scene: id, revision: Int64(revision), change: $0, layoutHash: layoutHash) }
+        if !created {
             if revision - previousCheckpoint >= checkpointInterval {
                 stageCheckpoint(of: transition.state)
                 checkpointRevision = revision

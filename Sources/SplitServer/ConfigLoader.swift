@@ -139,8 +139,9 @@ public enum ConfigLoader {
         settings.busyPollMicroseconds = UInt64(int("loop.busyPollMicroseconds", range: 0...100_000))
         settings.windowedRegularMinWidth = int("devices.windowedRegularMinWidth", range: 0...100_000)
         if let file = string("devices.ruleSetsFile"), !file.isEmpty {
-            settings.ruleSetsFile = absolute(file)
-            settings.ruleSetsJSON = ServerSettings.readRuleSets(absolute(file))
+            let path = absolute(file)
+            settings.ruleSetsFile = path
+            settings.ruleSetsJSON = ServerSettings.readRuleSets(path)
         }
         // Checked now, so that --check-config and a reload name a bad file instead of the start.
         do {

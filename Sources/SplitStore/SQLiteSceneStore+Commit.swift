@@ -95,11 +95,7 @@ extension SQLiteSceneStore {
             let first = Int32(2 + 4 * row)
             try statement.bind(scene, at: first, in: &buffer)
             try statement.bind(revision, at: first + 1)
-            try batch.journalBytes.withUnsafeBytes { bytes in
-                Result { () throws(StoreError) in
-                    try statement.bind(UnsafeRawBufferPointer(rebasing: bytes[change]), at: first + 2, in: &buffer)
-                }
-            }.get()
+            try statement.bind(batch.change(of: change), at: first + 2, in: &buffer)
             try statement.bind(layoutHash, at: first + 3, in: &buffer)
             seq += 1
             row += 1

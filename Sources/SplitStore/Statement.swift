@@ -69,6 +69,11 @@ public final class Statement {
     /// Binds bytes as a BLOB, copied into `buffer` instead of by SQLite: the statement must
     /// run before the buffer's storage is reused.
     func bind(_ value: [UInt8], at index: Int32, in buffer: inout BindBuffer) throws(StoreError) {
+        try bind(value[...], at: index, in: &buffer)
+    }
+
+    /// `bind` for bytes of a larger array (a journal record in its batch's buffer).
+    func bind(_ value: ArraySlice<UInt8>, at index: Int32, in buffer: inout BindBuffer) throws(StoreError) {
         // `withUnsafeBytes` rethrows untyped errors: the typed one goes through a Result.
         try value.withUnsafeBytes { bytes in
             Result { () throws(StoreError) in try bind(bytes, at: index, in: &buffer) }

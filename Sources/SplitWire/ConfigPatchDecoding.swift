@@ -21,9 +21,7 @@ extension FieldReader {
     static let configFieldNames = Set(configFieldOrder)
 
     func configPatch() throws(WireError) -> SplitConfigPatch {
-        for key in object.keys where !FieldReader.configFieldNames.contains(key) {
-            throw WireError.badRequest("unknown config field '\(fieldName(key))'")
-        }
+        try refuseUnknownKeys(known: FieldReader.configFieldNames.contains)
         var patch = SplitConfigPatch()
         patch.style = try optionalCase("style", SplitStyle.self)
         if optional("preferredDisplayMode") != nil { patch.preferredDisplayMode = try displayMode("preferredDisplayMode") }
@@ -52,6 +50,14 @@ extension FieldReader {
         return patch
     }
 
+    /// `bad_request` for the first key of this object that `known` refuses: a typo anywhere in
+    /// a config must not pass silently.
+    private func refuseUnknownKeys(known: (String) -> Bool, hint: String = "") throws(WireError) {
+        for key in object.keys where !known(key) {
+            throw WireError.badRequest("unknown config field '\(fieldName(key))'\(hint)")
+        }
+    }
+
     private func optionalDouble(_ name: String) throws(WireError) -> Double? {
         guard optional(name) != nil else { return nil }
         return try double(name)
@@ -69,9 +75,7 @@ extension FieldReader {
     }
 
     private func columnRoots() throws(WireError) -> ColumnRoots {
-        for key in object.keys where Column(rawValue: key) == nil {
-            throw WireError.badRequest("unknown config field '\(fieldName(key))' (roots are per column)")
-        }
+        try refuseUnknownKeys(known: { Column(rawValue: $0) != nil }, hint: " (roots are per column)")
         return ColumnRoots(primary: try optionalString("primary"), supplementary: try optionalString("supplementary"),
                            secondary: try optionalString("secondary"), compact: try optionalString("compact"))
     }
@@ -81,11 +85,9 @@ extension FieldReader {
         for (index, element) in try array(name).enumerated() {
             let elementName = "\(name)[\(index)]"
             guard let tab = element.object else { throw invalid(elementName, "an object {root, title?}", got: element) }
-            // A typo in a tab ("titel") must not pass silently, as anywhere else in a config.
-            for key in tab.keys where key != "root" && key != "title" {
-                throw WireError.badRequest("unknown config field '\(fieldName(elementName)).\(key)' (a tab is {root, title?})")
-            }
             let reader = FieldReader(tab, path: fieldName(elementName))
+            // A typo in a tab ("titel") must not pass silently, as anywhere else in a config.
+            try reader.refuseUnknownKeys(known: { $0 == "root" || $0 == "title" }, hint: " (a tab is {root, title?})")
             tabs.append(TabConfig(root: try reader.identifier("root"), title: try reader.optionalString("title")))
         }
         return tabs
