@@ -242,7 +242,7 @@ final class WALCheckpointer: @unchecked Sendable {
         // ~1.5 % of its core: the WAL outgrew the cycle and the last pass held the writer
         // 25-73 ms. Past 1.5 times the threshold the cycle's passes share the core evenly.
         // Under the lock: the thread cannot start its next cycle (in the background) between.
-        if walPages >= thresholdPages + thresholdPages / 2, running, !caughtUp, let catchUpNice {
+        if walPages >= Self.raisePages(threshold: thresholdPages), running, !caughtUp, let catchUpNice {
             caughtUp = true
             counts.catchUps += 1
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(threadID), catchUpNice)
@@ -265,6 +265,13 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// The most frames a cycle leaves to the pass that holds the writer back.
     static let largestCatchUpPages: Int32 = 250
+
+    /// The WAL size, in pages, at which the writer raises a running cycle (1.5 times the
+    /// threshold): under full load the WAL grows about this far before a cycle ends, which is
+    /// why the daemon zero-fills the WAL to it (`StoreOptions.preallocatedWALBytes`).
+    static func raisePages(threshold: Int32) -> Int32 {
+        threshold + threshold / 2
+    }
 
     /// How many passes chase a writer that keeps committing before waiting for the next call.
     private static let passesPerWakeUp = 8

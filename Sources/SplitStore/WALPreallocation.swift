@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CSQLite
 
-/// Extends the WAL file with zeros to the size one checkpoint cycle fills, so that commits
+/// Extends the WAL file with zeros to the size a checkpoint cycle lets it reach, so that commits
 /// overwrite blocks the file already has instead of growing it: the `fdatasync` of a commit
 /// that grows the file must also write the inode's new size (here 190-230 µs against 100-150
 /// µs for an overwrite, `splitbench fsync`-style probe), and SQLite keeps the WAL at its

@@ -7,7 +7,7 @@ import Glibc
 
 extension EndToEnd {
     /// Ctrl-C or SIGTERM during `simulate` used to leave the current run's scene on a running
-    /// daemon, and the embedded daemon's temporary directory (63 MB of zero-filled WAL) behind.
+    /// daemon, and the embedded daemon's temporary directory (94 MiB of zero-filled WAL) behind.
     @Suite struct SimulateInterruption {
         /// Enough runs to be interrupted in the middle: the shipped scenarios, 20 times over.
         static let manyRuns = Array(repeating: ShippedScenarios.directory, count: 20)

@@ -30,7 +30,7 @@ final class EmbeddedDaemon: Sendable {
 
         var settings = ServerSettings(socketPath: socketPath, databasePath: directory + "/splitd.db")
         settings.logLevel = .error
-        // The WAL is zero-filled to one checkpoint cycle at open: 16000 pages (63 MB) by
+        // The WAL is zero-filled to 1.5 checkpoint cycles at open: 24000 pages (94 MiB) by
         // default, a waste for a few hundred short scenes and what a crash would leave behind.
         settings.walCheckpointPages = Self.walCheckpointPages
         var logger = Logger(label: "splitd.embedded", factory: { StreamLogHandler.standardError(label: $0) })

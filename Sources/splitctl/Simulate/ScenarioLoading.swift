@@ -60,7 +60,7 @@ enum ScenarioLoading {
                 value = try JSONParser.parse(text)
             } catch {
                 // Where a person editing the file looks: its line and column.
-                let place = (error as? JSONParseError)?.description(in: bytes) ?? "\(error)"
+                let place = error.description(in: bytes)
                 throw ScenarioError(file: path, path: "", message: "not valid JSON (\(place))")
             }
         }
