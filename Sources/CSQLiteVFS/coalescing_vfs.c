@@ -1,35 +1,45 @@
-// A pass-through VFS over SQLite's default (unix) one that halves the write syscalls of the
-// WAL: SQLite's walWriteOneFrame() writes the 24-byte frame header and then the page at the
-// very next offset, two pwrite calls per frame (~6 frames per commit of the daemon). Here the
-// header is held back and written together with the page, in one call.
+// A pass-through VFS over SQLite's default (unix) one that writes a commit's WAL frames with
+// one write call: SQLite's walWriteOneFrame() writes each frame's 24-byte header and then its
+// page at the very next offset, two pwrite calls per frame, ~6 frames per commit of the
+// daemon. Here the frames are held back, contiguous, until the page of the frame that
+// commits (its header says so), and go out together in that page's write call.
 //
-// Why this is safe: the held header never outlives the frame's own page write (the next
-// call SQLite makes on the file); any other call on the file first writes the header out.
-// SQLite updates the WAL index (what readers and checkpoints go by) only after every frame
-// of the commit was written, so no reader can look for a header that is not in the file,
-// and a commit has returned only after its last page, and so every header, reached the
-// kernel (the daemon's fdatasync of the WAL then covers all of it). A crash between the two
-// writes leaves a frame without its header, which recovery treats like any torn frame.
+// Why this is safe: nothing held outlives the commit's own last write. Any other call on the
+// file (a read, a sync, a size, a lock, a write elsewhere) first writes what is held. SQLite
+// updates the WAL index (what readers and checkpoints go by) for a commit only after every
+// frame of it was written, so no reader can look for a frame that is not in the file, and a
+// commit has returned only after its last page, and so every frame, reached the kernel (the
+// daemon's fdatasync of the WAL then covers all of it). Frames a transaction writes before it
+// commits (a cache spill) are read back through this file, which writes them out first. A
+// crash before the joined write leaves none of the commit's frames, which recovery treats
+// like any commit that did not finish. A failed joined write fails the commit.
 
 #include "CSQLiteVFS.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { FRAME_HEADER_SIZE = 24 };
+enum {
+    FRAME_HEADER_SIZE = 24,
+    // Past this, what is held is written out and holding starts over (a large transaction).
+    // The unix VFS writes at most 128 KiB - 1 per call (it masks the length to 17 bits and
+    // takes the short write for a full disk); 120 KiB holds a commit of 29 frames of 4 KiB.
+    HELD_LIMIT = 120 * 1024,
+};
 
 typedef struct CoalescingFile {
     sqlite3_file base;
     sqlite3_file *real;        // the default VFS's file, in the same allocation, after this struct
     int isWAL;
-    int heldLength;            // 0, or FRAME_HEADER_SIZE while a header is held back
+    int heldLength;            // bytes held back in `held`, from heldOffset on; 0: none
+    int heldCommits;           // the last frame header held is a commit frame's
     sqlite3_int64 heldOffset;
-    unsigned char held[FRAME_HEADER_SIZE];
-    unsigned char *joined;     // header + page, grown to the largest page seen
-    int joinedCapacity;
+    unsigned char *held;       // HELD_LIMIT bytes, allocated at the first frame held
+    long long joinedFrames;    // frames whose header went out with their page
+    long long aloneHeaders;    // headers written alone (another call came between)
+    long long heldWrites;      // write calls of held frames
 } CoalescingFile;
 
 static sqlite3_vfs *defaultVFS;
@@ -37,21 +47,21 @@ static sqlite3_vfs coalescingVFS;
 static sqlite3_io_methods coalescingMethods;
 static int registration = -1;
 static pthread_once_t registerOnce = PTHREAD_ONCE_INIT;
-static atomic_llong joinedWrites;
-static atomic_llong aloneHeaders;
 
 static sqlite3_file *real(sqlite3_file *file) { return ((CoalescingFile *)file)->real; }
 
-/// Writes a held header out on its own (before any other call on the file).
+/// Writes what is held out (before any other call on the file).
 static int releaseHeld(CoalescingFile *file) {
     if (file->heldLength == 0) return SQLITE_OK;
     int length = file->heldLength;
     file->heldLength = 0;
-    atomic_fetch_add_explicit(&aloneHeaders, 1, memory_order_relaxed);
+    file->heldCommits = 0;
+    if (length == FRAME_HEADER_SIZE) file->aloneHeaders += 1;
+    file->heldWrites += 1;
     return file->real->pMethods->xWrite(file->real, file->held, length, file->heldOffset);
 }
 
-// Every call but the frame's own page write first writes a held header out.
+// Every call but a held run's next write first writes what is held out.
 #define RELEASE_HELD_OR_RETURN(file)                \
     do {                                            \
         int releasedCode = releaseHeld(file);       \
@@ -62,8 +72,8 @@ static int coalescingClose(sqlite3_file *base) {
     CoalescingFile *file = (CoalescingFile *)base;
     int released = releaseHeld(file);
     int closed = file->real->pMethods ? file->real->pMethods->xClose(file->real) : SQLITE_OK;
-    free(file->joined);
-    file->joined = NULL;
+    free(file->held);
+    file->held = NULL;
     return released != SQLITE_OK ? released : closed;
 }
 
@@ -73,38 +83,53 @@ static int coalescingRead(sqlite3_file *base, void *buffer, int amount, sqlite3_
     return file->real->pMethods->xRead(file->real, buffer, amount, offset);
 }
 
+/// Appends to what is held; 0 when it does not fit (then nothing changed).
+static int hold(CoalescingFile *file, const void *buffer, int amount) {
+    int total = file->heldLength + amount;
+    if (total > HELD_LIMIT) return 0;
+    if (file->held == NULL) {
+        file->held = malloc(HELD_LIMIT);
+        if (file->held == NULL) return 0;
+    }
+    memcpy(file->held + file->heldLength, buffer, (size_t)amount);
+    file->heldLength = total;
+    return 1;
+}
+
+/// A frame header's bytes 4-7: the database's size in pages after the commit for the frame
+/// that commits a transaction, 0 for every other frame.
+static int isCommitHeader(const unsigned char *header) {
+    return (header[4] | header[5] | header[6] | header[7]) != 0;
+}
+
 static int coalescingWrite(sqlite3_file *base, const void *buffer, int amount, sqlite3_int64 offset) {
     CoalescingFile *file = (CoalescingFile *)base;
-    if (file->heldLength > 0) {
-        if (offset == file->heldOffset + file->heldLength && amount > 0) {
-            int total = file->heldLength + amount;
-            if (total > file->joinedCapacity) {
-                unsigned char *grown = realloc(file->joined, (size_t)total);
-                if (grown == NULL) {
-                    RELEASE_HELD_OR_RETURN(file);
-                    return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
-                }
-                file->joined = grown;
-                file->joinedCapacity = total;
-            }
-            // The inner file takes one buffer (its descriptor is not ours to pwritev on):
-            // copying a page costs ~0.1 µs, a second write call several.
-            memcpy(file->joined, file->held, (size_t)file->heldLength);
-            memcpy(file->joined + file->heldLength, buffer, (size_t)amount);
-            sqlite3_int64 start = file->heldOffset;
-            file->heldLength = 0;
-            atomic_fetch_add_explicit(&joinedWrites, 1, memory_order_relaxed);
-            return file->real->pMethods->xWrite(file->real, file->joined, total, start);
-        }
+    if (!file->isWAL || amount <= 0) {
         RELEASE_HELD_OR_RETURN(file);
+        return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
     }
-    if (file->isWAL && amount == FRAME_HEADER_SIZE) {
-        memcpy(file->held, buffer, FRAME_HEADER_SIZE);
+    int header = amount == FRAME_HEADER_SIZE;
+    int continues = file->heldLength > 0 && offset == file->heldOffset + file->heldLength;
+    if (!continues) {
+        RELEASE_HELD_OR_RETURN(file);
+        // A run starts with a frame's header; anything else (the WAL's own header) goes out.
+        if (!header) return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
         file->heldOffset = offset;
-        file->heldLength = FRAME_HEADER_SIZE;
+    }
+    if (!hold(file, buffer, amount)) {
+        // Too much held (or no memory): out with it, and this write on its own.
+        RELEASE_HELD_OR_RETURN(file);
+        if (!header) return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
+        file->heldOffset = offset;
+        if (!hold(file, buffer, amount)) return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
+    }
+    if (header) {
+        file->heldCommits = isCommitHeader(buffer);
         return SQLITE_OK;
     }
-    return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
+    file->joinedFrames += 1;
+    // The commit's last page: everything goes out now, in this call.
+    return file->heldCommits ? releaseHeld(file) : SQLITE_OK;
 }
 
 static int coalescingTruncate(sqlite3_file *base, sqlite3_int64 size) {
@@ -223,7 +248,11 @@ static int coalescingOpen(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file 
         base->pMethods = NULL;
         return rc == SQLITE_OK ? SQLITE_CANTOPEN : rc;
     }
-    file->isWAL = (flags & SQLITE_OPEN_WAL) != 0;
+    // Without powersafe overwrite SQLite pads a commit to a sector boundary and may split a
+    // frame's write around a sync there: then the writes are not the header-and-page pairs
+    // this file holds back, and it passes them through (the unix VFS claims it by default).
+    int powersafe = (file->real->pMethods->xDeviceCharacteristics(file->real) & SQLITE_IOCAP_POWERSAFE_OVERWRITE) != 0;
+    file->isWAL = (flags & SQLITE_OPEN_WAL) != 0 && powersafe;
     base->pMethods = &coalescingMethods;
     return SQLITE_OK;
 }
@@ -271,7 +300,14 @@ int splitd_register_coalescing_vfs(void) {
     return registration;
 }
 
-void splitd_coalescing_vfs_counts(long long *joined, long long *alone) {
-    if (joined) *joined = atomic_load_explicit(&joinedWrites, memory_order_relaxed);
-    if (alone) *alone = atomic_load_explicit(&aloneHeaders, memory_order_relaxed);
+int splitd_coalescing_wal_counts(sqlite3 *db, long long *joined, long long *alone, long long *writes) {
+    sqlite3_file *wal = NULL;
+    int rc = sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &wal);
+    if (rc != SQLITE_OK) return rc;
+    if (wal == NULL || wal->pMethods != &coalescingMethods || !((CoalescingFile *)wal)->isWAL) return SQLITE_NOTFOUND;
+    CoalescingFile *file = (CoalescingFile *)wal;
+    *joined = file->joinedFrames;
+    *alone = file->aloneHeaders;
+    *writes = file->heldWrites;
+    return SQLITE_OK;
 }

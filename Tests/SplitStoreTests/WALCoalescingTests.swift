@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import SplitStore
 
-/// The coalescing VFS writes each WAL frame (header and page) with one write: what a commit
-/// wrote is in the WAL file, whole and valid, the moment the commit returns.
-@Suite("WAL frames written with one write each", .serialized)
+/// The coalescing VFS writes a commit's WAL frames (headers and pages) with one write: what a
+/// commit wrote is in the WAL file, whole and valid, the moment the commit returns.
+@Suite("WAL frames of a commit written with one write", .serialized)
 struct WALCoalescingTests {
     /// Commits `count` batches: a scene row of `stateSize` bytes (several pages when large)
     /// and a journal entry each.
@@ -18,24 +18,48 @@ struct WALCoalescingTests {
         }
     }
 
-    @Test("a commit's frames go out joined, and a reader on the default VFS sees every commit at once")
+    @Test("a commit's frames go out in one write, and a reader on the default VFS sees every commit at once")
     func framesAreJoinedAndVisible() throws {
         let directory = TemporaryDirectory()
         let store = try openStore(directory.database) { $0.durability = .normal; $0.walCheckpointPages = 100_000 }
         defer { try? store.close() }
-        let before = Database.coalescedWrites
+        try commit(store, count: 1, stateSize: 100)
+        let before = try #require(store.database.walWriteCounts, "the writer's WAL is the coalescing VFS's")
         // A second connection of the default VFS, as another process would read the file.
         let reader = try Database(path: directory.database, mode: .readOnly)
         defer { try? reader.close() }
-        for round in 0..<40 {
+        for round in 1...40 {
             try commit(store, count: 1, stateSize: round % 2 == 0 ? 100 : 9000, from: round)
             #expect(try reader.integer("SELECT count(*) FROM journal") == Int64(round + 1))
             #expect(try reader.integer("SELECT max(revision) FROM scenes") == Int64(round + 1))
         }
-        let after = Database.coalescedWrites
-        // Every commit writes at least a journal page and a scene page.
+        let after = try #require(store.database.walWriteCounts)
+        // Every commit writes at least a journal page and a scene page (3 more for 9000
+        // bytes), all in one call.
+        #expect(after.writes - before.writes == 40)
         #expect(after.joined - before.joined >= 80)
+        #expect(after.alone == before.alone)
         #expect(try reader.integer("SELECT count(*) FROM scenes") == 7)
+    }
+
+    @Test("a commit larger than what the VFS holds is written in pieces, every byte of it")
+    func aLargeCommitGoesOutInPieces() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory.database) { $0.durability = .normal; $0.walCheckpointPages = 100_000 }
+        defer { try? store.close() }
+        try commit(store, count: 1, stateSize: 100)
+        let before = try #require(store.database.walWriteCounts)
+        // ~74 overflow pages: more than the unix VFS writes in one call (128 KiB).
+        var batch = StoreBatch()
+        batch.upsertScene(id: "large", device: "ipad", revision: 1, state: stateBytes("large", 1, size: 300_000))
+        batch.appendJournal(scene: "large", revision: 1, change: [7], layoutHash: "2abcdef01234567")
+        try store.commit(batch)
+        let after = try #require(store.database.walWriteCounts)
+        #expect(after.writes - before.writes >= 3)
+        let reader = try Database(path: directory.database, mode: .readOnly)
+        defer { try? reader.close() }
+        #expect(try reader.integer("SELECT length(state) FROM scenes WHERE id = 'large'") == 300_000)
+        #expect(try store.loadScenes().first { $0.id == "large" }?.state == stateBytes("large", 1, size: 300_000))
     }
 
     @Test("the WAL as the kernel holds it after the commits (a crash now) recovers every commit")

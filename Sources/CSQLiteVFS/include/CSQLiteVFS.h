@@ -5,14 +5,18 @@
 #define SPLITD_COALESCING_VFS_NAME "splitd-unix"
 
 /// Registers (once; later calls return the first result) a VFS named "splitd-unix" that wraps
-/// the default one and writes each WAL frame with one write instead of two: SQLite writes a
-/// frame's 24-byte header and its page as two separate writes at adjacent offsets; the header
-/// is held back and written with the page. Everything else is passed through unchanged.
-/// Returns SQLITE_OK or an SQLite error code.
+/// the default one and writes a commit's WAL frames with one write: SQLite writes each frame's
+/// 24-byte header and its page as two separate writes at adjacent offsets; the frames are held
+/// back until the page of the frame that commits and written with it. Everything else is
+/// passed through unchanged. Returns SQLITE_OK or an SQLite error code.
 int splitd_register_coalescing_vfs(void);
 
-/// Writes issued to the files below since the process started: WAL frame headers that went
-/// out joined with their page, and those written alone (another call came between).
-void splitd_coalescing_vfs_counts(long long *joined, long long *alone);
+typedef struct sqlite3 sqlite3;
+
+/// What the coalescing VFS wrote to the WAL of `db`'s main database since the connection
+/// opened it: frames whose header went out joined with their page, headers written alone
+/// (another call came between), and the write calls of held frames (one per commit that fits
+/// the limit). SQLITE_NOTFOUND when the WAL is not open or not this VFS's.
+int splitd_coalescing_wal_counts(sqlite3 *db, long long *joined, long long *alone, long long *writes);
 
 #endif
