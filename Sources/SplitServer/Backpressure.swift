@@ -63,4 +63,35 @@ extension Server {
         guard phase == .running, !session.isClosing else { return }
         session.connection.startReading()
     }
+
+    /// Brings `queuedOutputTotal` up to date with `session`'s unwritten output: after a write
+    /// queued some, after libuv finished one, and when the connection closed (then 0).
+    func accountOutput(of session: ClientSession) {
+        let queued = session.connection.queuedBytes
+        guard queued != session.accountedOutput else { return }
+        queuedOutputTotal += queued - session.accountedOutput
+        session.accountedOutput = queued
+        if queued == 0 {
+            sessionsWithQueuedOutput.removeValue(forKey: session.id)
+        } else {
+            sessionsWithQueuedOutput[session.id] = session
+        }
+    }
+
+    /// Past `output.totalLimitBytes` for all clients together, disconnects the clients with
+    /// the most unwritten output, largest first, until the total is under it again: the
+    /// slowest readers go, and memory stays bounded however many stop reading (each of them
+    /// may hold up to `output.hardLimitBytes`). Like the hard limit, a client sees its
+    /// connection close, never a gap in what it read.
+    func enforceTotalOutputLimit() {
+        while queuedOutputTotal > settings.outputTotalLimit,
+              let largest = sessionsWithQueuedOutput.values.max(by: { $0.accountedOutput < $1.accountedOutput }) {
+            stats.slowClientsDisconnected += 1
+            logger.warning("connection \(largest.id): \(largest.accountedOutput) bytes of output not read, \(queuedOutputTotal) for all clients (limit \(settings.outputTotalLimit)); disconnecting the client with the most")
+            largest.connection.close(reason: "output limit of all clients exceeded: this client had the most unread output")
+            // `connectionDidClose` took it out of the count; a connection closed already is
+            // taken out here so that the loop ends.
+            if sessionsWithQueuedOutput[largest.id] != nil { accountOutput(of: largest) }
+        }
+    }
 }

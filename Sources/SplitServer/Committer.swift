@@ -375,6 +375,12 @@ extension Server {
             stats.slowClientsDisconnected += 1
             logger.warning("connection \(session.id): \(queued) bytes of output not read (limit \(settings.outputHardLimit)); disconnecting the slow client")
             session.connection.close(reason: "output limit exceeded: client does not read")
+            return
+        }
+        // Only a write that queued something can take the total past its limit.
+        if queued > 0 || session.accountedOutput > 0 {
+            accountOutput(of: session)
+            if queuedOutputTotal > settings.outputTotalLimit { enforceTotalOutputLimit() }
         }
     }
 

@@ -91,6 +91,8 @@ public enum ConfigKeys {
               help: "Unwritten output of a client past which its requests are not read until its output drains below half of this (backpressure: a client that pipelines faster than it reads is slowed down, not dropped), and, with output.slowReaderPushes coalesce, its pushes are coalesced. Reloaded on SIGHUP."),
         .init(key: "output.hardLimitBytes", kind: .int, defaultJSON: "16777216",
               help: "Unwritten output past which a client is disconnected: a client that does not read the pushes of the scenes it is attached to, with output.slowReaderPushes queue. Reloaded on SIGHUP."),
+        .init(key: "output.totalLimitBytes", kind: .int, defaultJSON: "268435456",
+              help: "Unwritten output of all clients together past which the clients holding the most are disconnected, largest first, until the total is under it again (memory stays bounded however many clients stop reading; each sees its connection close, never a gap). Reloaded on SIGHUP."),
         .init(key: "output.slowReaderPushes", kind: .choice(["queue", "coalesce"]), defaultJSON: "\"queue\"",
               help: "Pushes for a client that reads slower than its scenes change. queue: every push is queued, so an attached client never misses a revision (WIRE); one whose unwritten output passes output.hardLimitBytes is disconnected (it sees its connection close, never a gap). coalesce: past output.softLimitBytes only the newest push per scene is kept and sent once the client catches up (it skips revisions and their events, for clients that only need the current layout). Reloaded on SIGHUP."),
         .init(key: "access.allowUids", kind: .intArray, defaultJSON: nil,

@@ -109,6 +109,7 @@ public enum ConfigLoader {
         settings.coreLimits = limits
         settings.outputSoftLimit = int("output.softLimitBytes", range: 4096...Int.max)
         settings.outputHardLimit = int("output.hardLimitBytes", range: 4096...Int.max)
+        settings.outputTotalLimit = int("output.totalLimitBytes", range: 4096...Int.max)
         settings.coalescesSlowReaderPushes = choice("output.slowReaderPushes") == "coalesce"
         if settings.outputHardLimit <= settings.outputSoftLimit {
             problems.append("output.hardLimitBytes (\(settings.outputHardLimit)) must be larger than output.softLimitBytes (\(settings.outputSoftLimit))")

@@ -92,6 +92,7 @@ struct ReloadPlan: Equatable {
         take("limits.maxSnapshotSizes", \.coreLimits.maxSnapshotSizes)
         take("output.softLimitBytes", \.outputSoftLimit)
         take("output.hardLimitBytes", \.outputHardLimit)
+        take("output.totalLimitBytes", \.outputTotalLimit)
         take("output.slowReaderPushes", \.coalescesSlowReaderPushes) { $0 ? "coalesce" : "queue" }
         take("access.allowUids", \.allowList.uids) { "\($0.sorted())" }
         take("access.allowGids", \.allowList.gids) { "\($0.sorted())" }

@@ -38,6 +38,10 @@ final class Server: @unchecked Sendable {
     var pendingWindowLeftResizes: [String: Bool] = [:]
     /// Output dropped with closed connections since the allocator last returned memory.
     var droppedOutputSinceTrim = 0
+    /// Unwritten output of all clients, as last counted per client (`accountOutput`), and
+    /// the clients that have some: the ones `output.totalLimitBytes` chooses from.
+    var queuedOutputTotal = 0
+    var sessionsWithQueuedOutput: [Connection.ID: ClientSession] = [:]
     var turn = Turn()
     /// The writer every change response and journal record is encoded with, emptied each
     /// time: one buffer for the loop's life instead of two allocations per change.
@@ -367,6 +371,7 @@ extension Server: ConnectionDelegate {
 
     func connectionDidWrite(_ connection: Connection) {
         guard let session = sessions[connection.id] else { return }
+        accountOutput(of: session)
         resumeIfCaughtUp(session)
     }
 
@@ -380,6 +385,7 @@ extension Server: ConnectionDelegate {
     func connectionDidClose(_ connection: Connection, reason: String) {
         droppedOutputSinceTrim += connection.droppedOutputBytes
         guard let session = sessions.removeValue(forKey: connection.id) else { return }
+        accountOutput(of: session)
         logger.debug("connection \(connection.id) closed: \(reason)")
         detachAll(session)
         if phase == .stopping, sessions.isEmpty { finishStop() }

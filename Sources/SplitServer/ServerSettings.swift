@@ -67,6 +67,11 @@ public struct ServerSettings: Sendable, Equatable {
     public var outputSoftLimit: Int = 1 << 20
     /// Queued output past which a client is disconnected.
     public var outputHardLimit: Int = 16 << 20
+    /// Queued output of all clients together past which the clients with the most are
+    /// disconnected, largest first, until the total is back under it (Redis's
+    /// `maxmemory-clients`): without it, `maxClients` slow readers could hold
+    /// `maxClients` × `outputHardLimit` (16 GiB by default).
+    public var outputTotalLimit: Int = 256 << 20
     /// `output.slowReaderPushes coalesce`: a slow reader gets the newest push per scene
     /// (skipping revisions) instead of every push (WIRE's "none missed", the default).
     public var coalescesSlowReaderPushes = false

@@ -30,6 +30,7 @@ public enum SettingsReport {
             limits.maxSnapshotSizes      \(limits.maxSnapshotSizes)
             output.softLimitBytes        \(settings.outputSoftLimit)
             output.hardLimitBytes        \(settings.outputHardLimit)
+            output.totalLimitBytes       \(settings.outputTotalLimit)
             output.slowReaderPushes      \(settings.coalescesSlowReaderPushes ? "coalesce" : "queue")
             access.allowUids             \(settings.allowList.uids.sorted().map(String.init).joined(separator: ","))
             access.allowGids             \(settings.allowList.gids.sorted().map(String.init).joined(separator: ","))

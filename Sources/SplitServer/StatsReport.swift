@@ -18,6 +18,7 @@ extension Server {
         add("pushes", stats.pushes)
         add("coalescedPushes", stats.coalescedPushes)
         add("slowClientsDisconnected", stats.slowClientsDisconnected)
+        add("queuedOutputBytes", queuedOutputTotal)
         add("partialLineTimeouts", stats.partialLineTimeouts)
         add("connectionsAccepted", stats.connectionsAccepted)
         add("refusedPeers", stats.refusedPeers)

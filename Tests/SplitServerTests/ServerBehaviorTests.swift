@@ -192,6 +192,58 @@ struct ServerBehaviorTests {
         #expect(!revisions.isEmpty && revisions == Array((first + 1)..<(first + 1 + revisions.count)), "\(revisions.prefix(5))...")
     }
 
+    /// Past `output.totalLimitBytes` for all clients together, the clients with the most
+    /// unread output are disconnected, largest first, however far each is from its own hard
+    /// limit; each sees its connection close, never a gap, and the writer is answered.
+    @Test func stalledSubscribersPastTheTotalLimitAreDisconnectedLargestFirst() throws {
+        let totalLimit = 256 << 10
+        let daemon = try TestDaemon {
+            $0.outputSoftLimit = 4096
+            $0.outputHardLimit = 1 << 30
+            $0.outputTotalLimit = totalLimit
+        }
+        defer { daemon.stop() }
+        let (writer, first, attachedAt) = try writerAndStalledViewer(daemon)
+        var stalled = [(client: first, attachedAt: attachedAt)]
+        for _ in 0..<3 {
+            let viewer = try TestClient(path: daemon.socketPath, receiveBuffer: 4096)
+            let attached = try viewer.request(["op": "scene.attach", "scene": "s", "role": "viewer"])
+            stalled.append((viewer, try #require(attached["revision"]?.int)))
+        }
+        for step in 0..<1500 {
+            #expect(try writer.request(resize(700 + step % 500, 1024 + step % 2)).isOK)
+            if step % 100 == 0 {
+                let queued = try #require(try writer.request(["op": "stats"])["queuedOutputBytes"]?.int)
+                #expect(queued <= totalLimit, "step \(step): \(queued) bytes queued")
+            }
+        }
+        // ~1.3 MB of pushes each, 1 GiB allowed each: only the total disconnects them.
+        let stats = try writer.request(["op": "stats"])
+        #expect(stats["slowClientsDisconnected"] == 4)
+        #expect(stats["queuedOutputBytes"] == 0)
+        for (viewer, attachedAt) in stalled {
+            let lines = try viewer.readUntilClosed()
+            let revisions = lines.compactMap { line in (try? JSONParser.parse(line))?["revision"]?.int }
+            #expect(!revisions.isEmpty && revisions == Array((attachedAt + 1)..<(attachedAt + 1 + revisions.count)), "\(revisions.prefix(5))...")
+        }
+    }
+
+    /// The total counts what clients have not read yet: it grows while a viewer stalls and
+    /// is 0 again once the viewer has read everything.
+    @Test func queuedOutputIsCountedUntilItIsRead() throws {
+        let daemon = try TestDaemon { $0.outputSoftLimit = 4096 }
+        defer { daemon.stop() }
+        let (writer, stalled, first) = try writerAndStalledViewer(daemon)
+        var last = 0
+        for step in 0..<200 {
+            last = try writer.request(resize(700 + step % 500, 1024 + step % 2))["revision"]?.int ?? -1
+        }
+        #expect((try writer.request(["op": "stats"])["queuedOutputBytes"]?.int ?? 0) > 0)
+        try stalled.drainPushes(quiet: 500)
+        #expect(stalled.pushes.compactMap { $0["revision"]?.int } == Array((first + 1)...last))
+        #expect(try writer.request(["op": "stats"])["queuedOutputBytes"] == 0)
+    }
+
     @Test func aStalledSubscriberIsCoalescedToTheNewestLayoutWhenAsked() throws {
         let daemon = try TestDaemon {
             $0.outputSoftLimit = 4096
