@@ -1,18 +1,36 @@
 // A pass-through VFS over SQLite's default (unix) one that writes a commit's WAL frames with
 // one write call: SQLite's walWriteOneFrame() writes each frame's 24-byte header and then its
 // page at the very next offset, two pwrite calls per frame, ~6 frames per commit of the
-// daemon. Here the frames are held back, contiguous, until the page of the frame that
-// commits (its header says so), and go out together in that page's write call.
+// daemon. Here frames appended to the WAL are held back, contiguous, until the page of the
+// frame that commits (its header says so), and go out together in that page's write call.
 //
-// Why this is safe: nothing held outlives the commit's own last write. Any other call on the
-// file (a read, a sync, a size, a lock, a write elsewhere) first writes what is held. SQLite
-// updates the WAL index (what readers and checkpoints go by) for a commit only after every
-// frame of it was written, so no reader can look for a frame that is not in the file, and a
-// commit has returned only after its last page, and so every frame, reached the kernel (the
-// daemon's fdatasync of the WAL then covers all of it). Frames a transaction writes before it
-// commits (a cache spill) are read back through this file, which writes them out first. A
-// crash before the joined write leaves none of the commit's frames, which recovery treats
-// like any commit that did not finish. A failed joined write fails the commit.
+// Why this is safe:
+// - A commit's frames are all written by the time its last page's write returns. SQLite
+//   publishes a commit in the WAL index (what readers and checkpoints go by) only after that,
+//   so no reader can look for a frame that is not in the file, and the daemon's fdatasync of
+//   the WAL, after the commit returned, covers all of it.
+// - Only frames appended where the latest write ended are held. SQLite also writes headers
+//   elsewhere: over a frame a cache spill wrote and the transaction changed again, and, when
+//   that happened, over every header from there on to rewrite the checksums after the commit
+//   frame's page (walRewriteChecksums, the commit frame's header last). Those go out at once:
+//   held, that last header would have stayed in memory after the commit returned.
+// - Any other call on this file (a read, a sync, a size, a truncate, a write elsewhere)
+//   first writes what is held: frames a transaction spills before it commits are read back
+//   through it. Shared memory and locks are the database file's, not this file's.
+// - A held write that fails stays held, and every later call fails with it until it is
+//   written: SQLite counts those frames as written, so they are never dropped, and the
+//   transaction that meets the error fails instead of committing without them.
+// - Frames of a transaction that rolls back after a spill are written at this connection's
+//   next call on the WAL, past the committed end, where the next transaction writes over
+//   them (checksums chain, so recovery never takes them). Safe while this connection is the
+//   WAL's only writer, which the daemon's writer lock makes it among splitd's; a program
+//   writing to the database while the daemon runs is not supported anyway.
+// - Without powersafe overwrite SQLite pads a commit to a sector boundary and may split a
+//   frame's write around a sync; such files are passed through (the unix VFS claims it by
+//   default; SQLite asks the database file, this checks the WAL file, which agree unless a
+//   URI says otherwise, and a split write is followed by a sync, which writes what is held).
+// A crash before the joined write leaves none of the commit's frames, which recovery treats
+// like any commit that did not finish.
 
 #include "CSQLiteVFS.h"
 
@@ -36,6 +54,7 @@ typedef struct CoalescingFile {
     int heldLength;            // bytes held back in `held`, from heldOffset on; 0: none
     int heldCommits;           // the last frame header held is a commit frame's
     sqlite3_int64 heldOffset;
+    sqlite3_int64 writeEnd;    // where the latest write (held or not) ended; -1: none yet
     unsigned char *held;       // HELD_LIMIT bytes, allocated at the first frame held
     long long joinedFrames;    // frames whose header went out with their page
     long long aloneHeaders;    // headers written alone (another call came between)
@@ -50,15 +69,24 @@ static pthread_once_t registerOnce = PTHREAD_ONCE_INIT;
 
 static sqlite3_file *real(sqlite3_file *file) { return ((CoalescingFile *)file)->real; }
 
-/// Writes what is held out (before any other call on the file).
+/// Writes what is held out (before any other call on the file). When that fails, what is held
+/// stays held and every later call fails with the same write until it succeeds: SQLite
+/// counts the frames as written, so they must not be dropped, and whatever transaction
+/// meets the error fails rather than commits without them.
 static int releaseHeld(CoalescingFile *file) {
     if (file->heldLength == 0) return SQLITE_OK;
-    int length = file->heldLength;
+    int rc = file->real->pMethods->xWrite(file->real, file->held, file->heldLength, file->heldOffset);
+    if (rc != SQLITE_OK) return rc;
+    if (file->heldLength == FRAME_HEADER_SIZE) file->aloneHeaders += 1;
+    file->heldWrites += 1;
     file->heldLength = 0;
     file->heldCommits = 0;
-    if (length == FRAME_HEADER_SIZE) file->aloneHeaders += 1;
-    file->heldWrites += 1;
-    return file->real->pMethods->xWrite(file->real, file->held, length, file->heldOffset);
+    return SQLITE_OK;
+}
+
+static int writeThrough(CoalescingFile *file, const void *buffer, int amount, sqlite3_int64 offset) {
+    file->writeEnd = offset + amount;
+    return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
 }
 
 // Every call but a held run's next write first writes what is held out.
@@ -71,6 +99,7 @@ static int releaseHeld(CoalescingFile *file) {
 static int coalescingClose(sqlite3_file *base) {
     CoalescingFile *file = (CoalescingFile *)base;
     int released = releaseHeld(file);
+    file->heldLength = 0;
     int closed = file->real->pMethods ? file->real->pMethods->xClose(file->real) : SQLITE_OK;
     free(file->held);
     file->held = NULL;
@@ -106,23 +135,22 @@ static int coalescingWrite(sqlite3_file *base, const void *buffer, int amount, s
     CoalescingFile *file = (CoalescingFile *)base;
     if (!file->isWAL || amount <= 0) {
         RELEASE_HELD_OR_RETURN(file);
-        return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
+        return writeThrough(file, buffer, amount, offset);
     }
     int header = amount == FRAME_HEADER_SIZE;
     int continues = file->heldLength > 0 && offset == file->heldOffset + file->heldLength;
-    if (!continues) {
+    if (!continues || !hold(file, buffer, amount)) {
+        // Not the held run's next write, or too much held: out with it first.
         RELEASE_HELD_OR_RETURN(file);
-        // A run starts with a frame's header; anything else (the WAL's own header) goes out.
-        if (!header) return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
+        // A run starts only with a frame header appended where the latest write ended. A
+        // header anywhere else rewrites a frame: one a cache spill wrote and the transaction
+        // changed again, or a checksum rewrite after such a change (walRewriteChecksums, the
+        // commit frame's header last), after which no write comes that would release it.
+        if (!header || offset != file->writeEnd) return writeThrough(file, buffer, amount, offset);
         file->heldOffset = offset;
+        if (!hold(file, buffer, amount)) return writeThrough(file, buffer, amount, offset);
     }
-    if (!hold(file, buffer, amount)) {
-        // Too much held (or no memory): out with it, and this write on its own.
-        RELEASE_HELD_OR_RETURN(file);
-        if (!header) return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
-        file->heldOffset = offset;
-        if (!hold(file, buffer, amount)) return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
-    }
+    file->writeEnd = offset + amount;
     if (header) {
         file->heldCommits = isCommitHeader(buffer);
         return SQLITE_OK;
@@ -242,6 +270,7 @@ static int coalescingOpen(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file 
     CoalescingFile *file = (CoalescingFile *)base;
     memset(file, 0, sizeof(*file));
     file->real = (sqlite3_file *)(file + 1);
+    file->writeEnd = -1;
     int rc = defaultVFS->xOpen(defaultVFS, name, file->real, flags, outFlags);
     if (rc != SQLITE_OK || file->real->pMethods == NULL) {
         // SQLite calls xClose only when pMethods is set; the inner file cleaned up itself.
@@ -300,7 +329,7 @@ int splitd_register_coalescing_vfs(void) {
     return registration;
 }
 
-int splitd_coalescing_wal_counts(sqlite3 *db, long long *joined, long long *alone, long long *writes) {
+int splitd_coalescing_wal_counts(sqlite3 *db, long long *joined, long long *alone, long long *writes, long long *held) {
     sqlite3_file *wal = NULL;
     int rc = sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &wal);
     if (rc != SQLITE_OK) return rc;
@@ -309,5 +338,6 @@ int splitd_coalescing_wal_counts(sqlite3 *db, long long *joined, long long *alon
     *joined = file->joinedFrames;
     *alone = file->aloneHeaders;
     *writes = file->heldWrites;
+    *held = file->heldLength;
     return SQLITE_OK;
 }

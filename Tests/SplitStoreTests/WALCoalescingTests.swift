@@ -39,6 +39,7 @@ struct WALCoalescingTests {
         #expect(after.writes - before.writes == 40)
         #expect(after.joined - before.joined >= 80)
         #expect(after.alone == before.alone)
+        #expect(after.held == 0)
         #expect(try reader.integer("SELECT count(*) FROM scenes") == 7)
     }
 
@@ -56,10 +57,56 @@ struct WALCoalescingTests {
         try store.commit(batch)
         let after = try #require(store.database.walWriteCounts)
         #expect(after.writes - before.writes >= 3)
+        #expect(after.held == 0)
         let reader = try Database(path: directory.database, mode: .readOnly)
         defer { try? reader.close() }
         #expect(try reader.integer("SELECT length(state) FROM scenes WHERE id = 'large'") == 300_000)
         #expect(try store.loadScenes().first { $0.id == "large" }?.state == stateBytes("large", 1, size: 300_000))
+        // Recovery checks what readers do not: every frame header and checksum in the file.
+        let copy = TemporaryDirectory()
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(atPath: directory.database + suffix, toPath: copy.database + suffix)
+        }
+        let recovered = try openStore(copy.database)
+        defer { try? recovered.close() }
+        #expect(try recovered.loadScenes().first { $0.id == "large" }?.state == stateBytes("large", 1, size: 300_000))
+    }
+
+    /// A transaction larger than the page cache spills frames into the WAL before it commits;
+    /// changing a spilled page again overwrites its frame, and the commit then rewrites the
+    /// checksums of the frames from there on (walRewriteChecksums), the commit frame's header
+    /// last. A rewritten header held back would stay in memory after the commit returned: the
+    /// file would hold the commit frame with its old checksum, and recovery would drop the
+    /// whole committed transaction.
+    @Test("a commit whose frame checksums SQLite rewrites is whole in the file when it returns")
+    func rewrittenChecksumsReachTheFile() throws {
+        let directory = TemporaryDirectory(), copy = TemporaryDirectory()
+        let database = try Database(path: directory.database, mode: .readWrite)
+        try database.execute("PRAGMA journal_mode = WAL")
+        try database.execute("PRAGMA synchronous = NORMAL")
+        try database.execute("PRAGMA cache_size = 8")
+        try database.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v BLOB NOT NULL)")
+        let before = try #require(database.walWriteCounts)
+        try database.execute("BEGIN")
+        // ~200 pages of rows: the 8-page cache spills them into the WAL mid-transaction.
+        try database.execute("WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < 200) INSERT INTO t SELECT k, zeroblob(3000) FROM n")
+        // The first rows' pages were spilled: changing them again overwrites their frames.
+        try database.execute("UPDATE t SET v = randomblob(3000) WHERE k <= 20")
+        let changed = try #require(try database.integer("SELECT sum(length(v)) + count(*) FROM t WHERE k <= 20"))
+        try database.execute("COMMIT")
+        let after = try #require(database.walWriteCounts)
+        #expect(after.held == 0, "nothing is held once the commit returned")
+        #expect(after.writes > before.writes)
+        // The files as a SIGKILL now would leave them, recovered by a fresh connection.
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(atPath: directory.database + suffix, toPath: copy.database + suffix)
+        }
+        let recovered = try Database(path: copy.database, mode: .readWrite)
+        defer { try? recovered.close() }
+        #expect(try recovered.integer("SELECT count(*) FROM t") == 200)
+        #expect(try recovered.integer("SELECT sum(length(v)) + count(*) FROM t WHERE k <= 20") == changed)
+        #expect(try recovered.integer("SELECT count(*) FROM t WHERE k <= 20 AND v = zeroblob(3000)") == 0)
+        try database.close()
     }
 
     @Test("the WAL as the kernel holds it after the commits (a crash now) recovers every commit")

@@ -16,7 +16,8 @@ typedef struct sqlite3 sqlite3;
 /// What the coalescing VFS wrote to the WAL of `db`'s main database since the connection
 /// opened it: frames whose header went out joined with their page, headers written alone
 /// (another call came between), and the write calls of held frames (one per commit that fits
-/// the limit). SQLITE_NOTFOUND when the WAL is not open or not this VFS's.
-int splitd_coalescing_wal_counts(sqlite3 *db, long long *joined, long long *alone, long long *writes);
+/// the limit), and the bytes held back now. SQLITE_NOTFOUND when the WAL is not open or not
+/// this VFS's. Call it on the connection's own thread.
+int splitd_coalescing_wal_counts(sqlite3 *db, long long *joined, long long *alone, long long *writes, long long *held);
 
 #endif
