@@ -1,7 +1,8 @@
 // Read backpressure (Redis's client output buffer, but throttling instead of dropping): a
 // client whose unwritten answers pass the soft output limit is not read until they drain
-// below half of it, so a client that pipelines faster than it reads is slowed down, never
-// disconnected for its own responses. Pushes keep their own rules (coalesced past the soft
+// below half of it, so a client that pipelines faster than it reads is slowed down, not
+// disconnected for its own responses (unless all clients together pass the total limit,
+// `enforceTotalOutputLimit`). Pushes keep their own rules (coalesced past the soft
 // limit, hard limit disconnects). And fairness: a client is read for at most
 // `linesPerTurn` lines per turn, so a flood of tiny lines cannot delay the other clients'
 // turn by more than that. And memory: all clients together are read for about
@@ -79,16 +80,20 @@ extension Server {
     }
 
     /// Past `output.totalLimitBytes` for all clients together, disconnects the clients with
-    /// the most unwritten output, largest first, until the total is under it again: the
-    /// slowest readers go, and memory stays bounded however many stop reading (each of them
-    /// may hold up to `output.hardLimitBytes`). Like the hard limit, a client sees its
-    /// connection close, never a gap in what it read.
+    /// the most unwritten output, largest first, until the total is under it again. Memory
+    /// stays bounded however many clients stop reading (each may hold up to
+    /// `output.hardLimitBytes`); the clients that go are those holding the most, which are
+    /// stalled viewers long before a client merely throttled at the soft limit. Like the hard
+    /// limit, a client sees its connection close, never a gap in what it read.
     func enforceTotalOutputLimit() {
+        guard queuedOutputTotal > settings.outputTotalLimit else { return }
+        // libuv shrinks a queue on partial writes without a callback: count afresh first.
+        for session in Array(sessionsWithQueuedOutput.values) { accountOutput(of: session) }
         while queuedOutputTotal > settings.outputTotalLimit,
-              let largest = sessionsWithQueuedOutput.values.max(by: { $0.accountedOutput < $1.accountedOutput }) {
+              let largest = sessionsWithQueuedOutput.values.max(by: { ($0.accountedOutput, $1.id) < ($1.accountedOutput, $0.id) }) {
             stats.slowClientsDisconnected += 1
-            logger.warning("connection \(largest.id): \(largest.accountedOutput) bytes of output not read, \(queuedOutputTotal) for all clients (limit \(settings.outputTotalLimit)); disconnecting the client with the most")
-            largest.connection.close(reason: "output limit of all clients exceeded: this client had the most unread output")
+            warn(&totalOutputWarning, "connection \(largest.id): \(largest.accountedOutput) bytes of output not read, \(queuedOutputTotal) for all clients (output.totalLimitBytes \(settings.outputTotalLimit)); disconnecting the client holding the most")
+            largest.connection.close(reason: "output limit of all clients exceeded: this client held the most unread output")
             // `connectionDidClose` took it out of the count; a connection closed already is
             // taken out here so that the loop ends.
             if sessionsWithQueuedOutput[largest.id] != nil { accountOutput(of: largest) }

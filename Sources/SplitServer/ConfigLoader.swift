@@ -111,6 +111,9 @@ public enum ConfigLoader {
         settings.outputHardLimit = int("output.hardLimitBytes", range: 4096...Int.max)
         settings.outputTotalLimit = int("output.totalLimitBytes", range: 4096...Int.max)
         settings.coalescesSlowReaderPushes = choice("output.slowReaderPushes") == "coalesce"
+        if settings.outputTotalLimit < settings.outputHardLimit {
+            problems.append("output.totalLimitBytes (\(settings.outputTotalLimit)) must be at least output.hardLimitBytes (\(settings.outputHardLimit))")
+        }
         if settings.outputHardLimit <= settings.outputSoftLimit {
             problems.append("output.hardLimitBytes (\(settings.outputHardLimit)) must be larger than output.softLimitBytes (\(settings.outputSoftLimit))")
         }

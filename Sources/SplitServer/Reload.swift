@@ -20,6 +20,8 @@ extension Server {
             logger.warning("changed settings that need a restart were not applied: \(plan.restartNeeded.joined(separator: ", "))")
         }
         disconnectPeersNoLongerAllowed()
+        // A lower limit applies now, not at the next write that queues output.
+        enforceTotalOutputLimit()
     }
 
     /// A narrower allow-list takes effect for the clients already connected too: revoking

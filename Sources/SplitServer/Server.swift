@@ -83,6 +83,8 @@ final class Server: @unchecked Sendable {
     /// Warnings a flood of clients could repeat without end.
     private var acceptWarning = RateLimitedWarning()
     private var refusalWarning = RateLimitedWarning()
+    /// Clients dropped by `output.totalLimitBytes` (200 stalled viewers make 179 at once).
+    var totalOutputWarning = RateLimitedWarning()
     var commitFailureWarning = RateLimitedWarning()
     /// Clients the open-file limit leaves room for (`FileDescriptorLimit`), and that limit.
     var openFileRoom = Int.max

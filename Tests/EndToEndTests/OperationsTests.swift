@@ -95,6 +95,46 @@ extension EndToEnd {
             #expect(daemon.terminate() == .exited(0))
         }
 
+        /// A reload that lowers `output.totalLimitBytes` under what stalled clients hold applies
+        /// at once: the one holding the most is disconnected without waiting for more output.
+        @Test func aReloadThatLowersTheTotalOutputLimitAppliesAtOnce() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitd-total-limit")
+            defer { removeDirectory(directory) }
+            let config = directory + "/splitd.json"
+            let limits = #"{"output":{"softLimitBytes":65536,"hardLimitBytes":1048576,"totalLimitBytes":%d}}"#
+            _ = FileManager.default.createFile(atPath: config, contents: Data(String(format: limits, 268_435_456).utf8))
+            let daemon = try DaemonProcess(extraArguments: ["--config", config])
+            let (writer, first) = try writerAndSlowViewer(daemon)
+            var viewers = [first]
+            for name in ["viewer-2", "viewer-3"] {
+                let viewer = try daemon.client(name)
+                var small: Int32 = 4096
+                setsockopt(viewer.socket.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+                try viewer.attach("busy", role: .viewer)
+                viewers.append(viewer)
+            }
+            // ~1,200 pushes for each viewer: ~0.5 MB each left in the daemon, under the 1 MiB
+            // hard limit, ~1.5 MB together.
+            _ = try resizeBursts(writer, count: 12)
+            let before = try writer.stats()
+            let queued = try #require(before["queuedOutputBytes"]?.int)
+            #expect(queued > 1_048_576, "\(before)")
+            #expect(before["slowClientsDisconnected"] == 0)
+            _ = FileManager.default.createFile(atPath: config, contents: Data(String(format: limits, 1_048_576).utf8))
+            daemon.process?.signal(SIGHUP)
+            var stats = before
+            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+            while stats["slowClientsDisconnected"] == 0, ContinuousClock.now < deadline {
+                usleep(20_000)
+                stats = try writer.stats()
+            }
+            #expect(stats["slowClientsDisconnected"] == 1, "\(stats)\n\(daemon.logTail())")
+            #expect((stats["queuedOutputBytes"]?.int ?? .max) <= 1_048_576)
+            #expect(daemon.logTail().contains("output.totalLimitBytes 268435456 -> 1048576"), "\(daemon.logTail())")
+            withExtendedLifetime(viewers) {}
+            #expect(daemon.terminate() == .exited(0))
+        }
+
         /// A second SIGTERM while the stop waits for a client that does not read ends the wait:
         /// the daemon exits 0 at once instead of after `shutdown.timeoutMilliseconds`.
         @Test func aSecondSigtermEndsTheDrain() throws {

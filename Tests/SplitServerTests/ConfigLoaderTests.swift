@@ -116,6 +116,16 @@ struct ConfigLoaderTests {
         }
     }
 
+    @Test func theTotalOutputLimitMayNotBeBelowTheHardLimit() async throws {
+        await #expect(throws: ConfigError.self) {
+            _ = try await ConfigLoader.load(ConfigSources(flags: [:], configFile: writeFile(#"{"output": {"hardLimitBytes": 16777216, "totalLimitBytes": 8388608}}"#),
+                                                          environment: baseEnvironment))
+        }
+        let settings = try await ConfigLoader.load(ConfigSources(flags: [:], configFile: writeFile(#"{"output": {"hardLimitBytes": 16777216, "totalLimitBytes": 16777216}}"#),
+                                                                 environment: baseEnvironment))
+        #expect(settings.outputTotalLimit == 16_777_216)
+    }
+
     @Test func hardLimitMustExceedSoftLimit() async throws {
         await #expect(throws: ConfigError.self) {
             _ = try await ConfigLoader.load(ConfigSources(flags: [:], configFile: writeFile(#"{"output": {"softLimitBytes": 9000, "hardLimitBytes": 8000}}"#),

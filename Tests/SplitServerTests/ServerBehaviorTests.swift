@@ -196,52 +196,77 @@ struct ServerBehaviorTests {
     /// unread output are disconnected, largest first, however far each is from its own hard
     /// limit; each sees its connection close, never a gap, and the writer is answered.
     @Test func stalledSubscribersPastTheTotalLimitAreDisconnectedLargestFirst() throws {
-        let totalLimit = 256 << 10
+        let totalLimit = 1 << 20
         let daemon = try TestDaemon {
             $0.outputSoftLimit = 4096
             $0.outputHardLimit = 1 << 30
             $0.outputTotalLimit = totalLimit
         }
         defer { daemon.stop() }
-        let (writer, first, attachedAt) = try writerAndStalledViewer(daemon)
-        var stalled = [(client: first, attachedAt: attachedAt)]
-        for _ in 0..<3 {
+        // The first viewer attaches 300 changes before the other two, so it always holds the
+        // most: it must be the first to go.
+        let (writer, first, firstAttachedAt) = try writerAndStalledViewer(daemon)
+        for step in 0..<300 {
+            #expect(try writer.request(resize(700 + step % 500, 1024 + step % 2)).isOK)
+        }
+        var later: [(client: TestClient, attachedAt: Int)] = []
+        for _ in 0..<2 {
             let viewer = try TestClient(path: daemon.socketPath, receiveBuffer: 4096)
             let attached = try viewer.request(["op": "scene.attach", "scene": "s", "role": "viewer"])
-            stalled.append((viewer, try #require(attached["revision"]?.int)))
+            later.append((viewer, try #require(attached["revision"]?.int)))
         }
-        for step in 0..<1500 {
+        var step = 300
+        while try writer.request(["op": "stats"])["slowClientsDisconnected"] == 0, step < 5000 {
             #expect(try writer.request(resize(700 + step % 500, 1024 + step % 2)).isOK)
-            if step % 100 == 0 {
-                let queued = try #require(try writer.request(["op": "stats"])["queuedOutputBytes"]?.int)
-                #expect(queued <= totalLimit, "step \(step): \(queued) bytes queued")
-            }
+            step += 1
         }
-        // ~1.3 MB of pushes each, 1 GiB allowed each: only the total disconnects them.
+        #expect(try writer.request(["op": "stats"])["slowClientsDisconnected"] == 1)
+        let firstRevisions = try first.readUntilClosed().compactMap { line in (try? JSONParser.parse(line))?["revision"]?.int }
+        #expect(first.isClosedByPeer(within: 1000), "the viewer holding the most went first")
+        #expect(!firstRevisions.isEmpty && firstRevisions == Array((firstAttachedAt + 1)..<(firstAttachedAt + 1 + firstRevisions.count)))
+        // The others are still attached; going on, they go too (~1.3 MB of pushes each by the
+        // end, 1 GiB allowed each: only the total disconnects them).
+        for step in step..<(step + 1500) {
+            #expect(try writer.request(resize(700 + step % 500, 1024 + step % 2)).isOK)
+        }
         let stats = try writer.request(["op": "stats"])
-        #expect(stats["slowClientsDisconnected"] == 4)
+        #expect(stats["slowClientsDisconnected"] == 3)
         #expect(stats["queuedOutputBytes"] == 0)
-        for (viewer, attachedAt) in stalled {
-            let lines = try viewer.readUntilClosed()
-            let revisions = lines.compactMap { line in (try? JSONParser.parse(line))?["revision"]?.int }
+        for (viewer, attachedAt) in later {
+            let revisions = try viewer.readUntilClosed().compactMap { line in (try? JSONParser.parse(line))?["revision"]?.int }
             #expect(!revisions.isEmpty && revisions == Array((attachedAt + 1)..<(attachedAt + 1 + revisions.count)), "\(revisions.prefix(5))...")
         }
     }
 
-    /// The total counts what clients have not read yet: it grows while a viewer stalls and
-    /// is 0 again once the viewer has read everything.
-    @Test func queuedOutputIsCountedUntilItIsRead() throws {
+    /// The total counts what clients have not taken yet: it grows while a viewer stalls, is 0
+    /// again once the viewer has read everything, and drops what a viewer held when it hangs up.
+    @Test func queuedOutputIsCountedUntilReadOrGone() throws {
         let daemon = try TestDaemon { $0.outputSoftLimit = 4096 }
         defer { daemon.stop() }
         let (writer, stalled, first) = try writerAndStalledViewer(daemon)
         var last = 0
-        for step in 0..<200 {
+        for step in 0..<1500 {
             last = try writer.request(resize(700 + step % 500, 1024 + step % 2))["revision"]?.int ?? -1
         }
         #expect((try writer.request(["op": "stats"])["queuedOutputBytes"]?.int ?? 0) > 0)
         try stalled.drainPushes(quiet: 500)
         #expect(stalled.pushes.compactMap { $0["revision"]?.int } == Array((first + 1)...last))
         #expect(try writer.request(["op": "stats"])["queuedOutputBytes"] == 0)
+        stalled.close()
+
+        let leaving = try TestClient(path: daemon.socketPath, receiveBuffer: 4096)
+        #expect(try leaving.request(["op": "scene.attach", "scene": "s", "role": "viewer"]).isOK)
+        for step in 0..<1500 {
+            #expect(try writer.request(resize(700 + step % 500, 1024 + step % 2)).isOK)
+        }
+        #expect((try writer.request(["op": "stats"])["queuedOutputBytes"]?.int ?? 0) > 0)
+        leaving.close()
+        var queued = -1
+        for _ in 0..<250 where queued != 0 {
+            usleep(20_000)
+            queued = try writer.request(["op": "stats"])["queuedOutputBytes"]?.int ?? -1
+        }
+        #expect(queued == 0, "what the viewer held left with it")
     }
 
     @Test func aStalledSubscriberIsCoalescedToTheNewestLayoutWhenAsked() throws {
