@@ -9,7 +9,7 @@ final class TemporaryDirectory {
         var template = Array("/tmp/splitstore-test-XXXXXX".utf8CString)
         let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(created != nil, "mkdtemp failed")
-        path = String(cString: template)
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
