@@ -105,14 +105,7 @@ extension EndToEnd {
             _ = FileManager.default.createFile(atPath: config, contents: Data(String(format: limits, 268_435_456).utf8))
             let daemon = try DaemonProcess(extraArguments: ["--config", config])
             let (writer, first) = try writerAndSlowViewer(daemon)
-            var viewers = [first]
-            for name in ["viewer-2", "viewer-3"] {
-                let viewer = try daemon.client(name)
-                var small: Int32 = 4096
-                setsockopt(viewer.socket.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-                try viewer.attach("busy", role: .viewer)
-                viewers.append(viewer)
-            }
+            let viewers = [first, try slowViewer(daemon, "viewer-2"), try slowViewer(daemon, "viewer-3")]
             // ~1,200 pushes for each viewer: ~0.5 MB each left in the daemon, under the 1 MiB
             // hard limit, ~1.5 MB together.
             _ = try resizeBursts(writer, count: 12)
@@ -198,11 +191,16 @@ private func waitForSocket(_ socket: String, child: ChildProcess, log: String) t
 private func writerAndSlowViewer(_ daemon: DaemonProcess) throws -> (SplitConnection, SplitConnection) {
     let writer = try daemon.client("writer")
     try writer.createScene("busy", device: IPadPro129.device, config: mailConfig)
-    let viewer = try daemon.client("viewer")
+    return (writer, try slowViewer(daemon, "viewer"))
+}
+
+/// A viewer of "busy" with a 4 KiB receive buffer that does not read.
+private func slowViewer(_ daemon: DaemonProcess, _ name: String) throws -> SplitConnection {
+    let viewer = try daemon.client(name)
     var small: Int32 = 4096
     setsockopt(viewer.socket.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
     try viewer.attach("busy", role: .viewer)
-    return (writer, viewer)
+    return viewer
 }
 
 /// `count` bursts of 100 pipelined resizes of "busy" (each a change); the last revision.

@@ -29,6 +29,14 @@ func write(_ bytes: [UInt8], to path: String) throws {
     try Data(bytes).write(to: URL(fileURLWithPath: path))
 }
 
+/// Copies the database at `source` and its WAL to `destination` as a SIGKILL would leave
+/// them: taken while the store is open, nothing checkpointed or truncated.
+func copyAsACrashLeavesIt(_ source: String, to destination: String) throws {
+    for suffix in ["", "-wal"] {
+        try FileManager.default.copyItem(atPath: source + suffix, toPath: destination + suffix)
+    }
+}
+
 /// Recognizable bytes for a scene's state at a revision.
 func stateBytes(_ scene: String, _ revision: Int64, size: Int = 16) -> [UInt8] {
     let seed = Array("\(scene)@\(revision)".utf8)

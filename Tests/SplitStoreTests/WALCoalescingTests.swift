@@ -18,12 +18,18 @@ struct WALCoalescingTests {
         }
     }
 
-    @Test("a commit's frames go out in one write, and a reader on the default VFS sees every commit at once")
-    func framesAreJoinedAndVisible() throws {
+    /// A store whose WAL is open (one commit made), never checkpointed during a test.
+    private func openWriterWithItsWAL() throws -> (TemporaryDirectory, SQLiteSceneStore) {
         let directory = TemporaryDirectory()
         let store = try openStore(directory.database) { $0.durability = .normal; $0.walCheckpointPages = 100_000 }
-        defer { try? store.close() }
         try commit(store, count: 1, stateSize: 100)
+        return (directory, store)
+    }
+
+    @Test("a commit's frames go out in one write, and a reader on the default VFS sees every commit at once")
+    func framesAreJoinedAndVisible() throws {
+        let (directory, store) = try openWriterWithItsWAL()
+        defer { try? store.close() }
         let before = try #require(store.database.walWriteCounts, "the writer's WAL is the coalescing VFS's")
         // A second connection of the default VFS, as another process would read the file.
         let reader = try Database(path: directory.database, mode: .readOnly)
@@ -45,10 +51,8 @@ struct WALCoalescingTests {
 
     @Test("a commit larger than what the VFS holds is written in pieces, every byte of it")
     func aLargeCommitGoesOutInPieces() throws {
-        let directory = TemporaryDirectory()
-        let store = try openStore(directory.database) { $0.durability = .normal; $0.walCheckpointPages = 100_000 }
+        let (directory, store) = try openWriterWithItsWAL()
         defer { try? store.close() }
-        try commit(store, count: 1, stateSize: 100)
         let before = try #require(store.database.walWriteCounts)
         // ~74 overflow pages: more than the unix VFS writes in one call (128 KiB).
         var batch = StoreBatch()
@@ -64,9 +68,7 @@ struct WALCoalescingTests {
         #expect(try store.loadScenes().first { $0.id == "large" }?.state == stateBytes("large", 1, size: 300_000))
         // Recovery checks what readers do not: every frame header and checksum in the file.
         let copy = TemporaryDirectory()
-        for suffix in ["", "-wal"] {
-            try FileManager.default.copyItem(atPath: directory.database + suffix, toPath: copy.database + suffix)
-        }
+        try copyAsACrashLeavesIt(directory.database, to: copy.database)
         let recovered = try openStore(copy.database)
         defer { try? recovered.close() }
         #expect(try recovered.loadScenes().first { $0.id == "large" }?.state == stateBytes("large", 1, size: 300_000))
@@ -98,9 +100,7 @@ struct WALCoalescingTests {
         #expect(after.held == 0, "nothing is held once the commit returned")
         #expect(after.writes > before.writes)
         // The files as a SIGKILL now would leave them, recovered by a fresh connection.
-        for suffix in ["", "-wal"] {
-            try FileManager.default.copyItem(atPath: directory.database + suffix, toPath: copy.database + suffix)
-        }
+        try copyAsACrashLeavesIt(directory.database, to: copy.database)
         let recovered = try Database(path: copy.database, mode: .readWrite)
         defer { try? recovered.close() }
         #expect(try recovered.integer("SELECT count(*) FROM t") == 200)
@@ -117,9 +117,7 @@ struct WALCoalescingTests {
         try commit(store, count: 60, stateSize: 5000)
         // Taken while the store is open and nothing was checkpointed: only the WAL holds the
         // commits, so recovery reads every frame, header and page.
-        let fileManager = FileManager.default
-        try fileManager.copyItem(atPath: directory.database, toPath: copy.database)
-        try fileManager.copyItem(atPath: directory.database + "-wal", toPath: copy.database + "-wal")
+        try copyAsACrashLeavesIt(directory.database, to: copy.database)
         try store.close()
         let recovered = try openStore(copy.database)
         defer { try? recovered.close() }

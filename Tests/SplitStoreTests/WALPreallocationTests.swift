@@ -69,9 +69,7 @@ struct WALPreallocationTests {
         try commit(store, revisions: 1...40)
         // The files as a SIGKILL would leave them: the store is still open, nothing checkpointed
         // or truncated; the WAL ends in zeros past the last frame.
-        for suffix in ["", "-wal"] {
-            try FileManager.default.copyItem(atPath: directory.database + suffix, toPath: copy.database + suffix)
-        }
+        try copyAsACrashLeavesIt(directory.database, to: copy.database)
         let wal = contents(of: copy.database + "-wal") ?? []
         #expect(wal.count == WALPreallocation.size(pages: 384, pageSize: 4096))
         #expect(wal.suffix(4096).allSatisfy { $0 == 0 }, "the tail is still zeros")
