@@ -38,6 +38,8 @@ final class ClientSession {
     var stagedBytes = 0
     /// Lines read from this client in the current turn.
     var linesThisTurn = 0
+    /// Whether this client may still join a flush (`Server.flushPeers`).
+    var flushPeer = FlushPeers.Client()
     /// Reading is paused: too much of this client's output is unwritten, or it used its
     /// share of the turn.
     var isThrottled = false

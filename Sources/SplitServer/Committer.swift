@@ -11,6 +11,7 @@ extension Server {
     /// Stages a reply and makes sure this turn is finished before the loop sleeps.
     func stage(_ reply: Turn.Reply, for session: ClientSession) {
         session.stagedBytes += reply.stagedByteCount
+        flushPeers.update(&session.flushPeer, stagedBytes: session.stagedBytes)
         turn.stage(reply, for: session.id)
         scheduleTurn()
     }
@@ -123,12 +124,13 @@ extension Server {
 
     /// Whether the turn's replies must wait for a flush of the WAL (they are then held): its
     /// commit is not durable yet, or an earlier held turn's is (its replies may show that
-    /// turn's state). A small turn with nothing held flushes on the loop at once: a thread
-    /// hop would only add to its latency.
+    /// turn's state). A small turn with nothing held flushes on the loop at once, unless
+    /// another client sending now may join the flush: a thread hop would only add to its
+    /// latency, but a flush inline makes every other client wait for it, then for its own.
     private func hold(_ work: Turn, committed: Bool, rolledBack: Set<String>) -> Bool {
         guard let flushThread else { return false }
         let needsFlush = committed && !work.batch.isEmpty
-        if needsFlush, heldTurns.isEmpty, work.batch.count < Self.inlineFlushOperations {
+        if needsFlush, heldTurns.isEmpty, work.batch.count < Self.inlineFlushOperations, !flushPeers.othersMayJoin {
             do {
                 try flushThread.flushInline()
             } catch {
@@ -149,7 +151,7 @@ extension Server {
         guard let flushThread else { return }
         if let operations {
             flushesRequested += 1
-            flushThread.request(flushesRequested, operations: operations)
+            flushThread.request(flushesRequested, operations: operations, othersMayJoin: flushPeers.othersMayJoin)
         }
         if heldTurns.isEmpty { flushThread.keepsLoopAlive(true) }
         for work in turns {
@@ -205,6 +207,7 @@ extension Server {
             guard let session = sessions[id] else { continue }
             let replies = work.replies(of: slot)
             session.stagedBytes = max(0, session.stagedBytes - replies.reduce(0) { $0 + $1.stagedByteCount })
+            flushPeers.update(&session.flushPeer, stagedBytes: session.stagedBytes)
             deliver(replies, to: session, committed: committed, rolledBack: rolledBack)
             resumeIfCaughtUp(session)
         }

@@ -19,6 +19,9 @@ final class FlushThread: @unchecked Sendable {
     private var requested = 0
     /// Store operations committed since the current flush started (guarded by `condition`).
     private var operationsWaiting = 0
+    /// As of the latest request: whether a client sending now may still join the next flush
+    /// (`FlushPeers`); if not, the flush does not wait (guarded by `condition`).
+    private var othersMayJoin = true
     private var stopping = false
     private let delay: Delay
     /// False once the daemon stops: what is left is flushed without delay.
@@ -42,7 +45,8 @@ final class FlushThread: @unchecked Sendable {
     static let raisedNice: Int32 = -10
 
     /// Group commit: how long a flush waits after the previous one started, and how many
-    /// waiting operations end the wait (`database.flushDelay*`). A flush covering a small
+    /// waiting operations end the wait (`database.flushDelay*`); it never waits when no
+    /// client sending now is left to join it (`FlushPeers`). A flush covering a small
     /// turn costs the core as much as one covering a large one (~35 µs of CPU on this VM, in
     /// the thread and the block layer): in a 1000-window storm a flush covered ~9 changes,
     /// 13 % of the daemon's CPU went to flushing and the loop ran at 93 %, where any stall
@@ -112,11 +116,12 @@ final class FlushThread: @unchecked Sendable {
     }
 
     /// Asks for a flush covering every commit made so far, as `generation`; the commit wrote
-    /// `operations` store operations.
-    func request(_ generation: Int, operations: Int = 1) {
+    /// `operations` store operations. `othersMayJoin`: whether waiting for more may pay.
+    func request(_ generation: Int, operations: Int = 1, othersMayJoin: Bool = true) {
         condition.lock()
         requested = max(requested, generation)
         operationsWaiting += operations
+        self.othersMayJoin = othersMayJoin
         condition.unlock()
         // Signalled after unlocking: the woken thread (nice -10, on the loop's core) takes the
         // core at once, and inside the lock it went straight back to sleep on the mutex, then
@@ -182,7 +187,8 @@ final class FlushThread: @unchecked Sendable {
             if stopping { break }
             if delay.microseconds > 0 {
                 let due = lastStart.addingTimeInterval(Double(delay.microseconds) / 1_000_000)
-                while delaying && operationsWaiting < delay.unlessWaiting && !stopping && condition.wait(until: due) {}
+                while delaying && othersMayJoin && operationsWaiting < delay.unlessWaiting && !stopping
+                        && condition.wait(until: due) {}
             }
             let target = requested
             operationsWaiting = 0

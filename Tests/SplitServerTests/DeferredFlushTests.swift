@@ -167,6 +167,28 @@ struct FlushDelayTests {
         #expect(flush.flushes == before + 1, "one flush covered both turns")
     }
 
+    @Test("a flush waits for nobody once every client sending now is waiting for it")
+    func noDelayWhenNobodyCanJoin() throws {
+        let flush = CountingFlush()
+        let daemon = try startDaemon(flush, count: 1000)
+        defer { daemon.stop() }
+        let pipeliner = try daemon.connect()
+        let asker = try daemon.connect()
+        #expect(try pipeliner.request(create).isOK)
+        try pipeliner.send(raw: tenResizes(from: 100))
+        #expect(try readIDs(pipeliner, count: 10) == Array(100..<110))
+        // A client that pipelines may send more at any time: its turn waits for the delay.
+        try pipeliner.send(raw: tenResizes(from: 200))
+        #expect(try pipeliner.readLine(timeout: 300) == nil, "a pipelining client may still join")
+        let before = flush.flushes
+        // The pipeliner stopped sending; a client asking and waiting for its answer is the
+        // only one sending now, so nobody is left to join: the flush goes at once.
+        let reply = try asker.request(["op": "resize", "scene": "s", "width": 700, "height": 1024])
+        #expect(reply.isOK)
+        #expect(try readIDs(pipeliner, count: 10) == Array(200..<210), "the held turn went with the same flush")
+        #expect(flush.flushes == before + 1)
+    }
+
     @Test("a graceful stop flushes what waits for the delay and answers it")
     func stopEndsTheDelay() throws {
         let flush = CountingFlush()

@@ -1,0 +1,126 @@
+@testable import SplitServer
+
+import Testing
+
+/// `FlushPeers`: a flush waits for company only while a client sending now is not yet
+/// waiting for it.
+@Suite("Flush peers")
+struct FlushPeersTests {
+    @Test("a lone client asking and waiting leaves nobody to wait for")
+    func loneClient() {
+        var peers = FlushPeers()
+        var client = FlushPeers.Client()
+        peers.noteRequest(of: &client, stagedBytes: 0, now: 10)
+        #expect(peers.othersMayJoin, "sending, its reply not staged yet")
+        peers.update(&client, stagedBytes: 120)
+        #expect(peers.waiting == 1)
+        #expect(!peers.othersMayJoin)
+        peers.update(&client, stagedBytes: 0)
+        #expect(peers.waiting == 0)
+    }
+
+    @Test("two clients: the flush may wait until both are waiting")
+    func twoClients() {
+        var peers = FlushPeers()
+        var first = FlushPeers.Client(), second = FlushPeers.Client()
+        peers.noteRequest(of: &first, stagedBytes: 0, now: 10)
+        peers.update(&first, stagedBytes: 100)
+        peers.noteRequest(of: &second, stagedBytes: 0, now: 10)
+        #expect(peers.othersMayJoin, "the second is sending and not waiting yet")
+        peers.update(&second, stagedBytes: 100)
+        #expect(!peers.othersMayJoin)
+        // Answered, the first is about to send again within the same millisecond or the next.
+        peers.update(&first, stagedBytes: 0)
+        #expect(peers.othersMayJoin)
+    }
+
+    @Test("a client sending before its replies arrive never counts as waiting")
+    func pipeliningClient() {
+        var peers = FlushPeers()
+        var client = FlushPeers.Client()
+        peers.noteRequest(of: &client, stagedBytes: 0, now: 5)
+        peers.update(&client, stagedBytes: 100)
+        peers.noteRequest(of: &client, stagedBytes: 100, now: 5)
+        peers.update(&client, stagedBytes: 200)
+        #expect(peers.waiting == 0)
+        #expect(peers.othersMayJoin, "it may send more before its replies arrive")
+        // Its next request after every reply was written is a request-reply one again.
+        peers.update(&client, stagedBytes: 0)
+        peers.noteRequest(of: &client, stagedBytes: 0, now: 6)
+        peers.update(&client, stagedBytes: 100)
+        #expect(peers.waiting == 1)
+        #expect(!peers.othersMayJoin)
+    }
+
+    @Test("a request counts as sending now in its millisecond and the next one only")
+    func sendingExpires() {
+        var peers = FlushPeers()
+        var idle = FlushPeers.Client(), asker = FlushPeers.Client()
+        peers.noteRequest(of: &idle, stagedBytes: 0, now: 100)
+        peers.noteRequest(of: &asker, stagedBytes: 0, now: 101)
+        peers.update(&asker, stagedBytes: 50)
+        #expect(peers.othersMayJoin, "the idle client sent in the previous millisecond")
+        peers.update(&asker, stagedBytes: 0)
+        peers.noteRequest(of: &asker, stagedBytes: 0, now: 102)
+        peers.update(&asker, stagedBytes: 50)
+        #expect(!peers.othersMayJoin, "two milliseconds on, the idle client is not sending now")
+        peers.update(&asker, stagedBytes: 0)
+        peers.noteRequest(of: &asker, stagedBytes: 0, now: 500)
+        peers.update(&asker, stagedBytes: 50)
+        #expect(!peers.othersMayJoin, "after a gap nobody before counts")
+    }
+
+    @Test("a waiting client that leaves is no longer counted")
+    func closedClient() {
+        var peers = FlushPeers()
+        var client = FlushPeers.Client()
+        peers.noteRequest(of: &client, stagedBytes: 0, now: 1)
+        peers.update(&client, stagedBytes: 80)
+        #expect(peers.waiting == 1)
+        peers.noteClosed(&client)
+        #expect(peers.waiting == 0)
+        peers.noteClosed(&client)
+        #expect(peers.waiting == 0, "closing twice counts once")
+    }
+
+    @Test("for any history: waiting counts the request-reply clients with unwritten replies, others may join while more sent recently")
+    func waitingMatchesTheClients() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            var peers = FlushPeers()
+            var clients = Array(repeating: FlushPeers.Client(), count: 6)
+            var staged = Array(repeating: 0, count: 6)
+            var pipelining = Array(repeating: false, count: 6)
+            var open = Array(repeating: true, count: 6)
+            var sentAt: [UInt64?] = Array(repeating: nil, count: 6)
+            var now: UInt64 = 0
+            var latestRequest: UInt64 = 0
+            for _ in 0..<300 {
+                let index = Int.random(in: 0..<6, using: &generator)
+                guard open[index] else { continue }
+                switch Int.random(in: 0..<10, using: &generator) {
+                case 0..<4:
+                    pipelining[index] = staged[index] > 0
+                    peers.noteRequest(of: &clients[index], stagedBytes: staged[index], now: now)
+                    sentAt[index] = now
+                    latestRequest = now
+                    staged[index] += 100
+                    peers.update(&clients[index], stagedBytes: staged[index])
+                case 4..<7:
+                    staged[index] = 0
+                    peers.update(&clients[index], stagedBytes: 0)
+                case 7..<9:
+                    now += UInt64.random(in: 0...2, using: &generator)
+                default:
+                    peers.noteClosed(&clients[index])
+                    open[index] = false
+                }
+                let waiting = (0..<6).filter { open[$0] && staged[$0] > 0 && !pipelining[$0] }.count
+                #expect(peers.waiting == waiting)
+                // Sending recently: a request in the latest request's millisecond or the one before.
+                let sending = sentAt.filter { $0.map { $0 + 1 >= latestRequest } ?? false }.count
+                #expect(peers.othersMayJoin == (sending > waiting))
+            }
+        }
+    }
+}
