@@ -75,8 +75,16 @@ struct Suite {
 
         section("fsync")
         for mode in [FsyncProbe.Mode.append, .overwrite] {
-            let fsync = try FsyncProbe.measure(directory: scratch, mode: mode)
-            print("4 KiB \(mode.rawValue) + fdatasync on \(fileSystem): p50 \(fixed(fsync.p50, 0)) µs, p99 \(fixed(fsync.p99, 0)) µs")
+            for (cpu, side) in [(serverCPU, "the server's"), (clientCPU, "the client's")] {
+                guard let cpu else { continue }
+                let fsync = try FsyncProbe.measure(directory: scratch, mode: mode, onCPU: cpu, thenCPU: clientCPU)
+                print("4 KiB \(mode.rawValue) + fdatasync on \(fileSystem), on CPU \(cpu) (\(side)): "
+                    + "p50 \(fixed(fsync.p50, 0)) µs, p99 \(fixed(fsync.p99, 0)) µs")
+            }
+            if serverCPU == nil, clientCPU == nil {
+                let fsync = try FsyncProbe.measure(directory: scratch, mode: mode)
+                print("4 KiB \(mode.rawValue) + fdatasync on \(fileSystem): p50 \(fixed(fsync.p50, 0)) µs, p99 \(fixed(fsync.p99, 0)) µs")
+            }
         }
 
         section("core microbenchmarks")
@@ -175,12 +183,19 @@ struct Suite {
         goals.durableOwnClient.append(own.requestsPerSecond)
         goals.durableOwnP99.append(own.latency.p99)
 
-        // The disk's flush latency drifts over minutes: probe it right before the run it anchors.
-        let append = try FsyncProbe.measure(directory: scratch, mode: .append)
-        let overwrite = try FsyncProbe.measure(directory: scratch, mode: .overwrite)
+        // The disk's flush latency drifts over minutes: probe it right before the run it
+        // anchors, on the daemon's CPU (where its flushes wait; FsyncProbe), and for
+        // reference on the client's.
+        let append = try FsyncProbe.measure(directory: scratch, mode: .append, onCPU: serverCPU, thenCPU: clientCPU)
+        let overwrite = try FsyncProbe.measure(directory: scratch, mode: .overwrite, onCPU: serverCPU, thenCPU: clientCPU)
         goals.fsyncAppendP50.append(append.p50)
         goals.fsyncOverwriteP50.append(overwrite.p50)
-        print("round \(round): fsync p50 append \(fixed(append.p50, 0)) µs, overwrite \(fixed(overwrite.p50, 0)) µs")
+        var line = "round \(round): fsync p50 on the server's CPU: append \(fixed(append.p50, 0)) µs, overwrite \(fixed(overwrite.p50, 0)) µs"
+        if let clientCPU, clientCPU != serverCPU {
+            let elsewhere = try FsyncProbe.measure(directory: scratch, mode: .overwrite, onCPU: clientCPU, thenCPU: clientCPU)
+            line += "; overwrite on the client's CPU \(fixed(elsewhere.p50, 0)) µs (reference)"
+        }
+        print(line)
         let single = try splitbenchLoad(durability: "full", connections: 1, depth: 1, seconds: seconds)
         print("round \(round): splitd full, 1 connection (splitbench load): \(rate(single.requestsPerSecond)) req/s, "
             + "p50 \(fixed(single.latency.p50, 0)) µs, p99 \(fixed(single.latency.p99, 0)) µs, errors \(single.errors)")
