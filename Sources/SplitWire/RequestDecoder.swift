@@ -68,7 +68,7 @@ public struct RequestDecoder: Sendable {
             throw fail(.badRequest("field 'op' must be a string, got \(describe(opValue))"))
         }
         guard let id else {
-            let message = object["id"].map { "field 'id' must be an integer or a string, got \(describe($0))" }
+            let message = object["id"].map { "field 'id' must be an integer or a string, got \(describeID($0))" }
             throw fail(.badRequest(message ?? "missing field 'id'"))
         }
         do {
@@ -176,3 +176,13 @@ extension FieldReader {
         return try identifier(name)
     }
 }
+
+/// `describe` for a rejected `id`: an integral number says why it was not taken.
+func describeID(_ value: JSONValue) -> String {
+    if case .double(let number) = value, number.isFinite, number.rounded(.towardZero) == number {
+        return "\(describe(value)) (an integer written with a fraction or an exponent must be below 2^53 in magnitude, "
+            + "any other within 64 bits, to be echoed exactly)"
+    }
+    return describe(value)
+}
+

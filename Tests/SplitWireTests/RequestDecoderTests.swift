@@ -160,6 +160,10 @@ struct RequestDecoderTests {
         #expect(try decode(#"{"id":"req-1","op":"ping"}"#).id == .string("req-1"))
         #expect(try decode(#"{"id":3.0,"op":"ping"}"#).id == .int(3))
         #expect(try decode(#"{"op":"ping","id":-4}"#).id == .int(-4))
+        #expect(try decode(#"{"id":9223372036854775807,"op":"ping"}"#).id == .int(.max))
+        #expect(try decode(#"{"id":-9223372036854775808,"op":"ping"}"#).id == .int(.min))
+        #expect(try decode(#"{"id":1e3,"op":"ping"}"#).id == .int(1000))
+        #expect(try decode(#"{"id":-9007199254740991.0,"op":"ping"}"#).id == .int(-9_007_199_254_740_991))
     }
 
     @Test("ignores unknown extra parameters")
@@ -217,6 +221,10 @@ struct RequestDecoderTests {
     @Test("missing or invalid id: bad_request with id null", arguments: [
         #"{"op":"ping"}"#, #"{"id":null,"op":"ping"}"#, #"{"id":1.5,"op":"ping"}"#, #"{"id":true,"op":"ping"}"#,
         #"{"id":{"a":1},"op":"ping"}"#, #"{"id":1e30,"op":"ping"}"#,
+        // Read as a Double that is another integer: echoing it would answer with another id.
+        #"{"id":-9223372036854775809,"op":"ping"}"#, #"{"id":9223372036854775808,"op":"ping"}"#,
+        #"{"id":9007199254740993.0,"op":"ping"}"#, #"{"id":9.007199254740993e15,"op":"ping"}"#,
+        #"{"id":-9223372036854775809,"op":"resize","scene":"s","width":700,"height":1024}"#,
     ])
     func invalidID(line: String) {
         let failure = failure(line)
