@@ -10,6 +10,9 @@ import SplitWire
 extension Server {
     /// Stages a reply and makes sure this turn is finished before the loop sleeps.
     func stage(_ reply: Turn.Reply, for session: ClientSession) {
+        if case .change = reply {
+            flushPeers.noteChange(of: &session.flushPeer, stagedBytes: session.stagedBytes, now: uv_now(loop))
+        }
         session.stagedBytes += reply.stagedByteCount
         flushPeers.update(&session.flushPeer, stagedBytes: session.stagedBytes)
         turn.stage(reply, for: session.id)
@@ -66,6 +69,18 @@ extension Server {
             unscheduleTurn()
             if phase == .stopping, heldTurns.isEmpty, deferredTurns.isEmpty { closeClientsForStop() }
         }
+        reportFlushPeers()
+    }
+
+    /// Tells a waiting flush that nobody may join it any more when a turn that asked for no
+    /// flush (a read held behind one) or a closed client changed that; a new flush request
+    /// carries it anyway.
+    func reportFlushPeers() {
+        guard let flushThread, !heldTurns.isEmpty else { return }
+        let othersMayJoin = flushPeers.othersMayJoin
+        guard othersMayJoin != reportedOthersMayJoin else { return }
+        reportedOthersMayJoin = othersMayJoin
+        flushThread.setOthersMayJoin(othersMayJoin)
     }
 
     /// Commits the turns the store held back (`SceneStore.commitUnlessHeldBack`) in one
@@ -151,7 +166,8 @@ extension Server {
         guard let flushThread else { return }
         if let operations {
             flushesRequested += 1
-            flushThread.request(flushesRequested, operations: operations, othersMayJoin: flushPeers.othersMayJoin)
+            reportedOthersMayJoin = flushPeers.othersMayJoin
+            flushThread.request(flushesRequested, operations: operations, othersMayJoin: reportedOthersMayJoin)
         }
         if heldTurns.isEmpty { flushThread.keepsLoopAlive(true) }
         for work in turns {

@@ -62,7 +62,7 @@ public enum ConfigKeys {
         .init(key: "database.replayBudget", kind: .int, defaultJSON: "32000",
               help: "Journal entries above the checkpoints, over all scenes, that a start after a crash may have to replay (~3 µs each) and the journal must keep: while more than replayBudget / checkpointEvery scenes have changes above their checkpoint, scenes are checkpointed every checkpointEvery / 4 changes instead. 0-1000000000; 0: always every checkpointEvery. Reloaded on SIGHUP."),
         .init(key: "database.flushDelayMicroseconds", kind: .int, defaultJSON: "600",
-              help: "Group commit with durability full: a WAL flush (fdatasync) starts at least this long after the previous one started, unless database.flushDelayCount changes are waiting or every client sending at the moment already waits for it. Fewer flushes when many small turns each need one (a resize storm); 0-100000, 0 flushes as soon as asked. Needs a restart."),
+              help: "Group commit with durability full: a WAL flush (fdatasync) starts at least this long after the previous one started, unless database.flushDelayCount changes are waiting or every client that sent a change in the last 1-2 ms waits for its answer (a pipelining client never counts as waiting). Fewer flushes when many small turns each need one (a resize storm); 0-100000, 0 flushes as soon as asked. Needs a restart."),
         .init(key: "database.flushDelayCount", kind: .int, defaultJSON: "16",
               help: "Changes waiting for a flush that start it without database.flushDelayMicroseconds' delay, 1-1000000. Needs a restart."),
         .init(key: "database.walCheckpointPages", kind: .int, defaultJSON: "16000",

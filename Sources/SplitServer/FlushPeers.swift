@@ -9,17 +9,18 @@
 /// got a flush each, one after the other, inline on the loop (5k changes/s, about what one
 /// client alone gets). PostgreSQL's `commit_delay` has the same guard (`commit_siblings`).
 ///
-/// "Sending right now": a request read in the loop clock's current or previous millisecond.
-/// "Waiting": a reply is staged or held for the client, and the client sent its latest
-/// request only after every earlier one was answered (a request-reply exchange). A client
-/// that sends before its replies arrive (pipelining) may send more at any time, so it never
-/// counts as waiting.
+/// "Sending right now": a request that changed something (a reply reporting a change), read
+/// in the loop clock's current or previous millisecond; a read never adds to a flush, and a
+/// client that closed sends nothing more. "Waiting": a reply is staged or held for the
+/// client, and the client sent its latest change only after every earlier request was
+/// answered (a request-reply exchange). A client that sends before its replies arrive
+/// (pipelining) may send more at any time, so it never counts as waiting.
 struct FlushPeers {
     /// What `FlushPeers` keeps of one client (in its `ClientSession`).
     struct Client {
-        /// The loop clock's millisecond of the client's latest request.
+        /// The loop clock's millisecond of the client's latest change (nil: none, or closed).
         var sendingMillisecond: UInt64?
-        /// Its latest request came while replies to earlier ones were still unwritten.
+        /// Its latest change came while replies to earlier requests were still unwritten.
         var pipelining = false
         /// Whether it is counted in `waiting`.
         var isWaiting = false
@@ -33,9 +34,9 @@ struct FlushPeers {
     private var sendingRecently = 0
     private var millisecond: UInt64 = 0
 
-    /// A request of `client` was read at `now` (the loop's clock, `uv_now`, in milliseconds),
-    /// with `stagedBytes` of replies to its earlier requests not yet written.
-    mutating func noteRequest(of client: inout Client, stagedBytes: Int, now: UInt64) {
+    /// A request of `client` changed something at `now` (the loop's clock, `uv_now`, in
+    /// milliseconds), with `stagedBytes` of replies to its earlier requests not yet written.
+    mutating func noteChange(of client: inout Client, stagedBytes: Int, now: UInt64) {
         if now != millisecond {
             // The clients of the millisecond that ended are the recent ones, if it was the
             // one just before.
@@ -61,9 +62,17 @@ struct FlushPeers {
         waiting += isWaiting ? 1 : -1
     }
 
-    /// `client` is gone: if it was waiting, it no longer is.
+    /// `client` is gone: it neither waits nor sends any more.
     mutating func noteClosed(_ client: inout Client) {
         update(&client, stagedBytes: 0)
+        guard let sent = client.sendingMillisecond else { return }
+        client.sendingMillisecond = nil
+        if sent == millisecond {
+            sendingNow -= 1
+            sendingRecently -= 1
+        } else if millisecond > 0, sent == millisecond - 1 {
+            sendingRecently -= 1
+        }
     }
 
     /// Whether a client sending right now may not be waiting yet: then a flush may wait for

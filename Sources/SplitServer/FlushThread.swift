@@ -131,6 +131,15 @@ final class FlushThread: @unchecked Sendable {
         condition.signal()
     }
 
+    /// Whether a client sending now may still join the next flush, when it changed without a
+    /// new request; a flush waiting for company goes at once when nobody may.
+    func setOthersMayJoin(_ othersMayJoin: Bool) {
+        condition.lock()
+        self.othersMayJoin = othersMayJoin
+        condition.unlock()
+        if !othersMayJoin { condition.signal() }
+    }
+
     /// No more group-commit delays (a graceful stop answers what is held at once).
     func endDelays() {
         condition.lock()

@@ -70,8 +70,10 @@ final class Server: @unchecked Sendable {
     var spareTurns: [Turn] = []
     /// The last flush generation asked for.
     var flushesRequested = 0
-    /// Whether a flush may wait for more clients to join it.
+    /// Whether a flush may wait for more clients to join it, and what the flush thread was
+    /// last told of it.
     var flushPeers = FlushPeers()
+    var reportedOthersMayJoin = true
     /// Turns whose commit the store held back (a WAL checkpoint's last pass), oldest first:
     /// committed together, and before any later turn, by `commitDeferredTurns()`.
     var deferredTurns: [Turn] = []
@@ -359,7 +361,6 @@ extension Server: ConnectionDelegate {
         stats.requests += 1
         stats.bytesIn += line.count + 1
         noteLineRead()
-        flushPeers.noteRequest(of: &session.flushPeer, stagedBytes: session.stagedBytes, now: uv_now(loop))
         handle(line: line, from: session)
         throttleIfBehind(session)
         return !session.isClosing && !session.isThrottled
@@ -392,6 +393,7 @@ extension Server: ConnectionDelegate {
         guard let session = sessions.removeValue(forKey: connection.id) else { return }
         accountOutput(of: session)
         flushPeers.noteClosed(&session.flushPeer)
+        reportFlushPeers()
         logger.debug("connection \(connection.id) closed: \(reason)")
         detachAll(session)
         if phase == .stopping, sessions.isEmpty { finishStop() }

@@ -189,6 +189,27 @@ struct FlushDelayTests {
         #expect(flush.flushes == before + 1)
     }
 
+    @Test("a client that only reads never makes a writer's flush wait")
+    func readersDoNotHoldFlushes() throws {
+        let flush = CountingFlush()
+        let daemon = try startDaemon(flush, count: 1000)
+        defer { daemon.stop() }
+        let writer = try daemon.connect()
+        let reader = try daemon.connect()
+        #expect(try writer.request(create).isOK)
+        // A thread flush, so that the next one falls within the (never waited out) delay.
+        try writer.send(raw: tenResizes(from: 100))
+        #expect(try readIDs(writer, count: 10) == Array(100..<110))
+        for round in 0..<20 {
+            // A read right before the writer's change: the reader sent within the same
+            // millisecond or the one before, but a read never joins a flush.
+            try reader.send(raw: #"{"id":\#(round),"op":"scene.get","scene":"s"}"# + "\n")
+            let reply = try writer.request(["op": "resize", "scene": "s", "width": round % 2 == 0 ? 700 : 1366, "height": 1024])
+            #expect(reply.isOK)
+            #expect(try reader.readMessage()["id"]?.int == round)
+        }
+    }
+
     @Test("a graceful stop flushes what waits for the delay and answers it")
     func stopEndsTheDelay() throws {
         let flush = CountingFlush()

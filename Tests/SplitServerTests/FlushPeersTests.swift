@@ -1,4 +1,5 @@
 @testable import SplitServer
+import SplitTestSupport
 
 import Testing
 
@@ -10,7 +11,7 @@ struct FlushPeersTests {
     func loneClient() {
         var peers = FlushPeers()
         var client = FlushPeers.Client()
-        peers.noteRequest(of: &client, stagedBytes: 0, now: 10)
+        peers.noteChange(of: &client, stagedBytes: 0, now: 10)
         #expect(peers.othersMayJoin, "sending, its reply not staged yet")
         peers.update(&client, stagedBytes: 120)
         #expect(peers.waiting == 1)
@@ -23,9 +24,9 @@ struct FlushPeersTests {
     func twoClients() {
         var peers = FlushPeers()
         var first = FlushPeers.Client(), second = FlushPeers.Client()
-        peers.noteRequest(of: &first, stagedBytes: 0, now: 10)
+        peers.noteChange(of: &first, stagedBytes: 0, now: 10)
         peers.update(&first, stagedBytes: 100)
-        peers.noteRequest(of: &second, stagedBytes: 0, now: 10)
+        peers.noteChange(of: &second, stagedBytes: 0, now: 10)
         #expect(peers.othersMayJoin, "the second is sending and not waiting yet")
         peers.update(&second, stagedBytes: 100)
         #expect(!peers.othersMayJoin)
@@ -38,15 +39,15 @@ struct FlushPeersTests {
     func pipeliningClient() {
         var peers = FlushPeers()
         var client = FlushPeers.Client()
-        peers.noteRequest(of: &client, stagedBytes: 0, now: 5)
+        peers.noteChange(of: &client, stagedBytes: 0, now: 5)
         peers.update(&client, stagedBytes: 100)
-        peers.noteRequest(of: &client, stagedBytes: 100, now: 5)
+        peers.noteChange(of: &client, stagedBytes: 100, now: 5)
         peers.update(&client, stagedBytes: 200)
         #expect(peers.waiting == 0)
         #expect(peers.othersMayJoin, "it may send more before its replies arrive")
         // Its next request after every reply was written is a request-reply one again.
         peers.update(&client, stagedBytes: 0)
-        peers.noteRequest(of: &client, stagedBytes: 0, now: 6)
+        peers.noteChange(of: &client, stagedBytes: 0, now: 6)
         peers.update(&client, stagedBytes: 100)
         #expect(peers.waiting == 1)
         #expect(!peers.othersMayJoin)
@@ -56,16 +57,16 @@ struct FlushPeersTests {
     func sendingExpires() {
         var peers = FlushPeers()
         var idle = FlushPeers.Client(), asker = FlushPeers.Client()
-        peers.noteRequest(of: &idle, stagedBytes: 0, now: 100)
-        peers.noteRequest(of: &asker, stagedBytes: 0, now: 101)
+        peers.noteChange(of: &idle, stagedBytes: 0, now: 100)
+        peers.noteChange(of: &asker, stagedBytes: 0, now: 101)
         peers.update(&asker, stagedBytes: 50)
         #expect(peers.othersMayJoin, "the idle client sent in the previous millisecond")
         peers.update(&asker, stagedBytes: 0)
-        peers.noteRequest(of: &asker, stagedBytes: 0, now: 102)
+        peers.noteChange(of: &asker, stagedBytes: 0, now: 102)
         peers.update(&asker, stagedBytes: 50)
         #expect(!peers.othersMayJoin, "two milliseconds on, the idle client is not sending now")
         peers.update(&asker, stagedBytes: 0)
-        peers.noteRequest(of: &asker, stagedBytes: 0, now: 500)
+        peers.noteChange(of: &asker, stagedBytes: 0, now: 500)
         peers.update(&asker, stagedBytes: 50)
         #expect(!peers.othersMayJoin, "after a gap nobody before counts")
     }
@@ -74,7 +75,7 @@ struct FlushPeersTests {
     func closedClient() {
         var peers = FlushPeers()
         var client = FlushPeers.Client()
-        peers.noteRequest(of: &client, stagedBytes: 0, now: 1)
+        peers.noteChange(of: &client, stagedBytes: 0, now: 1)
         peers.update(&client, stagedBytes: 80)
         #expect(peers.waiting == 1)
         peers.noteClosed(&client)
@@ -83,10 +84,34 @@ struct FlushPeersTests {
         #expect(peers.waiting == 0, "closing twice counts once")
     }
 
+    @Test("a client that left sends nothing more: a flush does not wait for it")
+    func closedClientIsNotSending() {
+        for gap: UInt64 in [0, 1] {
+            var peers = FlushPeers()
+            var oneShot = FlushPeers.Client(), asker = FlushPeers.Client()
+            // A one-shot client: one change, its answer, gone.
+            peers.noteChange(of: &oneShot, stagedBytes: 0, now: 40)
+            peers.update(&oneShot, stagedBytes: 90)
+            peers.update(&oneShot, stagedBytes: 0)
+            peers.noteChange(of: &asker, stagedBytes: 0, now: 40 + gap)
+            peers.update(&asker, stagedBytes: 90)
+            #expect(peers.othersMayJoin, "the one-shot client might send again")
+            peers.noteClosed(&oneShot)
+            #expect(!peers.othersMayJoin, "gone \(gap) ms after its change: only the asker sends, and it waits")
+            peers.noteClosed(&oneShot)
+            #expect(!peers.othersMayJoin, "closing twice removes it once")
+            // The next millisecond starts from the clients still there.
+            peers.update(&asker, stagedBytes: 0)
+            peers.noteChange(of: &asker, stagedBytes: 0, now: 41 + gap)
+            peers.update(&asker, stagedBytes: 90)
+            #expect(!peers.othersMayJoin)
+        }
+    }
+
     @Test("for any history: waiting counts the request-reply clients with unwritten replies, others may join while more sent recently")
     func waitingMatchesTheClients() {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<200 {
+        for seed in UInt64(1)...200 {
+            var generator = SplitMix64(seed: seed)
             var peers = FlushPeers()
             var clients = Array(repeating: FlushPeers.Client(), count: 6)
             var staged = Array(repeating: 0, count: 6)
@@ -101,7 +126,7 @@ struct FlushPeersTests {
                 switch Int.random(in: 0..<10, using: &generator) {
                 case 0..<4:
                     pipelining[index] = staged[index] > 0
-                    peers.noteRequest(of: &clients[index], stagedBytes: staged[index], now: now)
+                    peers.noteChange(of: &clients[index], stagedBytes: staged[index], now: now)
                     sentAt[index] = now
                     latestRequest = now
                     staged[index] += 100
@@ -114,12 +139,13 @@ struct FlushPeersTests {
                 default:
                     peers.noteClosed(&clients[index])
                     open[index] = false
+                    sentAt[index] = nil
                 }
                 let waiting = (0..<6).filter { open[$0] && staged[$0] > 0 && !pipelining[$0] }.count
-                #expect(peers.waiting == waiting)
+                #expect(peers.waiting == waiting, "seed \(seed)")
                 // Sending recently: a request in the latest request's millisecond or the one before.
                 let sending = sentAt.filter { $0.map { $0 + 1 >= latestRequest } ?? false }.count
-                #expect(peers.othersMayJoin == (sending > waiting))
+                #expect(peers.othersMayJoin == (sending > waiting), "seed \(seed)")
             }
         }
     }
