@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CLinuxShims.h"
 #include <malloc.h>
+#include <string.h>
 #include <sched.h>
 #include <unistd.h>
 #include <sys/epoll.h>
@@ -27,6 +28,21 @@ int splitd_pin_to_cpu(int cpu) {
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int splitd_get_affinity(uint64_t mask[16]) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    int result = sched_getaffinity(0, sizeof(set), &set);
+    memcpy(mask, &set, sizeof(set) < 128 ? sizeof(set) : 128);
+    return result;
+}
+
+int splitd_set_affinity(const uint64_t mask[16]) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    memcpy(&set, mask, sizeof(set) < 128 ? sizeof(set) : 128);
     return sched_setaffinity(0, sizeof(set), &set);
 }
 

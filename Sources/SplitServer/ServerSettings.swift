@@ -34,7 +34,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var replayBudget: Int = 32_000
     /// Group commit (full durability): a WAL flush starts at least this long after the
     /// previous one started, unless `flushDelayCount` changes wait (MySQL's
-    /// binlog_group_commit_sync_delay / _no_delay_count); 0: each flush as soon as asked.
+    /// binlog_group_commit_sync_delay / _no_delay_count) or nobody may still join it
+    /// (`FlushPeers`); 0: each flush as soon as asked.
     public var flushDelayMicroseconds: Int = 600
     public var flushDelayCount: Int = 16
     /// WAL size in pages that starts a background checkpoint (`StoreOptions.walCheckpointPages`).

@@ -21,14 +21,17 @@ enum WALPreallocation {
     /// Zero-fills `walPath` from its end up to `bytes`, then flushes it once. Throws (after
     /// restoring the file's size) when a write or the flush fails.
     static func extend(walPath: String, to bytes: Int) throws(StoreError) {
-        // The database file's mode, as SQLite would give the WAL it creates.
+        // The database file's mode, as SQLite gives the WAL it creates: exactly that mode,
+        // whatever the umask (its robust_open sets it on an empty file that lacks it).
         let databasePath = walPath.hasSuffix("-wal") ? String(walPath.dropLast(4)) : walPath
-        let descriptor = open(walPath, O_RDWR | O_CREAT | O_CLOEXEC, DatabaseDirectory.permissions(of: databasePath))
+        let mode = DatabaseDirectory.permissions(of: databasePath)
+        let descriptor = open(walPath, O_RDWR | O_CREAT | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw failure("open", walPath) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure("stat", walPath) }
         let original = Int(status.st_size)
+        if original == 0, status.st_mode & 0o777 != mode { _ = fchmod(descriptor, mode) }
         guard original < bytes else { return }
         let chunk = [UInt8](repeating: 0, count: 1 << 20)
         var offset = original

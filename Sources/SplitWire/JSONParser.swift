@@ -388,12 +388,36 @@ struct JSONCursor {
             }
             if exponentNegative { exponent = -exponent }
         }
-        if isInteger && !mantissaOverflowed {
-            if !negative, mantissa <= UInt64(Int64.max) { return .int(Int64(mantissa)) }
-            if negative, mantissa <= UInt64(Int64.max) + 1 { return .int(Int64(truncatingIfNeeded: 0 &- mantissa)) }
+        if !mantissaOverflowed, let magnitude = isInteger ? mantissa : Self.exactInteger(mantissa, exponent: exponent - fractionDigits) {
+            if !negative, magnitude <= UInt64(Int64.max) { return .int(Int64(magnitude)) }
+            if negative, magnitude <= UInt64(Int64.max) + 1 { return .int(Int64(truncatingIfNeeded: 0 &- magnitude)) }
         }
         return .double(try makeDouble(start: start, negative: negative, mantissa: mantissa,
                                       overflowed: mantissaOverflowed, exponent: exponent - fractionDigits))
+    }
+
+    /// `mantissa` × 10^`exponent` when that is a whole number below 2^53 (`3.0`, `1e3`; not
+    /// `35e-1`), else nil. Such a number reads as `.int`, whatever way it was written, so a
+    /// `.double` is never a whole number a client meant exactly: a fraction
+    /// (`1.0000000000000001`, which a Double rounds to 1) or a magnitude a Double only
+    /// approximates. Below 2^53 the Double would be the same integer, so values written by
+    /// `JSONWriter` read back equal; above, the writer's shortest form (`1.1e+18`) is not the
+    /// Double's exact value and stays a Double.
+    private static func exactInteger(_ mantissa: UInt64, exponent: Int) -> UInt64? {
+        if mantissa == 0 { return 0 }
+        guard exponent.magnitude <= 19 else { return nil }
+        var power: UInt64 = 1
+        for _ in 0..<exponent.magnitude { power *= 10 }
+        let whole: UInt64
+        if exponent >= 0 {
+            let (product, overflow) = mantissa.multipliedReportingOverflow(by: power)
+            guard !overflow else { return nil }
+            whole = product
+        } else {
+            guard mantissa % power == 0 else { return nil }
+            whole = mantissa / power
+        }
+        return whole < 1 << 53 ? whole : nil
     }
 
     /// Clinger's fast path when mantissa and power of ten are both exact Doubles (one

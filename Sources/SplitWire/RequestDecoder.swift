@@ -177,11 +177,10 @@ extension FieldReader {
     }
 }
 
-/// `describe` for a rejected `id`: an integral number says why it was not taken.
+/// `describe` for a rejected `id`: a number says why it was not taken.
 func describeID(_ value: JSONValue) -> String {
-    if case .double(let number) = value, number.isFinite, number.rounded(.towardZero) == number {
-        return "\(describe(value)) (an integer written with a fraction or an exponent must be below 2^53 in magnitude, "
-            + "any other within 64 bits, to be echoed exactly)"
+    if case .double = value {
+        return "\(describe(value)) (a whole number of at most 64 bits, below 2^53 if written with a fraction or an exponent)"
     }
     return describe(value)
 }

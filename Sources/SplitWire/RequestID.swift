@@ -5,23 +5,18 @@ public enum RequestID: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads an id; nil for anything but an integer or a string.
     ///
-    /// An integer written with a fraction or an exponent (`1e3`, `7.0`), or beyond 64 bits,
-    /// was read as a `Double`: it is taken only below 2^53 in magnitude, where the Double is
-    /// the written value. Above, the Double may be a neighbour (`-9223372036854775809` reads as
-    /// -2^63, `9007199254740993.0` as 2^53), and echoing it would answer with another id.
+    /// The parser reads digits within 64 bits as `.int`, and a whole number below 2^53 written
+    /// with a fraction or an exponent (`7.0`, `1e3`) too. A `.double` is anything else: a
+    /// fraction, or a magnitude a Double only approximates (`-9223372036854775809` reads as
+    /// -2^63, `9007199254740993.0` as 2^53, `1.0000000000000001` as 1): taking it would answer
+    /// with another id.
     public init?(json: JSONValue) {
         switch json {
         case .string(let text): self = .string(text)
         case .int(let number): self = .int(number)
-        case .double(let number):
-            guard number.magnitude < Self.exactDoubleLimit, let exact = exactInt64(number) else { return nil }
-            self = .int(exact)
         default: return nil
         }
     }
-
-    /// 2^53: every integer below it in magnitude is exactly one Double.
-    static let exactDoubleLimit: Double = 9_007_199_254_740_992
 
     public var json: JSONValue {
         switch self {

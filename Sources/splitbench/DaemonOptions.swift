@@ -66,7 +66,8 @@ struct DaemonOptions: ParsableArguments {
     }
 }
 
-/// Restricts this process to one CPU (what `taskset -c` does).
+/// Restricts the calling thread to one CPU (what `taskset -c` does for a process; threads and
+/// processes started from it later inherit it).
 func pinCurrentThread(to cpu: Int) {
     if splitd_pin_to_cpu(Int32(cpu)) != 0 {
         FileHandle.standardError.write(Data("splitbench: cannot pin to CPU \(cpu): \(errnoText())\n".utf8))

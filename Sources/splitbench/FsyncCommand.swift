@@ -19,7 +19,7 @@ struct FsyncCommand: ParsableCommand {
         try FileManager.default.createDirectory(atPath: workDir, withIntermediateDirectories: true)
         let workDir = URL(fileURLWithPath: workDir).standardizedFileURL.path
         for mode in [FsyncProbe.Mode.append, .overwrite] {
-            let summary = try FsyncProbe.measure(directory: workDir, count: count, mode: mode, onCPU: cpu >= 0 ? cpu : nil, thenCPU: nil)
+            let summary = try FsyncProbe.measure(directory: workDir, count: count, mode: mode, onCPU: cpu >= 0 ? cpu : nil)
             print("fsync (\(FsyncProbe.fileSystem(of: workDir))\(cpu >= 0 ? ", CPU \(cpu)" : ""), 4 KiB \(mode.rawValue) + fdatasync, \(count) times): p50 \(fixed(summary.p50, 0)) µs, "
                 + "p99 \(fixed(summary.p99, 0)) µs, max \(fixed(summary.max, 0)) µs")
         }

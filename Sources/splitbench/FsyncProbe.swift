@@ -1,3 +1,4 @@
+import CLinuxShims
 import Glibc
 
 /// What one durable flush costs on the file system of a folder: write 4 KiB and
@@ -12,15 +13,17 @@ enum FsyncProbe {
         case overwrite
     }
 
-    /// Measures on CPU `cpu` when one is given (this thread is pinned to `thenCPU`
-    /// afterwards): a flush's latency depends on where its waiter runs. On this VM the disk's
-    /// completion interrupt goes to CPU 1, and a flush waited for on CPU 0 took 35-60 µs
-    /// longer (a wake-up sent across CPUs): the daemon, pinned to CPU 0, pays that on every
-    /// flush, so its flushes are compared with a probe on its CPU.
-    static func measure(directory: String, count: Int = 200, mode: Mode = .append, onCPU cpu: Int?,
-                        thenCPU: Int?) throws -> LatencySummary {
-        if let cpu { pinCurrentThread(to: cpu) }
-        defer { if cpu != nil, let thenCPU { pinCurrentThread(to: thenCPU) } }
+    /// Measures on CPU `cpu` when one is given, then gives this thread back the CPUs it had: a
+    /// flush's latency depends on where its waiter runs. On this VM the disk's completion
+    /// interrupt goes to CPU 1, and a flush waited for on CPU 0 took 10-120 µs longer (a
+    /// wake-up sent across CPUs to a halted vCPU): the daemon, pinned to CPU 0, pays that on
+    /// every flush, so its flushes are compared with a probe on its CPU.
+    static func measure(directory: String, count: Int = 200, mode: Mode = .append, onCPU cpu: Int?) throws -> LatencySummary {
+        guard let cpu else { return try measure(directory: directory, count: count, mode: mode) }
+        var saved = [UInt64](repeating: 0, count: 16)
+        let restorable = splitd_get_affinity(&saved) == 0
+        pinCurrentThread(to: cpu)
+        defer { if restorable { _ = splitd_set_affinity(saved) } }
         return try measure(directory: directory, count: count, mode: mode)
     }
 

@@ -77,7 +77,7 @@ struct Suite {
         for mode in [FsyncProbe.Mode.append, .overwrite] {
             for (cpu, side) in [(serverCPU, "the server's"), (clientCPU, "the client's")] {
                 guard let cpu else { continue }
-                let fsync = try FsyncProbe.measure(directory: scratch, mode: mode, onCPU: cpu, thenCPU: clientCPU)
+                let fsync = try FsyncProbe.measure(directory: scratch, mode: mode, onCPU: cpu)
                 print("4 KiB \(mode.rawValue) + fdatasync on \(fileSystem), on CPU \(cpu) (\(side)): "
                     + "p50 \(fixed(fsync.p50, 0)) µs, p99 \(fixed(fsync.p99, 0)) µs")
             }
@@ -186,14 +186,16 @@ struct Suite {
         // The disk's flush latency drifts over minutes: probe it right before the run it
         // anchors, on the daemon's CPU (where its flushes wait; FsyncProbe), and for
         // reference on the client's.
-        let append = try FsyncProbe.measure(directory: scratch, mode: .append, onCPU: serverCPU, thenCPU: clientCPU)
-        let overwrite = try FsyncProbe.measure(directory: scratch, mode: .overwrite, onCPU: serverCPU, thenCPU: clientCPU)
+        let append = try FsyncProbe.measure(directory: scratch, mode: .append, onCPU: serverCPU)
+        let overwrite = try FsyncProbe.measure(directory: scratch, mode: .overwrite, onCPU: serverCPU)
         goals.fsyncAppendP50.append(append.p50)
         goals.fsyncOverwriteP50.append(overwrite.p50)
-        var line = "round \(round): fsync p50 on the server's CPU: append \(fixed(append.p50, 0)) µs, overwrite \(fixed(overwrite.p50, 0)) µs"
-        if let clientCPU, clientCPU != serverCPU {
-            let elsewhere = try FsyncProbe.measure(directory: scratch, mode: .overwrite, onCPU: clientCPU, thenCPU: clientCPU)
-            line += "; overwrite on the client's CPU \(fixed(elsewhere.p50, 0)) µs (reference)"
+        goals.fsyncOnServerCPU = serverCPU != nil
+        let place = serverCPU.map { "on the server's CPU \($0)" } ?? "unpinned"
+        var line = "round \(round): fsync p50 \(place): append \(fixed(append.p50, 0)) µs, overwrite \(fixed(overwrite.p50, 0)) µs"
+        if let serverCPU, let clientCPU, clientCPU != serverCPU {
+            let elsewhere = try FsyncProbe.measure(directory: scratch, mode: .overwrite, onCPU: clientCPU)
+            line += "; overwrite on the client's CPU \(clientCPU) \(fixed(elsewhere.p50, 0)) µs (reference)"
         }
         print(line)
         let single = try splitbenchLoad(durability: "full", connections: 1, depth: 1, seconds: seconds)

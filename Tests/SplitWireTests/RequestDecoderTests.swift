@@ -164,6 +164,7 @@ struct RequestDecoderTests {
         #expect(try decode(#"{"id":-9223372036854775808,"op":"ping"}"#).id == .int(.min))
         #expect(try decode(#"{"id":1e3,"op":"ping"}"#).id == .int(1000))
         #expect(try decode(#"{"id":-9007199254740991.0,"op":"ping"}"#).id == .int(-9_007_199_254_740_991))
+        #expect(try decode(#"{"id":45.00e1,"op":"ping"}"#).id == .int(450))
     }
 
     @Test("ignores unknown extra parameters")
@@ -224,6 +225,8 @@ struct RequestDecoderTests {
         // Read as a Double that is another integer: echoing it would answer with another id.
         #"{"id":-9223372036854775809,"op":"ping"}"#, #"{"id":9223372036854775808,"op":"ping"}"#,
         #"{"id":9007199254740993.0,"op":"ping"}"#, #"{"id":9.007199254740993e15,"op":"ping"}"#,
+        #"{"id":9.223372036854775808e18,"op":"ping"}"#, #"{"id":4503599627370497.5,"op":"ping"}"#,
+        #"{"id":1.0000000000000001,"op":"ping"}"#, #"{"id":1e-400,"op":"ping"}"#, #"{"id":35e-1,"op":"ping"}"#,
         #"{"id":-9223372036854775809,"op":"resize","scene":"s","width":700,"height":1024}"#,
     ])
     func invalidID(line: String) {

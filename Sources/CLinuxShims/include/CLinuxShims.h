@@ -27,8 +27,12 @@ int splitd_epoll_create(void);
 int splitd_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
 /// epoll_wait into `ready` (at most `capacity`, itself at most 1024).
 int splitd_epoll_wait(int epfd, splitd_epoll_ready *ready, int capacity, int timeout_ms);
-/// Pins the calling process to one CPU; 0 on success, -1 with errno on failure.
+/// Pins the calling thread (and the threads and processes it starts later) to one CPU; 0 on
+/// success, -1 with errno on failure.
 int splitd_pin_to_cpu(int cpu);
+/// The calling thread's CPU mask (1024 CPUs, 16 words), and setting it back.
+int splitd_get_affinity(uint64_t mask[16]);
+int splitd_set_affinity(const uint64_t mask[16]);
 /// The calling thread's kernel id (gettid), which setpriority takes for one thread.
 int32_t splitd_thread_id(void);
 /// Returns the allocator's free memory to the system (glibc's malloc_trim(0)); 1 if some was.
