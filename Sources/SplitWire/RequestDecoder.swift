@@ -177,9 +177,9 @@ extension FieldReader {
     }
 }
 
-/// `describe` for a rejected `id`: a number says why it was not taken.
+/// `describe` for a rejected `id`: a number that prints as a whole one says why it was not taken.
 func describeID(_ value: JSONValue) -> String {
-    if case .double = value {
+    if case .double(let number) = value, number.rounded(.towardZero) == number {
         return "\(describe(value)) (a whole number of at most 64 bits, below 2^53 if written with a fraction or an exponent)"
     }
     return describe(value)
