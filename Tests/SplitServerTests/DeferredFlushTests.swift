@@ -167,16 +167,24 @@ struct FlushDelayTests {
         #expect(flush.flushes == before + 1, "one flush covered both turns")
     }
 
+    /// A daemon whose delay is never waited out, two clients, and scene `s` created by the
+    /// first, whose ten pipelined resizes were flushed by the thread: the next thread flush
+    /// falls within the delay.
+    private func twoClientsAfterAThreadFlush(_ flush: CountingFlush) throws -> (TestDaemon, TestClient, TestClient) {
+        let daemon = try startDaemon(flush, count: 1000)
+        let first = try daemon.connect()
+        let second = try daemon.connect()
+        #expect(try first.request(create).isOK)
+        try first.send(raw: tenResizes(from: 100))
+        #expect(try readIDs(first, count: 10) == Array(100..<110))
+        return (daemon, first, second)
+    }
+
     @Test("a flush waits for nobody once every client sending now is waiting for it")
     func noDelayWhenNobodyCanJoin() throws {
         let flush = CountingFlush()
-        let daemon = try startDaemon(flush, count: 1000)
+        let (daemon, pipeliner, asker) = try twoClientsAfterAThreadFlush(flush)
         defer { daemon.stop() }
-        let pipeliner = try daemon.connect()
-        let asker = try daemon.connect()
-        #expect(try pipeliner.request(create).isOK)
-        try pipeliner.send(raw: tenResizes(from: 100))
-        #expect(try readIDs(pipeliner, count: 10) == Array(100..<110))
         // A client that pipelines may send more at any time: its turn waits for the delay.
         try pipeliner.send(raw: tenResizes(from: 200))
         #expect(try pipeliner.readLine(timeout: 300) == nil, "a pipelining client may still join")
@@ -192,14 +200,8 @@ struct FlushDelayTests {
     @Test("a client that only reads never makes a writer's flush wait")
     func readersDoNotHoldFlushes() throws {
         let flush = CountingFlush()
-        let daemon = try startDaemon(flush, count: 1000)
+        let (daemon, writer, reader) = try twoClientsAfterAThreadFlush(flush)
         defer { daemon.stop() }
-        let writer = try daemon.connect()
-        let reader = try daemon.connect()
-        #expect(try writer.request(create).isOK)
-        // A thread flush, so that the next one falls within the (never waited out) delay.
-        try writer.send(raw: tenResizes(from: 100))
-        #expect(try readIDs(writer, count: 10) == Array(100..<110))
         for round in 0..<20 {
             // A read right before the writer's change: the reader sent within the same
             // millisecond or the one before, but a read never joins a flush.

@@ -7,6 +7,14 @@ import Testing
 /// waiting for it.
 @Suite("Flush peers")
 struct FlushPeersTests {
+    /// A request of `client` that changed something at `now`, with `unwritten` reply bytes of
+    /// its earlier requests, then its own reply (`reply` bytes) staged.
+    private func change(_ peers: inout FlushPeers, _ client: inout FlushPeers.Client, now: UInt64,
+                        unwritten: Int = 0, reply: Int = 100) {
+        peers.noteChange(of: &client, stagedBytes: unwritten, now: now)
+        peers.update(&client, stagedBytes: unwritten + reply)
+    }
+
     @Test("a lone client asking and waiting leaves nobody to wait for")
     func loneClient() {
         var peers = FlushPeers()
@@ -24,8 +32,7 @@ struct FlushPeersTests {
     func twoClients() {
         var peers = FlushPeers()
         var first = FlushPeers.Client(), second = FlushPeers.Client()
-        peers.noteChange(of: &first, stagedBytes: 0, now: 10)
-        peers.update(&first, stagedBytes: 100)
+        change(&peers, &first, now: 10)
         peers.noteChange(of: &second, stagedBytes: 0, now: 10)
         #expect(peers.othersMayJoin, "the second is sending and not waiting yet")
         peers.update(&second, stagedBytes: 100)
@@ -39,16 +46,13 @@ struct FlushPeersTests {
     func pipeliningClient() {
         var peers = FlushPeers()
         var client = FlushPeers.Client()
-        peers.noteChange(of: &client, stagedBytes: 0, now: 5)
-        peers.update(&client, stagedBytes: 100)
-        peers.noteChange(of: &client, stagedBytes: 100, now: 5)
-        peers.update(&client, stagedBytes: 200)
+        change(&peers, &client, now: 5)
+        change(&peers, &client, now: 5, unwritten: 100)
         #expect(peers.waiting == 0)
         #expect(peers.othersMayJoin, "it may send more before its replies arrive")
         // Its next request after every reply was written is a request-reply one again.
         peers.update(&client, stagedBytes: 0)
-        peers.noteChange(of: &client, stagedBytes: 0, now: 6)
-        peers.update(&client, stagedBytes: 100)
+        change(&peers, &client, now: 6)
         #expect(peers.waiting == 1)
         #expect(!peers.othersMayJoin)
     }
@@ -58,16 +62,13 @@ struct FlushPeersTests {
         var peers = FlushPeers()
         var idle = FlushPeers.Client(), asker = FlushPeers.Client()
         peers.noteChange(of: &idle, stagedBytes: 0, now: 100)
-        peers.noteChange(of: &asker, stagedBytes: 0, now: 101)
-        peers.update(&asker, stagedBytes: 50)
+        change(&peers, &asker, now: 101, reply: 50)
         #expect(peers.othersMayJoin, "the idle client sent in the previous millisecond")
         peers.update(&asker, stagedBytes: 0)
-        peers.noteChange(of: &asker, stagedBytes: 0, now: 102)
-        peers.update(&asker, stagedBytes: 50)
+        change(&peers, &asker, now: 102, reply: 50)
         #expect(!peers.othersMayJoin, "two milliseconds on, the idle client is not sending now")
         peers.update(&asker, stagedBytes: 0)
-        peers.noteChange(of: &asker, stagedBytes: 0, now: 500)
-        peers.update(&asker, stagedBytes: 50)
+        change(&peers, &asker, now: 500, reply: 50)
         #expect(!peers.othersMayJoin, "after a gap nobody before counts")
     }
 
@@ -75,8 +76,7 @@ struct FlushPeersTests {
     func closedClient() {
         var peers = FlushPeers()
         var client = FlushPeers.Client()
-        peers.noteChange(of: &client, stagedBytes: 0, now: 1)
-        peers.update(&client, stagedBytes: 80)
+        change(&peers, &client, now: 1, reply: 80)
         #expect(peers.waiting == 1)
         peers.noteClosed(&client)
         #expect(peers.waiting == 0)
@@ -90,11 +90,9 @@ struct FlushPeersTests {
             var peers = FlushPeers()
             var oneShot = FlushPeers.Client(), asker = FlushPeers.Client()
             // A one-shot client: one change, its answer, gone.
-            peers.noteChange(of: &oneShot, stagedBytes: 0, now: 40)
-            peers.update(&oneShot, stagedBytes: 90)
+            change(&peers, &oneShot, now: 40, reply: 90)
             peers.update(&oneShot, stagedBytes: 0)
-            peers.noteChange(of: &asker, stagedBytes: 0, now: 40 + gap)
-            peers.update(&asker, stagedBytes: 90)
+            change(&peers, &asker, now: 40 + gap, reply: 90)
             #expect(peers.othersMayJoin, "the one-shot client might send again")
             peers.noteClosed(&oneShot)
             #expect(!peers.othersMayJoin, "gone \(gap) ms after its change: only the asker sends, and it waits")
@@ -102,8 +100,7 @@ struct FlushPeersTests {
             #expect(!peers.othersMayJoin, "closing twice removes it once")
             // The next millisecond starts from the clients still there.
             peers.update(&asker, stagedBytes: 0)
-            peers.noteChange(of: &asker, stagedBytes: 0, now: 41 + gap)
-            peers.update(&asker, stagedBytes: 90)
+            change(&peers, &asker, now: 41 + gap, reply: 90)
             #expect(!peers.othersMayJoin)
         }
     }
