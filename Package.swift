@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "SplitWireTests", dependencies: [
             "SplitWire", "SplitCore", "SplitTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "SplitStoreTests", dependencies: ["SplitStore", "SplitTestSupport"]),
+        .testTarget(name: "SplitStoreTests", dependencies: ["SplitStore", "SplitTestSupport", "CSQLite", "CSQLiteVFS"]),
         .testTarget(name: "SplitServerTests", dependencies: [
             "SplitServer", "SplitCore", "SplitWire", "SplitStore", "SplitTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),

@@ -43,15 +43,6 @@ public final class Database {
     /// The coalescing VFS's name once registered, or nil (then the default VFS is used).
     private static let coalescingVFS: String? = splitd_register_coalescing_vfs() == SQLITE_OK ? SPLITD_COALESCING_VFS_NAME : nil
 
-    /// What the coalescing VFS wrote to this connection's WAL (tests): frames whose header
-    /// went out with their page, headers written alone, the write calls of held frames, and
-    /// the bytes held back now. Nil when the WAL is not open or not the coalescing VFS's.
-    var walWriteCounts: (joined: Int64, alone: Int64, writes: Int64, held: Int64)? {
-        var joined: Int64 = 0, alone: Int64 = 0, writes: Int64 = 0, held: Int64 = 0
-        guard splitd_coalescing_wal_counts(handle, &joined, &alone, &writes, &held) == SQLITE_OK else { return nil }
-        return (joined, alone, writes, held)
-    }
-
     deinit {
         if !isClosed {
             statements.removeAll()

@@ -63,9 +63,7 @@ struct CommitTests {
         try store.commit(second)
         // What a crash leaves: the main file and the WAL, never checkpointed, no close.
         let crashed = directory.file("crashed.db")
-        for suffix in ["", "-wal"] {
-            try write(try #require(contents(of: directory.database + suffix)), to: crashed + suffix)
-        }
+        try copyAsACrashLeavesIt(directory.database, to: crashed)
         let recovered = try openStore(crashed)
         #expect(try recovered.loadScenes().map { [$0.id, "\($0.revision)"] } == [["a", "2"]])
         #expect(try recovered.journal(scene: "a", from: 0).map(\.revision) == [1, 2])

@@ -1,6 +1,19 @@
+import CSQLite
+import CSQLiteVFS
 import Foundation
 import Testing
 @testable import SplitStore
+
+extension Database {
+    /// What the coalescing VFS wrote to this connection's WAL: frames whose header went out
+    /// with their page, headers written alone, the write calls of held frames, and the bytes
+    /// held back now. Nil when the WAL is not open or not the coalescing VFS's.
+    var walWriteCounts: (joined: Int64, alone: Int64, writes: Int64, held: Int64)? {
+        var joined: Int64 = 0, alone: Int64 = 0, writes: Int64 = 0, held: Int64 = 0
+        guard splitd_coalescing_wal_counts(handle, &joined, &alone, &writes, &held) == SQLITE_OK else { return nil }
+        return (joined, alone, writes, held)
+    }
+}
 
 /// The coalescing VFS writes a commit's WAL frames (headers and pages) with one write: what a
 /// commit wrote is in the WAL file, whole and valid, the moment the commit returns.
