@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include "CLinuxShims.h"
 #include <malloc.h>
-#include <string.h>
 #include <sched.h>
 #include <unistd.h>
 #include <sys/epoll.h>
@@ -31,19 +30,14 @@ int splitd_pin_to_cpu(int cpu) {
     return sched_setaffinity(0, sizeof(set), &set);
 }
 
+_Static_assert(sizeof(cpu_set_t) == 16 * sizeof(uint64_t), "cpu_set_t is 1024 bits");
+
 int splitd_get_affinity(uint64_t mask[16]) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    int result = sched_getaffinity(0, sizeof(set), &set);
-    memcpy(mask, &set, sizeof(set) < 128 ? sizeof(set) : 128);
-    return result;
+    return sched_getaffinity(0, sizeof(cpu_set_t), (cpu_set_t *)mask);
 }
 
 int splitd_set_affinity(const uint64_t mask[16]) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    memcpy(&set, mask, sizeof(set) < 128 ? sizeof(set) : 128);
-    return sched_setaffinity(0, sizeof(set), &set);
+    return sched_setaffinity(0, sizeof(cpu_set_t), (const cpu_set_t *)mask);
 }
 
 int32_t splitd_thread_id(void) { return (int32_t)gettid(); }

@@ -36,6 +36,7 @@ struct FlushPeers {
 
     /// A request of `client` changed something at `now` (the loop's clock, `uv_now`, in
     /// milliseconds), with `stagedBytes` of replies to its earlier requests not yet written.
+    /// Its reply is staged next, and `update` then counts it as waiting or not.
     mutating func noteChange(of client: inout Client, stagedBytes: Int, now: UInt64) {
         if now != millisecond {
             // The clients of the millisecond that ended are the recent ones, if it was the
@@ -51,7 +52,6 @@ struct FlushPeers {
             sendingNow += 1
         }
         client.pipelining = stagedBytes > 0
-        update(&client, stagedBytes: stagedBytes)
     }
 
     /// `client`'s unwritten reply bytes are now `stagedBytes` (a reply staged or answered).

@@ -19,8 +19,9 @@ final class FlushThread: @unchecked Sendable {
     private var requested = 0
     /// Store operations committed since the current flush started (guarded by `condition`).
     private var operationsWaiting = 0
-    /// As of the latest request: whether a client sending now may still join the next flush
-    /// (`FlushPeers`); if not, the flush does not wait (guarded by `condition`).
+    /// As the loop last told it (`request`, `setOthersMayJoin`): whether a client sending now
+    /// may still join the next flush (`FlushPeers`); if not, the flush does not wait (guarded
+    /// by `condition`).
     private var othersMayJoin = true
     private var stopping = false
     private let delay: Delay

@@ -74,16 +74,15 @@ struct Suite {
         if fileSystem == "tmpfs" { print("WARNING: \(scratch) is tmpfs: durable figures are meaningless here") }
 
         section("fsync")
+        // Where a flush waits changes what it takes (FsyncProbe): on each pinned side, else unpinned.
+        let pinned = [(serverCPU, "the server's"), (clientCPU, "the client's")].compactMap { cpu, side in
+            cpu.map { (Optional($0), ", on CPU \($0) (\(side))") }
+        }
         for mode in [FsyncProbe.Mode.append, .overwrite] {
-            for (cpu, side) in [(serverCPU, "the server's"), (clientCPU, "the client's")] {
-                guard let cpu else { continue }
+            for (cpu, place) in pinned.isEmpty ? [(nil, "")] : pinned {
                 let fsync = try FsyncProbe.measure(directory: scratch, mode: mode, onCPU: cpu)
-                print("4 KiB \(mode.rawValue) + fdatasync on \(fileSystem), on CPU \(cpu) (\(side)): "
+                print("4 KiB \(mode.rawValue) + fdatasync on \(fileSystem)\(place): "
                     + "p50 \(fixed(fsync.p50, 0)) µs, p99 \(fixed(fsync.p99, 0)) µs")
-            }
-            if serverCPU == nil, clientCPU == nil {
-                let fsync = try FsyncProbe.measure(directory: scratch, mode: mode)
-                print("4 KiB \(mode.rawValue) + fdatasync on \(fileSystem): p50 \(fixed(fsync.p50, 0)) µs, p99 \(fixed(fsync.p99, 0)) µs")
             }
         }
 
