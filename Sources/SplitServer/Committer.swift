@@ -77,7 +77,7 @@ extension Server {
     /// carries it anyway.
     func reportFlushPeers() {
         guard let flushThread, !heldTurns.isEmpty else { return }
-        let othersMayJoin = flushPeers.othersMayJoin
+        let othersMayJoin = flushPeers.othersMayJoin(at: uv_now(loop))
         guard othersMayJoin != reportedOthersMayJoin else { return }
         reportedOthersMayJoin = othersMayJoin
         flushThread.setOthersMayJoin(othersMayJoin)
@@ -121,7 +121,11 @@ extension Server {
     /// run another turn.
     private func startCommitRetries() {
         if commitRetryTimer == nil {
-            commitRetryTimer = LoopTimer(loop: loop) { [unowned self] in self.commitDeferredTurns() }
+            commitRetryTimer = LoopTimer(loop: loop) { [unowned self] in
+                self.commitDeferredTurns()
+                // Replies answered here change who waits, as at the end of a turn.
+                self.reportFlushPeers()
+            }
         }
         guard !commitRetriesActive else { return }
         commitRetriesActive = true
@@ -145,7 +149,7 @@ extension Server {
     private func hold(_ work: Turn, committed: Bool, rolledBack: Set<String>) -> Bool {
         guard let flushThread else { return false }
         let needsFlush = committed && !work.batch.isEmpty
-        if needsFlush, heldTurns.isEmpty, work.batch.count < Self.inlineFlushOperations, !flushPeers.othersMayJoin {
+        if needsFlush, heldTurns.isEmpty, work.batch.count < Self.inlineFlushOperations, !flushPeers.othersMayJoin(at: uv_now(loop)) {
             do {
                 try flushThread.flushInline()
             } catch {
@@ -166,7 +170,7 @@ extension Server {
         guard let flushThread else { return }
         if let operations {
             flushesRequested += 1
-            reportedOthersMayJoin = flushPeers.othersMayJoin
+            reportedOthersMayJoin = flushPeers.othersMayJoin(at: uv_now(loop))
             flushThread.request(flushesRequested, operations: operations, othersMayJoin: reportedOthersMayJoin)
         }
         if heldTurns.isEmpty { flushThread.keepsLoopAlive(true) }

@@ -26,12 +26,21 @@ struct FlushPeers {
         var isWaiting = false
     }
 
-    /// Clients counted as waiting.
+    /// The clients whose latest change came in one millisecond, and how many of them wait.
+    private struct Senders {
+        var count = 0
+        var waiting = 0
+        /// Senders that may still add a change to a flush.
+        var notWaiting: Int { count - waiting }
+    }
+
+    /// Clients counted as waiting, whenever they sent.
     private(set) var waiting = 0
-    /// Distinct clients that sent a request in the loop clock's current millisecond, and in
-    /// it or the one before it.
-    private var sendingNow = 0
-    private var sendingRecently = 0
+    /// The senders of `millisecond` and of the one before it: counted per client, not per
+    /// request, so that "some sender is not waiting" is exact (a client that only reads, or
+    /// sent long ago, waits without standing in for one that is sending now).
+    private var current = Senders()
+    private var previous = Senders()
     private var millisecond: UInt64 = 0
 
     /// A request of `client` changed something at `now` (the loop's clock, `uv_now`, in
@@ -39,17 +48,17 @@ struct FlushPeers {
     /// Its reply is staged next, and `update` then counts it as waiting or not.
     mutating func noteChange(of client: inout Client, stagedBytes: Int, now: UInt64) {
         if now != millisecond {
-            // The clients of the millisecond that ended are the recent ones, if it was the
-            // one just before.
-            sendingRecently = now == millisecond &+ 1 ? sendingNow : 0
-            sendingNow = 0
+            // The senders of the millisecond that ended are the previous ones if it was the
+            // one just before; older ones are not sending now.
+            previous = now == millisecond &+ 1 ? current : Senders()
+            current = Senders()
             millisecond = now
         }
         if client.sendingMillisecond != now {
-            // Counted among the recent ones already if it sent in the millisecond before.
-            if now == 0 || client.sendingMillisecond != now - 1 { sendingRecently += 1 }
+            leaveSenders(client)
             client.sendingMillisecond = now
-            sendingNow += 1
+            current.count += 1
+            if client.isWaiting { current.waiting += 1 }
         }
         client.pipelining = stagedBytes > 0
     }
@@ -59,23 +68,43 @@ struct FlushPeers {
         let isWaiting = stagedBytes > 0 && !client.pipelining
         guard isWaiting != client.isWaiting else { return }
         client.isWaiting = isWaiting
-        waiting += isWaiting ? 1 : -1
+        let step = isWaiting ? 1 : -1
+        waiting += step
+        if client.sendingMillisecond == millisecond {
+            current.waiting += step
+        } else if isPrevious(client.sendingMillisecond) {
+            previous.waiting += step
+        }
     }
 
     /// `client` is gone: it neither waits nor sends any more.
     mutating func noteClosed(_ client: inout Client) {
         update(&client, stagedBytes: 0)
-        guard let sent = client.sendingMillisecond else { return }
+        leaveSenders(client)
         client.sendingMillisecond = nil
-        if sent == millisecond {
-            sendingNow -= 1
-            sendingRecently -= 1
-        } else if millisecond > 0, sent == millisecond - 1 {
-            sendingRecently -= 1
+    }
+
+    /// Whether a client that sent a change at `now` (the loop's clock) or in the millisecond
+    /// before is not waiting yet: then a flush may wait for it (up to
+    /// `database.flushDelayMicroseconds`), else it starts at once.
+    func othersMayJoin(at now: UInt64) -> Bool {
+        if now <= millisecond { return current.notWaiting + previous.notWaiting > 0 }
+        if now == millisecond &+ 1 { return current.notWaiting > 0 }
+        return false
+    }
+
+    /// Takes `client` out of the senders it is counted among (if its change is recent).
+    private mutating func leaveSenders(_ client: Client) {
+        if client.sendingMillisecond == millisecond {
+            current.count -= 1
+            if client.isWaiting { current.waiting -= 1 }
+        } else if isPrevious(client.sendingMillisecond) {
+            previous.count -= 1
+            if client.isWaiting { previous.waiting -= 1 }
         }
     }
 
-    /// Whether a client sending right now may not be waiting yet: then a flush may wait for
-    /// it (up to `database.flushDelayMicroseconds`), else it starts at once.
-    var othersMayJoin: Bool { sendingRecently > waiting }
+    private func isPrevious(_ sent: UInt64?) -> Bool {
+        millisecond > 0 && sent == millisecond - 1
+    }
 }

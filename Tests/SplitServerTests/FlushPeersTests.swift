@@ -20,10 +20,10 @@ struct FlushPeersTests {
         var peers = FlushPeers()
         var client = FlushPeers.Client()
         peers.noteChange(of: &client, stagedBytes: 0, now: 10)
-        #expect(peers.othersMayJoin, "sending, its reply not staged yet")
+        #expect(peers.othersMayJoin(at: 10), "sending, its reply not staged yet")
         peers.update(&client, stagedBytes: 120)
         #expect(peers.waiting == 1)
-        #expect(!peers.othersMayJoin)
+        #expect(!peers.othersMayJoin(at: 10))
         peers.update(&client, stagedBytes: 0)
         #expect(peers.waiting == 0)
     }
@@ -34,12 +34,14 @@ struct FlushPeersTests {
         var first = FlushPeers.Client(), second = FlushPeers.Client()
         change(&peers, &first, now: 10)
         peers.noteChange(of: &second, stagedBytes: 0, now: 10)
-        #expect(peers.othersMayJoin, "the second is sending and not waiting yet")
+        #expect(peers.othersMayJoin(at: 10), "the second is sending and not waiting yet")
         peers.update(&second, stagedBytes: 100)
-        #expect(!peers.othersMayJoin)
+        #expect(!peers.othersMayJoin(at: 10))
         // Answered, the first is about to send again within the same millisecond or the next.
         peers.update(&first, stagedBytes: 0)
-        #expect(peers.othersMayJoin)
+        #expect(peers.othersMayJoin(at: 10))
+        #expect(peers.othersMayJoin(at: 11))
+        #expect(!peers.othersMayJoin(at: 12), "two milliseconds on, nobody is sending now")
     }
 
     @Test("a client sending before its replies arrive never counts as waiting")
@@ -49,12 +51,12 @@ struct FlushPeersTests {
         change(&peers, &client, now: 5)
         change(&peers, &client, now: 5, unwritten: 100)
         #expect(peers.waiting == 0)
-        #expect(peers.othersMayJoin, "it may send more before its replies arrive")
+        #expect(peers.othersMayJoin(at: 5), "it may send more before its replies arrive")
         // Its next request after every reply was written is a request-reply one again.
         peers.update(&client, stagedBytes: 0)
         change(&peers, &client, now: 6)
         #expect(peers.waiting == 1)
-        #expect(!peers.othersMayJoin)
+        #expect(!peers.othersMayJoin(at: 6))
     }
 
     @Test("a request counts as sending now in its millisecond and the next one only")
@@ -63,13 +65,13 @@ struct FlushPeersTests {
         var idle = FlushPeers.Client(), asker = FlushPeers.Client()
         peers.noteChange(of: &idle, stagedBytes: 0, now: 100)
         change(&peers, &asker, now: 101, reply: 50)
-        #expect(peers.othersMayJoin, "the idle client sent in the previous millisecond")
+        #expect(peers.othersMayJoin(at: 101), "the idle client sent in the previous millisecond")
         peers.update(&asker, stagedBytes: 0)
         change(&peers, &asker, now: 102, reply: 50)
-        #expect(!peers.othersMayJoin, "two milliseconds on, the idle client is not sending now")
+        #expect(!peers.othersMayJoin(at: 102), "two milliseconds on, the idle client is not sending now")
         peers.update(&asker, stagedBytes: 0)
         change(&peers, &asker, now: 500, reply: 50)
-        #expect(!peers.othersMayJoin, "after a gap nobody before counts")
+        #expect(!peers.othersMayJoin(at: 500), "after a gap nobody before counts")
     }
 
     @Test("a waiting client that leaves is no longer counted")
@@ -93,21 +95,41 @@ struct FlushPeersTests {
             change(&peers, &oneShot, now: 40, reply: 90)
             peers.update(&oneShot, stagedBytes: 0)
             change(&peers, &asker, now: 40 + gap, reply: 90)
-            #expect(peers.othersMayJoin, "the one-shot client might send again")
+            #expect(peers.othersMayJoin(at: 40 + gap), "the one-shot client might send again")
             peers.noteClosed(&oneShot)
-            #expect(!peers.othersMayJoin, "gone \(gap) ms after its change: only the asker sends, and it waits")
+            #expect(!peers.othersMayJoin(at: 40 + gap), "gone \(gap) ms after its change: only the asker sends, and it waits")
             peers.noteClosed(&oneShot)
-            #expect(!peers.othersMayJoin, "closing twice removes it once")
+            #expect(!peers.othersMayJoin(at: 40 + gap), "closing twice removes it once")
             // The next millisecond starts from the clients still there.
             peers.update(&asker, stagedBytes: 0)
             change(&peers, &asker, now: 41 + gap, reply: 90)
-            #expect(!peers.othersMayJoin)
+            #expect(!peers.othersMayJoin(at: 41 + gap))
         }
     }
 
-    @Test("for any history: waiting counts the request-reply clients with unwritten replies, others may join while more sent recently")
+    @Test("a client that only reads, or sent long ago, does not stand in for one sending now")
+    func waitingReadersDoNotCountForSenders() {
+        var peers = FlushPeers()
+        var reader = FlushPeers.Client(), pipeliner = FlushPeers.Client(), oldWriter = FlushPeers.Client()
+        change(&peers, &oldWriter, now: 1)
+        peers.update(&oldWriter, stagedBytes: 0)
+        // A pipelining client sends at 10: it may send more at any time.
+        change(&peers, &pipeliner, now: 10)
+        change(&peers, &pipeliner, now: 10, unwritten: 100)
+        #expect(peers.othersMayJoin(at: 10))
+        // A read reply staged for a client that never changed anything, and one for a client
+        // whose change was long ago: both wait, neither is the one that may still send.
+        peers.update(&reader, stagedBytes: 300)
+        peers.update(&oldWriter, stagedBytes: 300)
+        #expect(peers.waiting == 2)
+        #expect(peers.othersMayJoin(at: 10), "the pipelining client is still sending")
+        peers.noteClosed(&pipeliner)
+        #expect(!peers.othersMayJoin(at: 10))
+    }
+
+    @Test("for any history: waiting counts the request-reply clients with unwritten replies; others may join while a client that sent a change in this millisecond or the one before is not waiting")
     func waitingMatchesTheClients() {
-        for seed in UInt64(1)...200 {
+        for seed in UInt64(1)...300 {
             var generator = SplitMix64(seed: seed)
             var peers = FlushPeers()
             var clients = Array(repeating: FlushPeers.Client(), count: 6)
@@ -116,33 +138,38 @@ struct FlushPeersTests {
             var open = Array(repeating: true, count: 6)
             var sentAt: [UInt64?] = Array(repeating: nil, count: 6)
             var now: UInt64 = 0
-            var latestRequest: UInt64 = 0
             for _ in 0..<300 {
                 let index = Int.random(in: 0..<6, using: &generator)
                 guard open[index] else { continue }
-                switch Int.random(in: 0..<10, using: &generator) {
+                switch Int.random(in: 0..<12, using: &generator) {
                 case 0..<4:
                     pipelining[index] = staged[index] > 0
                     peers.noteChange(of: &clients[index], stagedBytes: staged[index], now: now)
                     sentAt[index] = now
-                    latestRequest = now
                     staged[index] += 100
                     peers.update(&clients[index], stagedBytes: staged[index])
-                case 4..<7:
+                case 4..<6:
                     staged[index] = 0
                     peers.update(&clients[index], stagedBytes: 0)
-                case 7..<9:
+                case 6..<8:
+                    // A read: its reply is staged, nothing is sent to the store.
+                    staged[index] += 40
+                    peers.update(&clients[index], stagedBytes: staged[index])
+                case 8..<11:
                     now += UInt64.random(in: 0...2, using: &generator)
                 default:
                     peers.noteClosed(&clients[index])
                     open[index] = false
                     sentAt[index] = nil
                 }
-                let waiting = (0..<6).filter { open[$0] && staged[$0] > 0 && !pipelining[$0] }.count
-                #expect(peers.waiting == waiting, "seed \(seed)")
-                // Sending recently: a request in the latest request's millisecond or the one before.
-                let sending = sentAt.filter { $0.map { $0 + 1 >= latestRequest } ?? false }.count
-                #expect(peers.othersMayJoin == (sending > waiting), "seed \(seed)")
+                let isWaiting = (0..<6).map { open[$0] && staged[$0] > 0 && !pipelining[$0] }
+                #expect(peers.waiting == isWaiting.filter { $0 }.count, "seed \(seed)")
+                let sendingAndNotWaiting = (0..<6).contains { index in
+                    guard let sent = sentAt[index] else { return false }
+                    return sent + 1 >= now && !isWaiting[index]
+                }
+                #expect(peers.othersMayJoin(at: now) == sendingAndNotWaiting, "seed \(seed)")
+                #expect(peers.othersMayJoin(at: now + 2) == false, "seed \(seed)")
             }
         }
     }
