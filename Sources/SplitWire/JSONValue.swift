@@ -43,12 +43,14 @@ extension JSONValue {
         return nil
     }
 
-    /// The number as an exact integer: `.int`, or a `.double` holding an integral value that
-    /// fits `Int64` (`3.0`, `1e3`); nil otherwise.
+    /// The number as an exact integer: `.int`, or a `.double` holding an integral value below
+    /// 2^53 in magnitude (`3.0`, `1e3`); nil otherwise. Above 2^53 a `Double` may already be
+    /// a rounded neighbour of what was written (`9007199254740993.0` reads as ...992), so it
+    /// is not taken as the integer it prints as.
     public var int64: Int64? {
         switch self {
         case .int(let value): return value
-        case .double(let value): return exactInt64(value)
+        case .double(let value): return abs(value) < 9_007_199_254_740_992 ? exactInt64(value) : nil
         default: return nil
         }
     }

@@ -274,6 +274,10 @@ struct RequestDecoderTests {
         (#"{"id":1,"op":"resize","scene":"s","width":"10","height":10}"#, "width"),
         (#"{"id":1,"op":"resize","scene":"s","width":10,"height":10,"baseRevision":-1}"#, "baseRevision"),
         (#"{"id":1,"op":"resize","scene":"s","width":10,"height":10,"baseRevision":"3"}"#, "baseRevision"),
+        // Whole-looking, but past 2^53 a number with a fraction or exponent may be a rounded neighbour.
+        (#"{"id":1,"op":"resize","scene":"s","width":10,"height":10,"baseRevision":9007199254740993.0}"#, "baseRevision"),
+        (#"{"id":1,"op":"resize","scene":"s","width":10,"height":10,"baseRevision":1e18}"#, "baseRevision"),
+        (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"selectTab","index":1e20}}"#, "intent.index"),
         (#"{"id":1,"op":"resize","width":10,"height":10}"#, "scene"),
         (#"{"id":1,"op":"intent","scene":"s"}"#, "intent"),
         (#"{"id":1,"op":"intent","scene":"s","intent":"back"}"#, "intent"),
