@@ -43,6 +43,8 @@ let package = Package(
             "CLibUV", "CLinuxShims", "SplitCore", "SplitWire", "SplitStore",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Configuration", package: "swift-configuration"),
+            // The distribution of flush times in `stats`.
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], swiftSettings: releaseSpeed),
         // A small blocking client used by splitctl, benchmarks and tests.
         .target(name: "SplitClient", dependencies: ["SplitWire", "SplitCore"]),

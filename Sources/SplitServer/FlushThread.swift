@@ -1,5 +1,6 @@
 import CLibUV
 import Foundation
+import Histogram
 import Logging
 import SplitStore
 
@@ -61,12 +62,24 @@ final class FlushThread: @unchecked Sendable {
     }
 
     /// How long flushes took: every reply of a turn waits for its flush, so a slow disk shows
-    /// here first (`stats`: `walFlushes`, `slowWALFlushes`, `longestWALFlushMicroseconds`).
+    /// here first (`stats`: `walFlushes`, `slowWALFlushes`, `longestWALFlushMicroseconds`,
+    /// `walFlushMicroseconds`, `walFlushP50Microseconds`, `walFlushP99Microseconds`).
     struct Timings: Sendable, Equatable {
         var flushes = 0
         /// Flushes that took `slowFlushNanoseconds` or longer.
         var slowFlushes = 0
         var longestNanoseconds: UInt64 = 0
+        var totalNanoseconds: UInt64 = 0
+        /// Every flush's time in microseconds, to two significant digits (a flush longer than
+        /// the top counts as the top, a minute): a fixed ~30 KiB however long the daemon runs.
+        var microseconds = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: Timings.topMicroseconds,
+                                             numberOfSignificantValueDigits: .two)
+        static let topMicroseconds: UInt64 = 60_000_000
+
+        /// The `percentile`th flush time in microseconds, 0 before the first flush.
+        func microseconds(atPercentile percentile: Double) -> Int {
+            flushes == 0 ? 0 : Int(microseconds.valueAtPercentile(percentile))
+        }
     }
 
     /// A flush this long holds every reply of a storm past several frames (Redis warns of a
@@ -169,6 +182,8 @@ final class FlushThread: @unchecked Sendable {
     private func record(_ nanoseconds: UInt64) -> String? {
         timings.flushes += 1
         timings.longestNanoseconds = max(timings.longestNanoseconds, nanoseconds)
+        timings.totalNanoseconds &+= nanoseconds
+        _ = timings.microseconds.record(min(max(1, nanoseconds / 1000), Timings.topMicroseconds))
         guard nanoseconds >= Self.slowFlushNanoseconds else { return nil }
         timings.slowFlushes += 1
         guard let others = slowWarning.take(now: uv_hrtime() / 1_000_000) else { return nil }

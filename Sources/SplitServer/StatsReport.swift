@@ -41,6 +41,9 @@ extension Server {
             add("walFlushes", flushes.flushes)
             add("slowWALFlushes", flushes.slowFlushes)
             add("longestWALFlushMicroseconds", Int(flushes.longestNanoseconds / 1000))
+            add("walFlushMicroseconds", Int(flushes.totalNanoseconds / 1000))
+            add("walFlushP50Microseconds", flushes.microseconds(atPercentile: 50))
+            add("walFlushP99Microseconds", flushes.microseconds(atPercentile: 99))
         }
         add("prunedJournalEntries", Int(storeStats.prunedJournalEntries))
         let errors = JSONObject(stats.errors.keys.sorted { $0.rawValue < $1.rawValue }.map {

@@ -197,10 +197,17 @@ struct Suite {
             line += "; overwrite on the client's CPU \(clientCPU) \(fixed(elsewhere.p50, 0)) µs (reference)"
         }
         print(line)
-        let single = try splitbenchLoad(durability: "full", connections: 1, depth: 1, seconds: seconds)
+        // The daemon's own flushes in the same run: what its replies actually waited for.
+        var ownFlushP50: Int?
+        let single = try splitbenchLoad(durability: "full", connections: 1, depth: 1, seconds: seconds) { socket in
+            let stats = try LineClient(path: socket).call(#"{"id":1,"op":"stats"}"#)
+            ownFlushP50 = Fanout.integer(after: #""walFlushP50Microseconds":"#, in: Array(stats.utf8))
+        }
         print("round \(round): splitd full, 1 connection (splitbench load): \(rate(single.requestsPerSecond)) req/s, "
-            + "p50 \(fixed(single.latency.p50, 0)) µs, p99 \(fixed(single.latency.p99, 0)) µs, errors \(single.errors)")
+            + "p50 \(fixed(single.latency.p50, 0)) µs, p99 \(fixed(single.latency.p99, 0)) µs, errors \(single.errors); "
+            + "the daemon's own fdatasync p50 \(ownFlushP50.map(String.init) ?? "?") µs")
         goals.singleP50.append(single.latency.p50)
+        if let ownFlushP50 { goals.singleOwnFlushP50.append(Double(ownFlushP50)) }
         goals.errors += own.errors + single.errors + max(0, durable.errors) + max(0, relaxed.errors)
     }
 
@@ -219,14 +226,18 @@ struct Suite {
         }
     }
 
+    /// A `splitbench load` run against a fresh daemon; `after` reads from the daemon before it stops.
     private func splitbenchLoad(durability: String, connections: Int, depth: Int, seconds: Double,
-                                workload: Workload = .resize) throws -> LoadResult {
+                                workload: Workload = .resize,
+                                after: (_ socket: String) throws -> Void = { _ in }) throws -> LoadResult {
         try command.daemon.withDaemon(named: "load-\(durability)", durability: durability) { socket, pid in
             try SceneSetup.createScenes(socketPath: socket, count: connections)
             let plan = LoadPlan(socketPath: socket, connections: connections, pacing: .closed(depth: depth),
                                 warmupSeconds: command.warmup, measureSeconds: seconds,
                                 templates: workload.templates, daemonPID: pid)
-            return LoadEngine(plan: plan).run()
+            let result = LoadEngine(plan: plan).run()
+            try after(socket)
+            return result
         }
     }
 

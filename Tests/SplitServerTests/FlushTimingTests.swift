@@ -23,6 +23,19 @@ final class SleepingFlush: DurableFlush, @unchecked Sendable {
     }
 }
 
+/// A flush that takes the next of `milliseconds` each time (0 once they are used up).
+final class ScriptedFlush: DurableFlush, @unchecked Sendable {
+    private let lock = NSLock()
+    private var remaining: [UInt32]
+
+    init(milliseconds: [UInt32]) { remaining = milliseconds }
+
+    func flush() throws(StoreError) {
+        let next = lock.withLock { remaining.isEmpty ? 0 : remaining.removeFirst() }
+        if next > 0 { usleep(next * 1000) }
+    }
+}
+
 /// Keeps every message logged through it.
 final class CapturingLogStore: @unchecked Sendable {
     private let lock = NSLock()
@@ -55,10 +68,18 @@ struct CapturingLogHandler: LogHandler {
 struct FlushTimingTests {
     private let create: JSONObject = ["op": "scene.create", "scene": "s", "device": "ipad-pro-12.9"]
 
-    private func flushStats(_ client: TestClient) throws -> (flushes: Int, slow: Int, longestMicroseconds: Int) {
+    private struct FlushStats {
+        var flushes: Int, slow: Int, longestMicroseconds: Int
+        var totalMicroseconds: Int, p50Microseconds: Int, p99Microseconds: Int
+    }
+
+    private func flushStats(_ client: TestClient) throws -> FlushStats {
         let reply = try client.request(["op": "stats"])
-        return (reply["walFlushes"]?.int ?? -1, reply["slowWALFlushes"]?.int ?? -1,
-                reply["longestWALFlushMicroseconds"]?.int ?? -1)
+        return FlushStats(flushes: reply["walFlushes"]?.int ?? -1, slow: reply["slowWALFlushes"]?.int ?? -1,
+                          longestMicroseconds: reply["longestWALFlushMicroseconds"]?.int ?? -1,
+                          totalMicroseconds: reply["walFlushMicroseconds"]?.int ?? -1,
+                          p50Microseconds: reply["walFlushP50Microseconds"]?.int ?? -1,
+                          p99Microseconds: reply["walFlushP99Microseconds"]?.int ?? -1)
     }
 
     /// A daemon whose store defers its flush to `flush` (full durability).
@@ -97,6 +118,33 @@ struct FlushTimingTests {
         #expect(stats.flushes == flush.flushes)
         #expect(stats.slow == stats.flushes)
         #expect(stats.longestMicroseconds >= 60_000)
+        // Every flush slept 60 ms: the percentiles are 60 ms to two digits, the total all of them.
+        #expect((59_000...70_000).contains(stats.p50Microseconds), "p50 \(stats.p50Microseconds) µs")
+        #expect(stats.p99Microseconds >= stats.p50Microseconds)
+        #expect(stats.p99Microseconds <= stats.longestMicroseconds + stats.longestMicroseconds / 50)
+        #expect(stats.totalMicroseconds >= 60_000 * stats.flushes)
+    }
+
+    @Test("the percentiles of the flush times: a fast majority, a slow tail")
+    func flushPercentiles() throws {
+        let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
+        defer { loop.deallocate() }
+        #expect(uv_loop_init(loop) == 0)
+        let logger = Logger(label: "splitd.test") { _ in SwiftLogNoOpLogHandler() }
+        // 20 flushes that return at once, then 3 that take 20 ms.
+        let flush = ScriptedFlush(milliseconds: Array(repeating: 0, count: 20) + [20, 20, 20])
+        let thread = FlushThread(flush: flush, loop: loop, logger: logger) { _, _ in }
+        #expect(thread.statistics.microseconds(atPercentile: 50) == 0, "no flush yet")
+        for _ in 0..<23 { try thread.flushInline() }
+        let timings = thread.statistics
+        thread.stop()
+        uv_run(loop, UV_RUN_DEFAULT)
+        #expect(uv_loop_close(loop) == 0)
+        #expect(timings.flushes == 23)
+        #expect(timings.microseconds(atPercentile: 50) < 1_000, "the median flush is a fast one")
+        #expect(timings.microseconds(atPercentile: 99) >= 19_000, "the tail is a slow one")
+        #expect(timings.totalNanoseconds >= 60_000_000)
+        #expect(timings.totalNanoseconds >= timings.longestNanoseconds)
     }
 
     @Test("slow flushes warn once per interval, not once per flush")
