@@ -50,11 +50,16 @@ extension SplitConnection {
         try call("scene.delete", ["scene": .string(scene)])
     }
 
-    /// `scene.attach`: the full current layout; pushes follow from revision + 1.
+    /// `scene.attach`: the full current layout; pushes follow from revision + 1. `notices`:
+    /// what else to be told (`.deleted`: a notice when the scene is deleted).
     @discardableResult
-    public func attach(_ scene: String, role: AttachRole = .window, size: Size? = nil) throws(ClientError) -> SceneReply {
+    public func attach(_ scene: String, role: AttachRole = .window, size: Size? = nil,
+                       notices: AttachNotices = []) throws(ClientError) -> SceneReply {
         var params: JSONObject = ["scene": .string(scene), "role": .string(role.rawValue)]
         if let size { params["size"] = size.wireObject }
+        if !notices.isEmpty {
+            params["notices"] = .array(AttachNotices.names.filter { notices.contains($0.notice) }.map { .string($0.name) })
+        }
         return try SceneReply(decoding: try call("scene.attach", params))
     }
 

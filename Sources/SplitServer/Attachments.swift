@@ -4,7 +4,7 @@ import SplitWire
 // scene.attach / scene.detach and disconnects: which clients see which scenes, and how
 // their windows size the scene (tmux's client <-> session links and resize.c).
 extension Server {
-    func attachScene(id: RequestID, scene: String, role: AttachRole, size: Size?,
+    func attachScene(id: RequestID, scene: String, role: AttachRole, size: Size?, notices: AttachNotices = [],
                      line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
         let live = try liveScene(scene)
         let reportedAt = size == nil ? 0 : nextSizeReport()
@@ -12,7 +12,8 @@ extension Server {
         let previous = attachments[scene]?[session.id]
         let keptSize = size == nil ? previous?.size : size
         attachments[scene, default: [:]][session.id] = Attachment(role: role, size: keptSize,
-                                                                  reportedAt: size == nil ? previous?.reportedAt ?? 0 : reportedAt)
+                                                                  reportedAt: size == nil ? previous?.reportedAt ?? 0 : reportedAt,
+                                                                  notices: notices)
         session.attachments[scene] = role
 
         var target: Size?

@@ -1,4 +1,5 @@
 import SplitCore
+import SplitWire
 
 /// How a connection is attached to a scene (WIRE.md `scene.attach` roles).
 enum AttachRole: String, Sendable {
@@ -15,6 +16,8 @@ struct Attachment: Sendable {
     var size: Size?
     /// When that size was reported (a loop-wide sequence), to find the latest one.
     var reportedAt: UInt64 = 0
+    /// Notices besides layout pushes it asked for when it attached (`scene.attach` `notices`).
+    var notices: AttachNotices = []
 }
 
 /// A push waiting for a slow client to drain its output: only the newest per scene is kept.

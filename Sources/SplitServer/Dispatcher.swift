@@ -34,8 +34,8 @@ extension Server {
             listScenes(id: id, from: session)
         case let .sceneDelete(scene):
             try deleteScene(id: id, scene: scene, line: line, from: session)
-        case let .sceneAttach(scene, role, size):
-            try attachScene(id: id, scene: scene, role: AttachRole(role), size: size, line: line, from: session)
+        case let .sceneAttach(scene, role, size, notices):
+            try attachScene(id: id, scene: scene, role: AttachRole(role), size: size, notices: notices, line: line, from: session)
         case let .sceneDetach(scene):
             try detachScene(id: id, scene: scene, from: session)
         case let .resize(scene, size, baseRevision):

@@ -52,7 +52,8 @@ extension Server {
         turn.batch.deleteScene(id: scene)
         stats.changes += 1
         respond(.empty, id: id, to: session, as: .change(scene))
-        // Attached clients learn it after the deleter's response, and are detached.
+        // Attached clients are detached; those that asked for the notice learn it after the
+        // deleter's response.
         let notice = Notices.deleted(scene: scene, revision: live.state.revision)
         if attachments[scene] != nil || latestSizeSource[scene] != nil { noteAttachmentsBeforeChange(of: scene) }
         let attached = attachments.removeValue(forKey: scene) ?? [:]
@@ -61,7 +62,7 @@ extension Server {
             guard let client = sessions[connection] else { continue }
             client.attachments.removeValue(forKey: scene)
             client.heldPushes.removeValue(forKey: scene)
-            stage(.notice(notice), for: client)
+            if attached[connection]?.notices.contains(.deleted) == true { stage(.notice(notice), for: client) }
         }
     }
 }

@@ -11,6 +11,20 @@ public struct Request: Hashable, Sendable {
     }
 }
 
+/// Notices besides layout pushes that a client asks for when it attaches (`scene.attach`
+/// `notices`, ours): WIRE.md's pushes are layout pushes only, so a client that does not ask
+/// gets nothing else.
+public struct AttachNotices: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `{"event":"deleted","scene":...,"revision":N}` when the scene is deleted.
+    public static let deleted = AttachNotices(rawValue: 1)
+
+    /// The wire names, in the order they are written.
+    public static let names: [(name: String, notice: AttachNotices)] = [("deleted", .deleted)]
+}
+
 /// How a client attached to a scene counts for its size (SEMANTICS 9).
 public enum ClientRole: String, Hashable, Sendable, CaseIterable {
     /// Its size counts for the scene's `sizePolicy`.
@@ -40,7 +54,7 @@ extension Request {
         case sceneGet(scene: String)
         case sceneList
         case sceneDelete(scene: String)
-        case sceneAttach(scene: String, role: ClientRole, size: Size?)
+        case sceneAttach(scene: String, role: ClientRole, size: Size?, notices: AttachNotices = [])
         case sceneDetach(scene: String)
         case resize(scene: String, size: Size, baseRevision: Int?)
         indirect case intent(scene: String, intent: Intent, baseRevision: Int?)
@@ -86,7 +100,7 @@ extension Request {
         public var scene: String? {
             switch self {
             case let .sceneCreate(scene, _, _, _), let .sceneGet(scene), let .sceneDelete(scene),
-                 let .sceneAttach(scene, _, _), let .sceneDetach(scene), let .resize(scene, _, _),
+                 let .sceneAttach(scene, _, _, _), let .sceneDetach(scene), let .resize(scene, _, _),
                  let .intent(scene, _, _), let .snapshot(scene, _), let .snapshotList(scene):
                 scene
             case .hello, .sceneList, .snapshotGet, .stats, .ping, .devices:

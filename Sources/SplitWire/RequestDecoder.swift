@@ -114,12 +114,8 @@ extension FieldReader {
         case "scene.list": return .sceneList
         case "scene.delete": return .sceneDelete(scene: try identifier("scene"))
         case "scene.attach":
-            // `role` may be left out (ours): a client that sends its size is a window, one
-            // that does not only watches.
-            let size = try optionalWindowSize("size")
-            let role = optional("role") == nil ? (size == nil ? ClientRole.viewer : .window)
-                : try enumeration("role", ClientRole.self)
-            return .sceneAttach(scene: try identifier("scene"), role: role, size: size)
+            return .sceneAttach(scene: try identifier("scene"), role: try enumeration("role", ClientRole.self),
+                                size: try optionalWindowSize("size"), notices: try attachNotices())
         case "scene.detach": return .sceneDetach(scene: try identifier("scene"))
         case "snapshot": return .snapshot(scene: try identifier("scene"), target: try snapshotTarget())
         case "snapshot.list": return .snapshotList(scene: try identifier("scene"))
@@ -167,6 +163,22 @@ extension FieldReader {
             }
             return .sizes(sizes)
         }
+    }
+
+    /// `notices` of `scene.attach` (ours): an array of notice names, none when absent.
+    func attachNotices() throws(WireError) -> AttachNotices {
+        guard optional("notices") != nil else { return [] }
+        var notices: AttachNotices = []
+        for (index, element) in try array("notices").enumerated() {
+            let elementName = "notices[\(index)]"
+            guard let name = element.string else { throw invalid(elementName, "a string", got: element) }
+            guard let known = AttachNotices.names.first(where: { $0.name == name }) else {
+                throw WireError.badRequest("field '\(fieldName(elementName))' must be one of "
+                    + AttachNotices.names.map { "'\($0.name)'" }.joined(separator: ", ") + ", got \(describe(element))")
+            }
+            notices.insert(known.notice)
+        }
+        return notices
     }
 
     /// A session id: a non-empty string, or an integer kept as its decimal text.

@@ -50,10 +50,16 @@ extension JSONWriter {
                 rawKey("config")
                 write(config)
             }
-        case let .sceneAttach(_, role, size):
+        case let .sceneAttach(_, role, size, notices):
             rawKey("role")
             write(role.rawValue)
             writeOptional("size", size)
+            if !notices.isEmpty {
+                rawKey("notices")
+                beginArray()
+                for (name, notice) in AttachNotices.names where notices.contains(notice) { write(name) }
+                endArray()
+            }
         case let .resize(_, size, baseRevision):
             rawKey("width")
             write(size.width)

@@ -35,7 +35,7 @@ struct Watch: ParsableCommand {
 
     func run() throws {
         let closedEarly = try withConnection(global) { connection throws(ClientError) -> Bool in
-            let attached = try connection.attach(scene, role: role.role, size: size?.size)
+            let attached = try connection.attach(scene, role: role.role, size: size?.size, notices: .deleted)
             emit(attached.raw, json: global.json) { describe(attached) }
             var received = 0
             while count.map({ received < $0 }) ?? true {

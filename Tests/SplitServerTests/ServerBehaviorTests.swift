@@ -350,16 +350,23 @@ struct ServerBehaviorTests {
         #expect(try store.loadScenes().first?.revision == 2)
     }
 
-    @Test func deletingASceneTellsAttachedClients() throws {
+    @Test func deletingASceneTellsAttachedClientsThatAskedForIt() throws {
         let daemon = try TestDaemon()
         defer { daemon.stop() }
-        let owner = try daemon.connect(), viewer = try daemon.connect()
+        let owner = try daemon.connect(), viewer = try daemon.connect(), plain = try daemon.connect()
         #expect(try owner.request(create).isOK)
-        #expect(try viewer.request(["op": "scene.attach", "scene": "s", "role": "viewer"]).isOK)
+        #expect(try viewer.request(["op": "scene.attach", "scene": "s", "role": "viewer", "notices": ["deleted"]]).isOK)
+        #expect(try plain.request(["op": "scene.attach", "scene": "s", "role": "viewer"]).isOK)
         #expect(try owner.request(["op": "scene.delete", "scene": "s"]).isOK)
         let notice = try viewer.readMessage()
         #expect(notice["event"] == "deleted")
         #expect(notice["scene"] == "s")
+        #expect(notice["revision"] == 1)
+        // WIRE.md's pushes are layout pushes only: a client that did not ask gets no notice,
+        // and its next line is the answer to its next request.
+        #expect(try plain.request(["op": "ping"]).isOK)
+        #expect(try plain.request(["op": "scene.detach", "scene": "s"]).errorCode == "unknown_scene")
+        #expect(plain.pushes.isEmpty, "\(plain.pushes)")
         #expect(try owner.request(["op": "scene.get", "scene": "s"]).errorCode == "unknown_scene")
     }
 }

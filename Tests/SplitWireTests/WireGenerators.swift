@@ -170,7 +170,7 @@ enum WireGenerators {
         case 4: return .sceneDelete(scene: scene)
         case 5:
             return .sceneAttach(scene: scene, role: pick(ClientRole.self, using: &rng),
-                                size: maybe(&rng) { makeWindowSize(using: &$0) })
+                                size: maybe(&rng) { makeWindowSize(using: &$0) }, notices: chance(&rng) ? .deleted : [])
         case 6: return .sceneDetach(scene: scene)
         case 7: return .resize(scene: scene, size: makeWindowSize(using: &rng), baseRevision: baseRevision)
         case 8: return .intent(scene: scene, intent: makeIntent(using: &rng), baseRevision: baseRevision)

@@ -238,14 +238,14 @@ final class AttachSession {
         try connection.hello(client: "splitctl attach")
         let size = state.role == .window ? state.windowSize : nil
         do throws(ClientError) {
-            return try connection.attach(options.scene, role: state.role, size: size)
+            return try connection.attach(options.scene, role: state.role, size: size, notices: .deleted)
         } catch .server(let code, _) where code == "unknown_scene" && mayCreate {
             do throws(ClientError) {
                 try connection.createScene(options.scene, device: options.device ?? "", size: size, config: options.config)
             } catch .server(let code, _) where code == "scene_exists" {
                 // Another terminal created it first: attach to theirs.
             }
-            return try connection.attach(options.scene, role: state.role, size: size)
+            return try connection.attach(options.scene, role: state.role, size: size, notices: .deleted)
         }
     }
 
