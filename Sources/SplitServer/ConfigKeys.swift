@@ -52,7 +52,7 @@ public enum ConfigKeys {
         .init(key: "database.durability", kind: .choice(["full", "normal"]), defaultJSON: "\"full\"",
               help: "full: an acknowledged change survives power loss (the WAL is flushed with fdatasync before any reply of its turn). normal: synchronous=NORMAL, it survives a crash of splitd. Needs a restart."),
         .init(key: "database.integrityCheck", kind: .choice(["none", "quick", "full"]), defaultJSON: "\"quick\"",
-              help: "Check run when opening the database; a database that fails it is refused. Needs a restart."),
+              help: "Check run when opening the database: none, quick (PRAGMA quick_check) or full (PRAGMA integrity_check, slower on a large database); a database that fails it is refused. Needs a restart."),
         .init(key: "database.busyTimeoutMilliseconds", kind: .int, defaultJSON: "100",
               help: "How long a commit waits for another process's lock before failing (the loop waits that long at most). Needs a restart."),
         .init(key: "database.journalRetention", kind: .int, defaultJSON: "10000",

@@ -151,7 +151,8 @@ public enum ConfigLoader {
         do {
             _ = try settings.deviceCatalog()
         } catch {
-            problems.append(error.description)
+            // Its own problems, without a second "invalid configuration: " in front.
+            problems += error.problems
         }
         return settings
     }
@@ -200,8 +201,7 @@ public enum ConfigLoader {
     /// and values of the wrong JSON type (the provider would read `true` as the integer 1).
     static func fileProblems(inFile path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = access(path, F_OK) == 0 ? "permission denied" : "no such file"
-            throw ConfigError(problems: ["cannot read config file \(path): \(reason)"])
+            throw ConfigError(problems: ["cannot read config file \(path): \(unreadableReason(path))"])
         }
         let value: JSONValue
         do {
@@ -211,7 +211,12 @@ public enum ConfigLoader {
         }
         guard case .object(let root) = value else { throw ConfigError(problems: ["config file \(path) must hold a JSON object"]) }
         var problems: [String] = []
+        let sections = Set(ConfigKeys.all.map { $0.key.prefix { $0 != "." } })
         for member in root where !member.key.hasPrefix("#") {
+            guard sections.contains(member.key[...]) else {
+                problems.append("\(path): unknown section '\(member.key)' (sections: \(sections.sorted().joined(separator: ", ")))")
+                continue
+            }
             guard case .object(let section) = member.value else {
                 problems.append("\(path): '\(member.key)' must be an object of settings")
                 continue
@@ -228,6 +233,20 @@ public enum ConfigLoader {
             }
         }
         return problems
+    }
+
+    /// Why `path` could not be read: what the file system says (a folder, a missing file, a
+    /// permission), not a guess.
+    static func unreadableReason(_ path: String) -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return errno == ENOENT ? "no such file" : String(cString: strerror(errno)).lowercased() }
+        if status.st_mode & S_IFMT == S_IFDIR { return "it is a directory" }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor < 0 else {
+            close(descriptor)
+            return "it could not be read"
+        }
+        return String(cString: strerror(errno)).lowercased()
     }
 
     /// What a value of `kind` must be, if `value` is not that.

@@ -25,10 +25,11 @@ public enum Daemon {
                            configReloader: ConfigReloader?, demo: DemoScript?,
                            store injected: (any SceneStore)?, control: DaemonControl?, handleSignals: Bool) -> Int32 {
         defer { control?.finish() }
-        // A second daemon on a socket in use is refused before it opens (or creates) a database.
+        // A socket path in use, a symlink or not a socket is refused before a database is
+        // opened (or created).
         if SocketActivation.select(SocketActivation.passedSockets(environment: environment), named: settings.activationName).isEmpty,
-           SocketPathGuard.isListening(settings.socketPath) {
-            logger.critical("refusing to start: socket \(settings.socketPath) is in use: another daemon is listening on it")
+           let refusal = SocketPathGuard.refusal(settings.socketPath) {
+            logger.critical("refusing to start: \(refusal)")
             return startFailure
         }
         let store: any SceneStore

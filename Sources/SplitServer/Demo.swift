@@ -18,6 +18,11 @@ public struct DemoScript: Sendable {
         DemoRunner(script: self, server: server)
     }
 
+    /// Whether `state` is a scene the demo created: its device and its tabs.
+    static func madeByDemo(_ state: SceneState, device: String) -> Bool {
+        state.device == device && state.config.tabs.map(\.root) == (config.tabs ?? []).map(\.root)
+    }
+
     /// The demo app's configuration (seed 000).
     static var config: SplitConfigPatch {
         var patch = SplitConfigPatch()
@@ -63,6 +68,12 @@ final class DemoRunner {
             }
         }
         guard let live = server.scenes[script.scene] else { return }
+        // A scene of that name in a database the user brought may be theirs: the demo changes
+        // only its own (same device, the demo app's tabs), and leaves any other untouched.
+        guard DemoScript.madeByDemo(live.state, device: script.device) else {
+            server.logger.error("demo: the database already has a scene '\(script.scene)' (device \(live.state.device)) that the demo did not create; not changing it (delete it, or run the demo on another --database)")
+            return
+        }
         let base = server.engine.catalog.defaultSize(device: live.state.device) ?? live.state.size
         sizes = server.engine.catalog.presetSizes("appSwitcher", device: live.state.device, current: base) ?? [base]
         if !sizes.contains(base) { sizes.insert(base, at: 0) }

@@ -9,24 +9,26 @@ public enum SocketPathGuard {
     public static func prepare(path: String, group: UInt32?) throws(SystemError) {
         guard path.hasPrefix("/") || !path.isEmpty else { throw SystemError("socket path is empty") }
         try ensureDirectory(parent(of: path), group: group)
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            if errno == ENOENT { return }
-            throw .errno("cannot inspect socket path \(path)")
-        }
-        let kind = info.st_mode & S_IFMT
-        if kind == S_IFLNK {
-            throw SystemError("refusing socket path \(path): it is a symbolic link")
-        }
-        guard kind == S_IFSOCK else {
-            throw SystemError("refusing socket path \(path): it exists and is not a socket (not removing it)")
-        }
-        if isListening(path) {
-            throw SystemError("socket \(path) is in use: another daemon is listening on it")
-        }
+        if let refusal = refusal(path) { throw SystemError(refusal) }
         guard unlink(path) == 0 || errno == ENOENT else {
             throw .errno("cannot remove stale socket \(path)")
         }
+    }
+
+    /// Why `path` cannot be bound, found without changing anything, so that a daemon refused
+    /// for it opens (or creates) no database first: a symlink, something that is not a
+    /// socket, or a socket something listens on. nil: nothing there, or a stale socket.
+    public static func refusal(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            return "cannot inspect socket path \(path): \(String(cString: strerror(errno)))"
+        }
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFLNK { return "refusing socket path \(path): it is a symbolic link" }
+        guard kind == S_IFSOCK else { return "refusing socket path \(path): it exists and is not a socket (not removing it)" }
+        if isListening(path) { return "socket \(path) is in use: another daemon is listening on it" }
+        return nil
     }
 
     /// Sets the socket file's mode after bind: `0600`, or `0660` owned by `group`.

@@ -45,10 +45,12 @@ struct Splitd: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Group allowed to share the socket (directory 0750, socket 0660).", valueName: "group"))
     var socketGroup: String?
 
-    @Option(help: ArgumentHelp("Peer uid allowed to connect (repeatable; replaces the default: own uid and root).", valueName: "uid"))
+    // Unconditional: `--allow-uid -1` is a uid out of range (said so below), not a missing value.
+    @Option(parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Peer uid allowed to connect (repeatable; replaces the default: own uid and root).", valueName: "uid"))
     var allowUid: [Int] = []
 
-    @Flag(help: "Start with a demo scene resized through the app-switcher sizes, printed to stderr (in-memory unless --database is given).")
+    @Flag(help: "Start with a demo scene ('demo') resized through the app-switcher sizes, printed to stderr (in-memory unless --database is given; a scene 'demo' in that database that the demo did not create is left untouched).")
     var demo = false
 
     @Flag(help: "Recovery after a crash followed by an upgrade that changed the layout rules: where replaying the journal gives another layout than was acknowledged (REPLAY DIVERGED), keep the replayed state, logged per entry, instead of refusing to start. Once, then stop gracefully.")
@@ -63,6 +65,22 @@ struct Splitd: AsyncParsableCommand {
     func validate() throws {
         if checkConfig, printDefaultConfig {
             throw ValidationError("--check-config and --print-default-config exclude each other")
+        }
+        // An empty value (`--database "$DB"` with DB unset) must not fall back to the default
+        // paths: that would open, and lock, the user's real database.
+        for (flag, value) in [("--socket", socket), ("--database", database), ("--config", config),
+                              ("--durability", durability), ("--log-level", logLevel), ("--socket-group", socketGroup)] {
+            if value?.isEmpty == true { throw ValidationError("\(flag) needs a value, not an empty string") }
+        }
+        // Choices are usage errors, like a flag value of the wrong type (SYSTEMD.md's 64).
+        if let durability, !["full", "normal"].contains(durability) {
+            throw ValidationError("--durability must be full or normal, got '\(durability)'")
+        }
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(logLevel)'")
+        }
+        if let uid = allowUid.first(where: { !(0...Int(UInt32.max)).contains($0) }) {
+            throw ValidationError("--allow-uid must be a uid from 0 to \(UInt32.max), got \(uid)")
         }
     }
 

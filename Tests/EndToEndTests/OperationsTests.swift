@@ -150,13 +150,65 @@ extension EndToEnd {
         /// SYSTEMD.md's exit statuses for the command line: a usage error is 64 with the
         /// usage on stderr, and the two print-and-exit flags do not combine silently.
         @Test func commandLineUsageErrorsExit64() throws {
-            for arguments in [["--bogus"], ["--allow-uid", "abc"], ["--check-config", "--print-default-config"]] {
+            for arguments in [["--bogus"], ["--allow-uid", "abc"], ["--check-config", "--print-default-config"],
+                              // An empty path (an unset variable) never falls back to the defaults.
+                              ["--socket", "", "--check-config"], ["--database", "", "--check-config"],
+                              ["--durability", "fast", "--check-config"], ["--log-level", "INFO", "--check-config"],
+                              ["--allow-uid", "-1", "--check-config"]] {
                 let run = try runSplitd(arguments)
                 #expect(run.exitCode == 64, "\(arguments): \(run)")
                 #expect(run.stderr.contains("Usage: splitd"), "\(arguments): \(run.stderr)")
             }
             let printed = try runSplitd(["--print-default-config"])
             #expect(printed.exitCode == 0 && printed.stdout.hasPrefix("{"))
+        }
+
+        /// A socket path that is a file, a folder or a symbolic link is refused before a
+        /// database is opened: the refused start creates none.
+        @Test func aRefusedSocketPathCreatesNoDatabase() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitd-refused")
+            defer { removeDirectory(directory) }
+            _ = FileManager.default.createFile(atPath: directory + "/file.sock", contents: Data("x".utf8))
+            mkdir(directory + "/folder.sock", 0o700)
+            symlink(directory + "/elsewhere.sock", directory + "/link.sock")
+            for (name, reason) in [("file.sock", "it exists and is not a socket"), ("folder.sock", "it exists and is not a socket"),
+                                   ("link.sock", "it is a symbolic link")] {
+                let database = directory + "/\(name).db"
+                let run = try runSplitd(["--socket", directory + "/" + name, "--database", database])
+                #expect(run.exitCode == 1, "\(name): \(run)")
+                #expect(run.stderr.contains(reason), "\(name): \(run.stderr)")
+                #expect(access(database, F_OK) != 0, "\(name): the refused start created its database")
+            }
+            #expect(readText(directory + "/file.sock") == "x", "the file at the socket path is left as it was")
+        }
+
+        /// `splitd --demo` (README's main job): the demo scene is created and resized through the
+        /// app-switcher sizes, every resize a revision pushed to attached clients.
+        @Test func theDemoResizesItsSceneAndPushesEachRevision() throws {
+            let daemon = try DaemonProcess(extraArguments: ["--demo"])
+            let viewer = try daemon.client("viewer")
+            let attached = try viewer.attach("demo", role: .viewer)
+            let push = try viewer.nextPush(timeout: .seconds(10))
+            #expect(push["event"] == "layout")
+            #expect(push["scene"] == "demo")
+            #expect((push["revision"]?.int ?? 0) > attached.revision)
+            #expect(daemon.log.contains("demo: resizing 'demo'"), "\(daemon.logTail())")
+            #expect(daemon.terminate() == .exited(0))
+        }
+
+        /// A database that already has a scene called `demo` the demo did not create: `--demo`
+        /// leaves it as it is, and says so.
+        @Test func theDemoLeavesAnotherSceneCalledDemoAlone() throws {
+            let daemon = try DaemonProcess()
+            let owner = try daemon.client("owner")
+            let created = try owner.createScene("demo", device: IPadPro129.device, config: mailConfig)
+            #expect(daemon.terminate() == .exited(0))
+            let demo = try DaemonProcess(extraArguments: ["--demo"], directory: daemon.directory)
+            usleep(2_000_000) // longer than the demo's 1.5 s between resizes
+            let scene = try demo.client("checker").getScene("demo")
+            #expect(scene.revision == created.revision)
+            #expect(demo.log.contains("that the demo did not create; not changing it"), "\(demo.logTail())")
+            #expect(demo.terminate() == .exited(0))
         }
 
         /// A second daemon on a socket in use is refused before it touches its database: no

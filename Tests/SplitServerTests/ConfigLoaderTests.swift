@@ -89,6 +89,10 @@ struct ConfigLoaderTests {
         ([:], #"{"limits": {"maxClients": "5"}}"#, ["'limits.maxClients' must be an integer"]),
         ([:], "{\n  \"limits\": {\n    \"maxClients\": 5\n    \"maxScenes\": 3\n  }\n}\n",
          ["is not valid JSON: line 4, column 5 (byte 40): unexpected '\"', expected ',' or '}'"]),
+        // A section splitd does not have is named as one, empty or not.
+        ([:], #"{"bogus": 1}"#, ["unknown section 'bogus' (sections: access, database, devices, limits, log, loop, output, shutdown, socket)"]),
+        ([:], #"{"bogus": {}}"#, ["unknown section 'bogus'"]),
+        ([:], #"{"devices": {"ruleSetsFile": "/nonexistent/rules.json"}}"#, ["devices.ruleSetsFile: cannot read /nonexistent/rules.json"]),
     ] as [([String: String], String?, [String])])
     func problemsNameWhatTheUserWrote(environment extra: [String: String], file: String?, expected: [String]) async throws {
         let environment = baseEnvironment.merging(extra) { $1 }
@@ -99,6 +103,34 @@ struct ConfigLoaderTests {
             #expect(error.problems.count == expected.count, "\(error.problems)")
             for (problem, fragment) in zip(error.problems, expected) { #expect(problem.contains(fragment), "\(problem)") }
             #expect(!error.description.contains("Provider"), "\(error.description)")
+        }
+    }
+
+    /// One "invalid configuration: " in front, however deep the problem was found.
+    @Test func aRuleSetsProblemIsNotPrefixedTwice() async throws {
+        let file = writeFile(#"{"devices": {"ruleSetsFile": "/nonexistent/rules.json"}}"#)
+        do {
+            _ = try await ConfigLoader.load(ConfigSources(configFile: file, environment: baseEnvironment))
+            Issue.record("a missing rule-sets file was accepted")
+        } catch let error as ConfigError {
+            #expect(error.description.hasPrefix("invalid configuration: devices.ruleSetsFile"), "\(error.description)")
+            #expect(!error.description.dropFirst().contains("invalid configuration: "), "\(error.description)")
+        }
+    }
+
+    /// A config path that is a folder is called one, not a permission problem.
+    @Test func aFolderGivenAsTheConfigFileIsCalledOne() async throws {
+        do {
+            _ = try await ConfigLoader.load(ConfigSources(configFile: "/tmp", environment: baseEnvironment))
+            Issue.record("a folder was accepted as the config file")
+        } catch let error as ConfigError {
+            #expect(error.problems == ["cannot read config file /tmp: it is a directory"])
+        }
+        do {
+            _ = try await ConfigLoader.load(ConfigSources(configFile: "/nonexistent/splitd.json", environment: baseEnvironment))
+            Issue.record("a missing config file was accepted")
+        } catch let error as ConfigError {
+            #expect(error.problems == ["cannot read config file /nonexistent/splitd.json: no such file"])
         }
     }
 
