@@ -9,13 +9,26 @@ extension EndToEnd {
     /// Ctrl-C or SIGTERM during `simulate` used to leave the current run's scene on a running
     /// daemon, and the embedded daemon's temporary directory (94 MiB of zero-filled WAL) behind.
     @Suite struct SimulateInterruption {
-        /// Enough runs to be interrupted in the middle: the shipped scenarios, 20 times over.
-        static let manyRuns = Array(repeating: ShippedScenarios.directory, count: 20)
+        /// A directory with enough runs to be interrupted in the middle: the shipped scenarios,
+        /// 20 copies of each (simulate takes a file given twice once).
+        static func manyRuns() throws -> String {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-many-runs")
+            for copy in 0..<20 {
+                for name in ShippedScenarios.files {
+                    try FileManager.default.copyItem(atPath: ShippedScenarios.directory + "/" + name, toPath: "\(directory)/\(copy)-\(name)")
+                }
+            }
+            return directory
+        }
 
         @Test func aSignalStopsAnEmbeddedRunAndRemovesItsDirectory() throws {
             let temporary = try makeTemporaryDirectory(prefix: "splitctl-sim-tmp")
-            defer { removeDirectory(temporary) }
-            let simulate = try ChildProcess(Binaries.splitctl, ["simulate", "--embedded"] + Self.manyRuns,
+            let scenarios = try Self.manyRuns()
+            defer {
+                removeDirectory(temporary)
+                removeDirectory(scenarios)
+            }
+            let simulate = try ChildProcess(Binaries.splitctl, ["simulate", "--embedded", scenarios],
                                             environment: ["TMPDIR": temporary],
                                             stdoutPath: temporary + ".out",
                                             stderrPath: temporary + ".err")
@@ -47,8 +60,10 @@ extension EndToEnd {
         }
 
         @Test func aSignalStopsARunAgainstADaemonAndDeletesItsScene() throws {
+            let scenarios = try Self.manyRuns()
+            defer { removeDirectory(scenarios) }
             try withDaemon { daemon in
-                let simulate = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "simulate"] + Self.manyRuns,
+                let simulate = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "simulate", scenarios],
                                                 stdoutPath: daemon.directory + "/sim.out", stderrPath: daemon.directory + "/sim.err")
                 defer { simulate.killHard() }
                 let client = try daemon.client()

@@ -1,5 +1,8 @@
 import Foundation
 import SplitWire
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Golden files: one per scenario file, `<golden dir>/<stem>.json`, holding every run's
 /// records (`{"format": 1, "scenario": stem, "runs": [...]}`) as `PrettyJSON` writes them.
@@ -25,14 +28,65 @@ struct GoldenStore {
         ["format": .int(Self.format), "scenario": .string(file.stem), "runs": .array(runs)]
     }
 
-    func write(runs: [JSONValue], for file: ScenarioFile) throws(ScenarioError) {
+    /// Creates the directory of `file`'s golden file (and its parents) if needed; `--record`
+    /// does it for every file before anything runs, so a golden directory that cannot be
+    /// made is reported at once (exit 73) rather than after the runs.
+    func prepareDirectory(for file: ScenarioFile) throws(GoldenWriteError) {
         let target = path(for: file)
-        do {
-            try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: target).deletingLastPathComponent().path,
-                                                    withIntermediateDirectories: true)
-            try Data(PrettyJSON.string(document(for: file, runs: runs)).utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
-        } catch {
-            throw ScenarioError(file: target, path: "", message: "cannot write the golden file: \(error.localizedDescription)")
+        try makeDirectories(directoryOf(target), for: target)
+    }
+
+    /// Writes the golden file: a temporary file beside it, then renamed over it, so a failed
+    /// write never leaves half a golden file. Errors say what failed with the system's reason.
+    func write(runs: [JSONValue], for file: ScenarioFile) throws(GoldenWriteError) {
+        let target = path(for: file)
+        try makeDirectories(directoryOf(target), for: target)
+        let temporary = target + ".tmp-\(getpid())"
+        let bytes = Array(PrettyJSON.string(document(for: file, runs: runs)).utf8)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw GoldenWriteError(target, "cannot create \(temporary): \(systemReason())") }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                let reason = systemReason()
+                close(fd)
+                unlink(temporary)
+                throw GoldenWriteError(target, "cannot write \(temporary): \(reason)")
+            }
+            written += count
+        }
+        guard close(fd) == 0 else {
+            let reason = systemReason()
+            unlink(temporary)
+            throw GoldenWriteError(target, "cannot write \(temporary): \(reason)")
+        }
+        guard rename(temporary, target) == 0 else {
+            let reason = systemReason()
+            unlink(temporary)
+            throw GoldenWriteError(target, "cannot replace \(target): \(reason)")
+        }
+    }
+
+    /// `mkdir -p` that says which component failed and why: a file where a directory should
+    /// be, or the system's reason for refusing to create one (`strerror`).
+    private func makeDirectories(_ directory: String, for target: String) throws(GoldenWriteError) {
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for component in directory.split(separator: "/") where component != "." {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
+            var status = stat()
+            if stat(prefix, &status) == 0 {
+                guard status.st_mode & S_IFMT == S_IFDIR else {
+                    throw GoldenWriteError(target, "\(prefix) is not a directory")
+                }
+                continue
+            }
+            guard errno == ENOENT else { throw GoldenWriteError(target, "cannot use directory \(prefix): \(systemReason())") }
+            // EEXIST: made meanwhile by someone else, which is as good.
+            guard mkdir(prefix, 0o777) == 0 || errno == EEXIST else {
+                throw GoldenWriteError(target, "cannot create directory \(prefix): \(systemReason())")
+            }
         }
     }
 
@@ -52,6 +106,23 @@ struct GoldenStore {
         return runs
     }
 }
+
+/// A golden file that cannot be written (`--record`): simulate exits 73 (EX_CANTCREAT).
+struct GoldenWriteError: Error, CustomStringConvertible {
+    /// The golden file's path.
+    var file: String
+    var message: String
+
+    init(_ file: String, _ message: String) {
+        self.file = file
+        self.message = message
+    }
+
+    var description: String { "\(file): \(message)" }
+}
+
+/// `strerror(errno)`: "No such file or directory".
+func systemReason() -> String { String(cString: strerror(errno)) }
 
 /// Compares recorded runs with fresh ones and says, in lines people can act on, which run,
 /// which step and which field changed, with the expected (golden) and actual values.

@@ -29,6 +29,51 @@ enum MatrixExpansion {
         return scenarios
     }
 
+    /// Refuses a `${name}` that no matrix variable defines (in a file without a matrix: any),
+    /// with the JSON path of the string holding it. It would reach splitd as written and fail
+    /// there in a way that hides the typo (`unknown_device: unknown device '${y}'`).
+    static func checkVariables(of file: ScenarioFile) throws(ScenarioError) {
+        let defined = file.document["matrix"]?.object?.keys.map { $0 } ?? []
+        var document = file.document
+        document["matrix"] = nil
+        guard let (path, name) = firstUndefinedVariable(in: .object(document), defined: Set(defined), at: "") else { return }
+        let known = defined.isEmpty ? "no matrix defines any" : "the matrix defines " + defined.map { "${\($0)}" }.joined(separator: ", ")
+        throw ScenarioError(file: file.path, path: path, message: "unknown variable ${\(name)} (\(known))")
+    }
+
+    /// The path and name of the first `${name}` in a string of `value` whose name is not in `defined`.
+    private static func firstUndefinedVariable(in value: JSONValue, defined: Set<String>, at path: String) -> (String, String)? {
+        switch value {
+        case .string(let text):
+            return variableNames(in: text).first { !defined.contains($0) }.map { (path, $0) }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                if let found = firstUndefinedVariable(in: element, defined: defined, at: "\(path)[\(index)]") { return found }
+            }
+            return nil
+        case .object(let object):
+            for member in object.members {
+                let childPath = path.isEmpty ? member.key : "\(path).\(member.key)"
+                if let found = firstUndefinedVariable(in: member.value, defined: defined, at: childPath) { return found }
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// The names of the `${name}` references in `text`, in order (a `${` never closed is text).
+    static func variableNames(in text: String) -> [String] {
+        var names: [String] = []
+        var rest = text[...]
+        while let open = rest.range(of: "${") {
+            guard let close = rest[open.upperBound...].firstIndex(of: "}") else { break }
+            names.append(String(rest[open.upperBound..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
     private static func readVariables(_ matrix: JSONValue, profiles: [String],
                                       decoder: ScenarioDecoder) throws(ScenarioError) -> [(name: String, values: [String])] {
         guard let object = matrix.object, !object.isEmpty else {

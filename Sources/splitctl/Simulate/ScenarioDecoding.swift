@@ -11,9 +11,11 @@ struct ScenarioDecoder {
 
     func decode(_ document: JSONObject, defaultName: String) throws(ScenarioError) -> Scenario {
         try refuseUnknownKeys(document, allowed: Self.scenarioKeys, at: "")
-        guard let device = document["device"]?.string, !device.isEmpty else {
-            throw fail("device", "a device profile id or rule-set name is required")
+        guard let deviceValue = document["device"] else { throw fail("device", "a device profile id or rule-set name is required") }
+        guard let device = deviceValue.string else {
+            throw fail("device", "expected a string (a device profile id or rule-set name), got \(deviceValue.typeName)")
         }
+        guard !device.isEmpty else { throw fail("device", "a device profile id or rule-set name is required, not an empty string") }
         let name = try optionalString(document, "name", at: "") ?? defaultName
         let presetDevice = try optionalString(document, "presetDevice", at: "") ?? device
         let size = try document["size"].map { value throws(ScenarioError) in try decodeSize(value, at: "size") }
@@ -86,10 +88,15 @@ struct ScenarioDecoder {
         }
         guard let object = value.object else { throw fail(path, "expected {\"width\": W, \"height\": H} or a preset name") }
         try refuseUnknownKeys(object, allowed: ["width", "height"], at: path)
-        guard let width = object["width"]?.double, let height = object["height"]?.double, width > 0, height > 0 else {
-            throw fail(path, "width and height must be positive numbers")
+        // Each side on its own: which one is missing, not a number, or not positive.
+        var sides: [Double] = []
+        for side in ["width", "height"] {
+            guard let value = object[side] else { throw fail(path, "\(side) is missing (a size is {\"width\": W, \"height\": H})") }
+            guard let number = value.double else { throw fail(join(path, side), "expected a number of points, got \(value.typeName)") }
+            guard number > 0 else { throw fail(join(path, side), "must be a positive number of points, not \(JSONWriter.string(value))") }
+            sides.append(number)
         }
-        return .points(Size(width: width, height: height))
+        return .points(Size(width: sides[0], height: sides[1]))
     }
 
     private func optionalString(_ object: JSONObject, _ key: String, at path: String) throws(ScenarioError) -> String? {

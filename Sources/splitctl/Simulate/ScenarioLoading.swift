@@ -1,5 +1,8 @@
 import Foundation
 import SplitWire
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Finds and parses scenario files: each argument is a file or a directory whose `*.json`,
 /// `*.yaml` and `*.yml` files (not recursive, sorted by name) are taken. A file is read as
@@ -8,12 +11,30 @@ enum ScenarioLoading {
     /// File name endings that are scenario files in a directory, with the format they are read in.
     static let extensions: [(suffix: String, yaml: Bool)] = [(".json", false), (".yaml", true), (".yml", true)]
 
+    /// The scenario files of `arguments`, each once: a file named twice, or named and also
+    /// found in a directory argument, is taken where it first appears (it would run and be
+    /// recorded twice otherwise).
     static func load(_ arguments: [String]) throws(ScenarioError) -> [ScenarioFile] {
         var files: [ScenarioFile] = []
+        var seen: Set<String> = []
         for argument in arguments {
-            for path in try expand(argument) { files.append(try parse(path)) }
+            for path in try expand(argument) where seen.insert(identity(of: path)).inserted {
+                let file = try parse(path)
+                try MatrixExpansion.checkVariables(of: file)
+                files.append(file)
+            }
         }
         return files
+    }
+
+    /// What makes two paths the same file: the absolute path with symbolic links resolved
+    /// (`x.json`, `./x.json`, `dir/../x.json`, a link to it).
+    static func identity(of path: String) -> String {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     private static func expand(_ argument: String) throws(ScenarioError) -> [String] {

@@ -71,6 +71,8 @@ private struct SceneRun {
             apply(result)
             records.append(stepRecord(description, result, fields: ["revision", "layout"]))
         } catch .server(let code, let message) {
+            // A request made, refused: it counts among the steps (SIMULATE.md's `steps`).
+            outcome.steps += 1
             fail("step 0 (\(description)): \(code): \(message)")
         }
     }

@@ -22,7 +22,8 @@ struct Simulate: ParsableCommand {
             unexpected error response, missing golden file with --check); 64 usage (also: two \
             scenario files that would share a golden file); 66 a scenario or golden file is \
             unreadable or invalid; 69 splitd unreachable; 70 the embedded daemon did not start; \
-            78 no --socket and splitd's configuration cannot be read.
+            73 --record cannot create a golden file or its directory; 78 no --socket and \
+            splitd's configuration cannot be read.
             """
     )
 
@@ -30,6 +31,8 @@ struct Simulate: ParsableCommand {
     static let scenarioFailed = ExitCode(1)
     /// EX_NOINPUT: a scenario or golden file cannot be used.
     static let badInput = ExitCode(66)
+    /// EX_CANTCREAT: --record cannot write a golden file (or make its directory).
+    static let cannotCreate = ExitCode(73)
 
     @OptionGroup var global: GlobalOptions
 
@@ -71,6 +74,16 @@ struct Simulate: ParsableCommand {
                 printError("\(clash.first) and \(clash.second) would share the golden file \(clash.golden) "
                            + "(rename one, or run them in separate invocations)")
                 throw ExitCode.validationFailure
+            }
+        }
+        if record {
+            // Every golden directory is made before anything runs: one that cannot be is
+            // reported now, not after the runs.
+            do throws(GoldenWriteError) {
+                for file in scenarioFiles { try store.prepareDirectory(for: file) }
+            } catch {
+                printError(error.description)
+                throw Self.cannotCreate
             }
         }
         if check {
@@ -124,9 +137,11 @@ struct Simulate: ParsableCommand {
         }
         var report: SimulationReport
         var currentScene: String?
+        var writeFailure: GoldenWriteError?
         do {
             report = try runAll(expanded, runner: ScenarioRunner(connection: connection, catalog: catalog), store: store,
-                                goldens: goldens, interruption: interruption, currentScene: &currentScene)
+                                goldens: goldens, interruption: interruption, currentScene: &currentScene,
+                                writeFailure: &writeFailure)
         } catch {
             if let signal = interruption?.signal {
                 // The embedded daemon goes with its directory (the deferred stop); a running
@@ -138,6 +153,11 @@ struct Simulate: ParsableCommand {
             printError(error.description)
             throw clientExitCode(error)
         }
+        if let writeFailure {
+            // The runs passed; their golden file could not be kept. Not a failed scenario (1).
+            printError(writeFailure.description)
+            throw Self.cannotCreate
+        }
         report.seconds = seconds(started.duration(to: .now))
         emit(report.json(), json: global.json) { report.text() }
         if report.failedFiles > 0 { throw Self.scenarioFailed }
@@ -145,10 +165,11 @@ struct Simulate: ParsableCommand {
 
     /// Runs every scenario of every file, then checks or records golden files. `currentScene`
     /// is the scene of the run under way (nil between runs), for the cleanup of an
-    /// interrupted run; a signal makes it throw (`.closed`: it shut the connection down).
+    /// interrupted run; a signal makes it throw (`.closed`: it shut the connection down). A
+    /// golden file that cannot be written stops everything and is left in `writeFailure`.
     private func runAll(_ expanded: [(file: ScenarioFile, scenarios: [Scenario])], runner: ScenarioRunner,
                         store: GoldenStore, goldens: [String: [JSONValue]], interruption: Interruption?,
-                        currentScene: inout String?) throws(ClientError) -> SimulationReport {
+                        currentScene: inout String?, writeFailure: inout GoldenWriteError?) throws(ClientError) -> SimulationReport {
         var progress = ProgressBar(total: expanded.reduce(0) { $0 + $1.scenarios.count })
         // Also on an error or a signal: the next line starts on a clean line.
         defer { progress.finish() }
@@ -172,7 +193,12 @@ struct Simulate: ParsableCommand {
                 result.expectations += outcome.expectations
                 result.failures += outcome.failures.map { "run \"\(scenario.name)\": \($0)" }
             }
-            finish(&result, records: records, file: file, store: store, golden: goldens[store.path(for: file)])
+            do throws(GoldenWriteError) {
+                try finish(&result, records: records, file: file, store: store, golden: goldens[store.path(for: file)])
+            } catch {
+                writeFailure = error
+                break
+            }
             report.files.append(result)
         }
         return report
@@ -192,32 +218,28 @@ struct Simulate: ParsableCommand {
     }
 
     /// Checks (against `golden`, read before the runs; nil when there is none) or records the
-    /// golden file of one scenario file and settles its status.
+    /// golden file of one scenario file and settles its status; throws when the golden file
+    /// cannot be written.
     private func finish(_ result: inout FileResult, records: [JSONValue], file: ScenarioFile, store: GoldenStore,
-                        golden: [JSONValue]?) {
+                        golden: [JSONValue]?) throws(GoldenWriteError) {
         guard check || record else {
             result.status = result.failures.isEmpty ? .ok : .failed
             return
         }
         result.golden = store.path(for: file)
-        do {
-            if record {
-                guard result.failures.isEmpty else {
-                    result.failures.append("golden file not written: fix the failures above first")
-                    result.status = .failed
-                    return
-                }
-                try store.write(runs: records, for: file)
-                result.status = .recorded
-            } else if let golden {
-                result.failures += GoldenComparison.differences(golden: golden, actual: records)
-                result.status = result.failures.isEmpty ? .ok : .failed
-            } else {
-                result.failures.append("no golden file at \(store.path(for: file)) (record it with --record)")
+        if record {
+            guard result.failures.isEmpty else {
+                result.failures.append("golden file not written: fix the failures above first")
                 result.status = .failed
+                return
             }
-        } catch {
-            result.failures.append(error.description)
+            try store.write(runs: records, for: file)
+            result.status = .recorded
+        } else if let golden {
+            result.failures += GoldenComparison.differences(golden: golden, actual: records)
+            result.status = result.failures.isEmpty ? .ok : .failed
+        } else {
+            result.failures.append("no golden file at \(store.path(for: file)) (record it with --record)")
             result.status = .failed
         }
     }
