@@ -4,17 +4,53 @@ import SplitCore
 import SplitWire
 
 /// A window size written `WIDTHxHEIGHT` in points, e.g. `1366x1024` or `678.5x1024`.
+/// Zero and negative numbers parse, so that the command's `validate()` refuses them with
+/// `invalidSize` (exit 64, splitd not contacted) rather than ArgumentParser's "is invalid".
 struct WindowSize: ExpressibleByArgument {
     var size: Size
+    /// As typed, for messages.
+    var text: String
 
     init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]),
               width.isFinite, height.isFinite else { return nil }
         size = Size(width: width, height: height)
+        text = argument
     }
 
     static var defaultValueDescription: String { "WIDTHxHEIGHT" }
+
+    var isPositive: Bool { size.width > 0 && size.height > 0 }
+
+    /// The usage error for a size that is not positive.
+    static func invalidSize(_ text: String) -> ValidationError {
+        ValidationError("'\(text)' is not a window size: WIDTHxHEIGHT takes positive numbers of points")
+    }
+
+    /// Refuses a zero or negative width or height (splitd would answer bad_request: 65).
+    static func requirePositive(_ sizes: [WindowSize]) throws {
+        if let bad = sizes.first(where: { !$0.isPositive }) { throw invalidSize(bad.text) }
+    }
+}
+
+/// A command-line token ArgumentParser takes for an option although it is a negative number
+/// (`-1`, `-2.5`): before `validate()` runs, an option or argument given one looks missing.
+func isNegativeNumber(_ token: String) -> Bool {
+    token.hasPrefix("-") && token.count > 1 && Double(token) != nil
+}
+
+/// The first negative number on the command line that no option took as its value; nil
+/// when there is none. `valueOptions` are the options that take a value `parsing:
+/// .unconditional` (so `--base-revision -3` is that option's, refused by its own check).
+func strayNegativeNumber(valueOptions: Set<String> = ["--base-revision", "--timeout"]) -> String? {
+    var previous = ""
+    for token in CommandLine.arguments.dropFirst() {
+        if token == "--" { return nil }
+        if isNegativeNumber(token), !valueOptions.contains(previous) { return token }
+        previous = token
+    }
+    return nil
 }
 
 /// A JSON object given inline or as `@file` (`-` reads stdin: `@-`). Options and arguments

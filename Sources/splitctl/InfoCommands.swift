@@ -6,8 +6,13 @@ struct Hello: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Handshake: print splitd's protocol version and name.")
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Protocol version to announce.")
+    // .unconditional: `--protocol-version -1` is a value to refuse, not a missing value.
+    @Option(parsing: .unconditional, help: "Protocol version to announce.")
     var protocolVersion = SplitConnection.protocolVersion
+
+    func validate() throws {
+        if protocolVersion < 1 { throw ValidationError("--protocol-version must be 1 or more, not \(protocolVersion)") }
+    }
 
     func run() throws {
         let result = try withConnection(global) { connection throws(ClientError) in

@@ -62,12 +62,29 @@ struct Back: ParsableCommand {
 }
 
 struct SelectTab: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "select-tab", abstract: "Select tab INDEX (0-based).")
+    static let configuration = CommandConfiguration(
+        commandName: "select-tab", abstract: "Select tab INDEX (0-based).",
+        // The index is required: optional only in its declaration (see `index`).
+        usage: "splitctl select-tab [--socket <path>] [--json] [--timeout <seconds>] <scene> [--base-revision <base-revision>] <index>")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
-    @Argument(help: "Tab index, from 0.") var index: Int
+    /// Optional so that `select-tab mail -1`, where ArgumentParser takes `-1` for an option
+    /// and the index looks missing, reaches `validate()` and is refused as negative.
+    @Argument(help: "Tab index, from 0.") var index: Int?
 
-    func run() throws { try runIntent(global, change, Intent.selectTab(index: index).wireObject) }
+    func validate() throws {
+        guard let index else {
+            if let negative = strayNegativeNumber() { throw Self.negativeIndex(negative) }
+            throw ValidationError("missing expected argument '<index>'")
+        }
+        if index < 0 { throw Self.negativeIndex(String(index)) }
+    }
+
+    private static func negativeIndex(_ text: String) -> ValidationError {
+        ValidationError("the tab index must be 0 or more, not \(text)")
+    }
+
+    func run() throws { try runIntent(global, change, Intent.selectTab(index: index ?? 0).wireObject) }
 }
 
 struct Present: ParsableCommand {

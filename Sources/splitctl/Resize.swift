@@ -10,7 +10,10 @@ struct Resize: ParsableCommand {
             SIZE is WIDTHxHEIGHT in points, e.g. 1366x1024 or 678.5x1024. Presets are \
             ORIENTATION/NAME of the scene's device profile as splitd lists them, e.g. \
             landscape/1/2, portrait/2/3, landscape/slideOver, portrait/full; a bare NAME is taken \
-            in the orientation the device is held in. `splitctl devices` lists profiles and \
+            in the orientation the device is held in: landscape when the window is as high as the \
+            device's landscape screen, portrait when as high as its portrait screen, else the \
+            orientation of the preset the window's size equals, else the window's own (wider \
+            than high: landscape). `splitctl devices` lists profiles and \
             presets; a name the scene's device does not have exits 65, like splitd's own refusals.
             """
     )
@@ -26,9 +29,22 @@ struct Resize: ParsableCommand {
     func validate() throws {
         // ArgumentParser takes `-5x10` for options, so the size is missing rather than refused.
         if size == nil, let negative = CommandLine.arguments.dropFirst().first(where: { $0.hasPrefix("-") && WindowSize(argument: $0) != nil }) {
-            throw ValidationError("'\(negative)' is not a window size: WIDTHxHEIGHT takes positive numbers of points")
+            throw WindowSize.invalidSize(negative)
         }
+        // `5x-10`, `0x0`, `-- -5x10`: refused here, as splitd would (but with 65).
+        if let size { try WindowSize.requirePositive([size]) }
         guard (size == nil) != (preset == nil) else { throw ValidationError("give either WIDTHxHEIGHT or --preset NAME") }
+        if let preset { try Self.checkPresetName(preset) }
+    }
+
+    /// A preset name no device can have is a usage error, found before splitd is asked: an
+    /// empty one (`--preset "$P"` with P unset) or an orientation with no name after it.
+    static func checkPresetName(_ name: String) throws {
+        guard !name.isEmpty else { throw ValidationError("--preset needs a preset name, not an empty string") }
+        if let slash = name.firstIndex(of: "/"), Orientation(rawValue: String(name[..<slash])) != nil,
+           name.index(after: slash) == name.endIndex {
+            throw ValidationError("--preset '\(name)' has no preset name after the orientation (e.g. \(name)1/3)")
+        }
     }
 
     func run() throws {

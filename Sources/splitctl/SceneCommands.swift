@@ -10,6 +10,9 @@ struct SceneCommand: ParsableCommand {
         subcommands: [Create.self, Get.self, List.self, Delete.self]
     )
 
+    /// `splitctl scene` alone: the help, as a usage error (exit 64).
+    func run() throws { try refuseMissingSubcommand(Self.self) }
+
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a scene at revision 1.")
         @OptionGroup var global: GlobalOptions
@@ -28,6 +31,10 @@ struct SceneCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Split configuration: a JSON object or @file.", valueName: "json"),
                 transform: JSONArgument.init(parsing:))
         var config: JSONArgument?
+
+        func validate() throws {
+            if let size { try WindowSize.requirePositive([size]) }
+        }
 
         func run() throws {
             let reply = try withConnection(global) { connection throws(ClientError) in

@@ -28,6 +28,7 @@ struct SnapshotCommand: ParsableCommand {
 
         func validate() throws {
             guard sizes.isEmpty != (preset == nil) else { throw ValidationError("give --size WxH (one or more) or --preset NAME") }
+            try WindowSize.requirePositive(sizes)
         }
 
         func run() throws {

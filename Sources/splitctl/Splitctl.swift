@@ -19,7 +19,8 @@ struct Splitctl: ParsableCommand {
             skips splitd's configuration: an unreadable $SPLITD_CONFIG or an invalid SPLITD_* \
             value exits 78 even when $SPLITD_SOCKET is set.
             Exit codes: 0 ok, 64 usage (splitd not contacted), 65 error response from splitd \
-            (or a preset the scene's device lacks), 69 splitd unreachable (or refusing this user), 70 internal error, \
+            (or a preset the scene's device lacks), 69 splitd unreachable (or refusing this user, or one client \
+            too many), 70 internal error, \
             78 no --socket and splitd's configuration cannot be read.
             """,
         // splitd's own version: the two are built and shipped together.
@@ -39,9 +40,16 @@ struct Splitctl: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    /// `splitctl` alone: the help, as a usage error (exit 64).
+    func run() throws { try refuseMissingSubcommand(Self.self) }
+
     /// ArgumentParser's `main`, with its error text starting `splitctl: PROBLEM` like every
     /// other splitctl error (its help hint follows); an unexpected error is 70, not 1.
     static func main() {
+        if let problem = argumentNotUTF8(CommandLine.unsafeArgv, count: Int(CommandLine.argc)) {
+            printError(problem)
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -70,4 +78,48 @@ struct Splitctl: ParsableCommand {
         }
         Foundation.exit(code == .failure ? ExitStatus.internalError.rawValue : code.rawValue)
     }
+}
+
+/// Prints the help of `command` (which needs a subcommand) on stderr after a one-line
+/// problem, and exits 64: a missing subcommand is a usage error, not a help request.
+func refuseMissingSubcommand(_ command: any ParsableCommand.Type) throws -> Never {
+    printError((command == Splitctl.self ? "" : "\(command._commandName): ") + "missing subcommand (the list follows)")
+    let help = "\n" + Splitctl.helpMessage(for: command) + "\n"
+    help.utf8CString.withUnsafeBufferPointer { _ = write(2, $0.baseAddress, $0.count - 1) }
+    throw ExitCode.validationFailure
+}
+
+/// Why an argument cannot be used: Swift's `CommandLine.arguments` replaces bytes that are
+/// not UTF-8 with U+FFFD, so an id typed with them would be stored as something else (that
+/// no later command can name), and a path would name another file. The raw `argv` tells.
+func argumentNotUTF8(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, count: Int) -> String? {
+    for index in 1..<max(count, 1) {
+        guard let raw = argv[index] else { continue }
+        let bytes = Array(UnsafeBufferPointer(start: raw, count: strlen(raw))).map { UInt8(bitPattern: $0) }
+        guard let offset = firstInvalidUTF8Byte(bytes) else { continue }
+        return "argument \(index) ('\(showingInvalidBytes(bytes))') is not valid UTF-8 (byte \(offset)): ids and paths must be UTF-8"
+    }
+    return nil
+}
+
+/// `bytes` as text with each byte that is not part of a UTF-8 character shown as `\xHH`
+/// (and control characters as `visible` shows them).
+private func showingInvalidBytes(_ bytes: [UInt8]) -> String {
+    var text = "", index = 0
+    while index < bytes.count {
+        let character = (1...4).lazy.compactMap { length -> (String, Int)? in
+            guard index + length <= bytes.count,
+                  let decoded = String(bytes: bytes[index..<(index + length)], encoding: .utf8) else { return nil }
+            return (decoded, length)
+        }.first
+        if let (decoded, length) = character {
+            text += visible(decoded)
+            index += length
+        } else {
+            let hex = String(bytes[index], radix: 16)
+            text += "\\x" + (hex.count < 2 ? "0" + hex : hex)
+            index += 1
+        }
+    }
+    return text
 }

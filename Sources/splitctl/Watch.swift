@@ -25,12 +25,16 @@ struct Watch: ParsableCommand {
             help: ArgumentHelp("Window size in points announced when attaching as a window (--role window only).", valueName: "WIDTHxHEIGHT"))
     var size: WindowSize?
 
-    @Option(help: "Exit after this many pushes (default: until the scene is deleted; splitd closing the connection first exits 69).")
+    // .unconditional: `--count -1` is a value to refuse, not a missing value.
+    @Option(parsing: .unconditional,
+            help: "Exit after this many pushes (default: until the scene is deleted; splitd closing the connection first exits 69).")
     var count: Int?
 
     func validate() throws {
+        if let count, count < 0 { throw ValidationError("--count must be a number of pushes (0 or more), not \(count)") }
         // A viewer has no size: splitd would ignore it, and so silently did splitctl.
         if size != nil, role.role != .window { throw ValidationError("--size only applies with --role window") }
+        if let size { try WindowSize.requirePositive([size]) }
     }
 
     func run() throws {

@@ -26,6 +26,30 @@ extension EndToEnd {
             (["resize", "s", "-5x10"], "splitctl: '-5x10' is not a window size: WIDTHxHEIGHT takes positive numbers of points"),
             (["scene", "create", "s", "--device", "mac", "--size", "10"], "splitctl: the value '10' is invalid for '--size <WIDTHxHEIGHT>'"),
             (["watch", "s", "--size", "800x600"], "splitctl: --size only applies with --role window"),
+            // Zero and negative sizes, wherever the minus sign is, before splitd is asked (they
+            // were sent, and splitd's bad_request exited 65).
+            (["resize", "s", "5x-10"], "splitctl: '5x-10' is not a window size: WIDTHxHEIGHT takes positive numbers of points"),
+            (["resize", "s", "0x0"], "splitctl: '0x0' is not a window size: WIDTHxHEIGHT takes positive numbers of points"),
+            (["resize", "s", "--", "-5x10"], "splitctl: '-5x10' is not a window size: WIDTHxHEIGHT takes positive numbers of points"),
+            (["scene", "create", "s9", "--device", "mac", "--size", "0x0"],
+             "splitctl: '0x0' is not a window size: WIDTHxHEIGHT takes positive numbers of points"),
+            (["snapshot", "s", "--size", "375x1024", "--size", "1x0"],
+             "splitctl: '1x0' is not a window size: WIDTHxHEIGHT takes positive numbers of points"),
+            (["watch", "s", "--role", "window", "--size", "0x600"],
+             "splitctl: '0x600' is not a window size: WIDTHxHEIGHT takes positive numbers of points"),
+            // Negative numbers were "missing" values or arguments.
+            (["select-tab", "mail", "-1"], "splitctl: the tab index must be 0 or more, not -1"),
+            (["select-tab", "mail", "--", "-2"], "splitctl: the tab index must be 0 or more, not -2"),
+            (["select-tab", "mail", "-1", "--base-revision", "4"], "splitctl: the tab index must be 0 or more, not -1"),
+            (["select-tab", "mail"], "splitctl: missing expected argument '<index>'"),
+            (["watch", "mail", "--count", "-1"], "splitctl: --count must be a number of pushes (0 or more), not -1"),
+            (["attach", "mail", "--cell-width", "-1"], "splitctl: --cell-width must be a positive number of points, not -1"),
+            (["attach", "mail", "--cell-height", "-0.5"], "splitctl: --cell-height must be a positive number of points, not -0.5"),
+            (["hello", "--protocol-version", "-1"], "splitctl: --protocol-version must be 1 or more, not -1"),
+            // Preset names no device can have were splitd's "unknown preset" (65).
+            (["resize", "s", "--preset", ""], "splitctl: --preset needs a preset name, not an empty string"),
+            (["resize", "s", "--preset", "portrait/"],
+             "splitctl: --preset 'portrait/' has no preset name after the orientation (e.g. portrait/1/3)"),
         ] as [([String], String)])
         func usageErrorsSayWhyOnTheirFirstLine(arguments: [String], firstLine: String) throws {
             let output = try runCommand(Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock"] + arguments)

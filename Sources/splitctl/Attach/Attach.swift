@@ -19,7 +19,7 @@ struct Attach: ParsableCommand {
             (even with --create): if it is gone, attach exits 65.
             Exit codes: 0 quit or scene deleted, 64 usage or not a terminal, 65 error response \
             (e.g. unknown_scene without --create, or after a reconnect), 69 splitd unreachable at \
-            start, 128+N ended by signal N.
+            start, 78 no --socket and splitd's configuration cannot be read, 128+N ended by signal N.
             """
     )
 
@@ -41,17 +41,20 @@ struct Attach: ParsableCommand {
             transform: JSONArgument.init(parsing:))
     var config: JSONArgument?
 
-    @Option(help: ArgumentHelp("Points per terminal column (default 8, or $SPLITCTL_CELL).", valueName: "pt"))
+    // .unconditional: `--cell-width -1` is a value to refuse, not a missing value.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Points per terminal column (default 8, or $SPLITCTL_CELL).", valueName: "pt"))
     var cellWidth: Double?
 
-    @Option(help: ArgumentHelp("Points per terminal row (default 16, or $SPLITCTL_CELL).", valueName: "pt"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Points per terminal row (default 16, or $SPLITCTL_CELL).", valueName: "pt"))
     var cellHeight: Double?
 
     func validate() throws {
         if create, device == nil { throw ValidationError("--create needs --device ID") }
         if !create, device != nil || config != nil { throw ValidationError("--device and --config only apply with --create") }
         for (name, value) in [("--cell-width", cellWidth), ("--cell-height", cellHeight)] {
-            if let value, !(value > 0 && value.isFinite) { throw ValidationError("\(name) must be a positive number of points") }
+            if let value, !(value > 0 && value.isFinite) {
+                throw ValidationError("\(name) must be a positive number of points, not \(points(value))")
+            }
         }
         _ = try metrics()
     }

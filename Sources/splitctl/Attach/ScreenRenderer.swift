@@ -43,33 +43,45 @@ enum ScreenRenderer {
         return canvas
     }
 
-    /// `scene S │ rev 7 │ expanded oneBesideSecondary tile │ regular/regular │ 1600x800 landscape │ tab 0 │ window 200x50`,
-    /// at most `width` characters: whole fields from the left, then `…` where the rest was
-    /// left out (a field is never cut in the middle; only a scene id too long for the line is).
-    static func statusText(_ state: AttachState, fitting width: Int = .max) -> String {
-        let separator = " │ ", more = "…"
-        var text = ""
-        for field in statusFields(state) {
-            let candidate = text.isEmpty ? field : text + separator + field
-            if candidate.count <= width {
-                text = candidate
-                continue
-            }
-            if text.isEmpty {
-                text = width > 0 ? String(field.prefix(width - 1)) + more : ""
-            } else if text.count + separator.count + more.count <= width {
-                text += separator + more
-            } else if text.count + 1 + more.count <= width {
-                text += " " + more
-            }
-            break
+    /// The status line's two parts within `width` cells: the status fields on the left
+    /// (`scene S │ rev 7 │ expanded oneBesideSecondary tile │ regular/regular │ 1600x800
+    /// landscape │ tab 0 │ window 200x50`) and the link on the right (`connected`,
+    /// `reconnecting (attempt 3): no socket at ...`). As TERMINAL.md promises, whole fields
+    /// are left out from the right and none is cut in the middle; they count in this order:
+    /// scene, revision, the link's state, its reason, then the layout's fields. The longest
+    /// run of them that fits is shown, with `…` where status fields or the reason were left
+    /// out. Only a scene id too long for the line alone is cut. The line reads ` STATUS  LINK `.
+    static func statusLine(_ state: AttachState, width: Int) -> (status: String, link: String) {
+        let status = statusFields(state)
+        let link = linkFields(state.link)
+        // Priority order, as (is a link field, index).
+        let order = status.indices.prefix(2).map { (false, $0) } + link.indices.map { (true, $0) }
+            + status.indices.dropFirst(2).map { (false, $0) }
+        for count in stride(from: order.count, through: 1, by: -1) {
+            let chosen = order.prefix(count)
+            let statusCount = chosen.filter { !$0.0 }.count, linkCount = chosen.filter { $0.0 }.count
+            let left = joinedStatus(status, statusCount)
+            let right = linkCount == 0 ? "" : link.prefix(linkCount).joined(separator: ": ") + (linkCount < link.count ? ": …" : "")
+            if 1 + left.count + (right.isEmpty ? 0 : 2 + right.count) + 1 <= width { return (left, right) }
         }
-        return text
+        return (cutScene(status[0], width - 2), "")
+    }
+
+    /// The first `count` fields joined, and `│ …` when some were left out.
+    private static func joinedStatus(_ fields: [String], _ count: Int) -> String {
+        let shown = fields.prefix(count).joined(separator: " │ ")
+        return count < fields.count ? shown + " │ …" : shown
+    }
+
+    /// A scene field too long for the line: cut, with `…`.
+    private static func cutScene(_ field: String, _ width: Int) -> String {
+        width > 0 ? String(field.prefix(width - 1)) + "…" : ""
     }
 
     /// The status line's fields, most telling first.
     static func statusFields(_ state: AttachState) -> [String] {
-        var parts = ["scene \(state.scene)", "rev \(state.revision)"]
+        // As the canvas shows them (`visible`), so that they are counted as drawn.
+        var parts = ["scene \(visible(state.scene))", "rev \(state.revision)"]
         // Most telling first: a narrow terminal leaves fields out from the right.
         if let layout = state.layout {
             parts.append(layout.collapsed ? "collapsed"
@@ -82,20 +94,21 @@ enum ScreenRenderer {
         return parts
     }
 
-    static func linkText(_ link: AttachState.Link) -> String {
+    /// The link as fields: its state, then why (while reconnecting).
+    static func linkFields(_ link: AttachState.Link) -> [String] {
         switch link {
-        case .connected: "connected"
-        case let .reconnecting(attempt, reason): "reconnecting (attempt \(attempt)): \(reason)"
+        case .connected: ["connected"]
+        case let .reconnecting(attempt, reason): ["reconnecting (attempt \(attempt))", visible(reason)]
         }
     }
 
     private static func drawStatusLine(_ state: AttachState, on canvas: inout ScreenCanvas) {
         canvas.fill(x: 0, y: 0, width: canvas.width, height: 1, style: header)
-        let link = " " + linkText(state.link) + " "
+        let (status, link) = statusLine(state, width: canvas.width)
+        canvas.put(" " + status, x: 0, y: 0, style: header)
+        guard !link.isEmpty else { return }
         let linkStyle = state.link == .connected ? header : CellStyle(bold: true, reverse: true, color: 33)
-        let room = canvas.width - link.count - 1
-        canvas.put(" " + statusText(state, fitting: room - 1), x: 0, y: 0, style: header, limit: max(room, 0))
-        canvas.put(link, x: max(canvas.width - link.count, 0), y: 0, style: linkStyle)
+        canvas.put(" " + link + " ", x: canvas.width - link.count - 2, y: 0, style: linkStyle)
     }
 
     private static func drawColumns(_ layout: Layout, state: AttachState, area: (top: Int, height: Int),

@@ -16,12 +16,17 @@ struct PresetCatalog {
     /// Profile ids in the daemon's order (rule sets excluded).
     private(set) var profiles: [String] = []
     private var presetsByDevice: [String: [Preset]] = [:]
+    /// Each profile's full screen in landscape (`defaultSize`); rule sets have none.
+    private var landscapeScreens: [String: Size] = [:]
 
     /// Reads the `devices` result: `{"devices": [{"device", "kind", "presets": [{name, orientation, size}]}]}`.
     init(devicesResult: JSONValue) {
         for device in devicesResult["devices"]?.array ?? [] {
             guard let id = device["device"]?.string else { continue }
             if device["kind"]?.string == "profile" { profiles.append(id) }
+            if let width = device["defaultSize"]?["width"]?.double, let height = device["defaultSize"]?["height"]?.double {
+                landscapeScreens[id] = Size(width: max(width, height), height: min(width, height))
+            }
             presetsByDevice[id] = (device["presets"]?.array ?? []).compactMap { preset in
                 guard let name = preset["name"]?.string,
                       let orientation = preset["orientation"]?.string.flatMap(Orientation.init(rawValue:)),
@@ -35,16 +40,28 @@ struct PresetCatalog {
     func presets(of device: String) -> [Preset] { presetsByDevice[device] ?? [] }
 
     /// `ORIENTATION/NAME`, or `NAME` in the orientation the device is held in while showing
-    /// `current` (the orientation of the preset `current` equals, else the window's own):
-    /// a 678x1024 half split is on a landscape iPad, as the daemon's catalog decides it.
+    /// `current` (`heldOrientation`).
     func resolve(_ name: String, device: String, current: Size?) -> Preset? {
         let presets = presets(of: device)
         if let slash = name.firstIndex(of: "/"), let orientation = Orientation(rawValue: String(name[..<slash])) {
             let bare = String(name[name.index(after: slash)...])
             return presets.first { $0.orientation == orientation && $0.name == bare }
         }
-        let held = current.flatMap { size in presets.first { $0.size == size }?.orientation }
-            ?? current?.orientation ?? .landscape
+        let held = current.map { heldOrientation(of: device, showing: $0) } ?? .landscape
         return presets.first { $0.orientation == held && $0.name == name }
+    }
+
+    /// How `device` is held while a window shows `size`. A window in Split View or Slide
+    /// Over is as high as the screen (or a little less), whatever its width: a 700x1024
+    /// window on a 12.9-inch iPad is on a landscape screen although it is taller than wide.
+    /// So: landscape when the window is as high as the landscape screen, portrait when as
+    /// high as the portrait screen; else the orientation of the preset the size equals (a
+    /// Slide Over window, 984 pt on the landscape 12.9-inch); else the window's own.
+    func heldOrientation(of device: String, showing size: Size) -> Orientation {
+        if let screen = landscapeScreens[device] {
+            if size.height == screen.height { return .landscape }
+            if size.height == screen.width { return .portrait }
+        }
+        return presets(of: device).first { $0.size == size }?.orientation ?? size.orientation
     }
 }
