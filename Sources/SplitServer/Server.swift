@@ -216,6 +216,8 @@ final class Server: @unchecked Sendable {
                 ? "limit \(settings.maxClients)"
                 : "the open-file limit (\(openFileLimit) descriptors) leaves room for \(openFileRoom)"
             warn(&refusalWarning, "refused connection \(id): too many clients (\(limit))")
+            // splitctl tells this refusal (exit 69) from other limit_exceeded errors by the
+            // "too many clients" prefix: keep it.
             refuse(session, code: .limitExceeded, message: "too many clients (\(limit))")
             return
         }
