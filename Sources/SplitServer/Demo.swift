@@ -82,7 +82,9 @@ final class DemoRunner {
     }
 
     private func tick() {
-        guard server.phase == .running, !sizes.isEmpty, server.scenes[script.scene] != nil else { return }
+        // The demo's scene may have been deleted and another made under its name since.
+        guard server.phase == .running, !sizes.isEmpty, let live = server.scenes[script.scene],
+              DemoScript.madeByDemo(live.state, device: script.device) else { return }
         step = (step + 1) % sizes.count
         let size = sizes[step]
         do {

@@ -165,18 +165,15 @@ extension FieldReader {
         }
     }
 
-    /// `notices` of `scene.attach` (ours): an array of notice names, none when absent.
+    /// `notices` of `scene.attach` (ours): an array of notice names, none when absent. A name
+    /// this daemon does not know is ignored (a newer client asking an older daemon, as for
+    /// unknown params): it is simply not sent.
     func attachNotices() throws(WireError) -> AttachNotices {
         guard optional("notices") != nil else { return [] }
         var notices: AttachNotices = []
         for (index, element) in try array("notices").enumerated() {
-            let elementName = "notices[\(index)]"
-            guard let name = element.string else { throw invalid(elementName, "a string", got: element) }
-            guard let known = AttachNotices.names.first(where: { $0.name == name }) else {
-                throw WireError.badRequest("field '\(fieldName(elementName))' must be one of "
-                    + AttachNotices.names.map { "'\($0.name)'" }.joined(separator: ", ") + ", got \(describe(element))")
-            }
-            notices.insert(known.notice)
+            guard let name = element.string else { throw invalid("notices[\(index)]", "a string", got: element) }
+            if let known = AttachNotices.names.first(where: { $0.name == name }) { notices.insert(known.notice) }
         }
         return notices
     }

@@ -67,9 +67,10 @@ struct Splitd: AsyncParsableCommand {
             throw ValidationError("--check-config and --print-default-config exclude each other")
         }
         // An empty value (`--database "$DB"` with DB unset) must not fall back to the default
-        // paths: that would open, and lock, the user's real database.
+        // paths: that would open, and lock, the user's real database. (An empty
+        // --socket-group is a value: owner only, over a group in the config file.)
         for (flag, value) in [("--socket", socket), ("--database", database), ("--config", config),
-                              ("--durability", durability), ("--log-level", logLevel), ("--socket-group", socketGroup)] {
+                              ("--durability", durability), ("--log-level", logLevel)] {
             if value?.isEmpty == true { throw ValidationError("\(flag) needs a value, not an empty string") }
         }
         // Choices are usage errors, like a flag value of the wrong type (SYSTEMD.md's 64).

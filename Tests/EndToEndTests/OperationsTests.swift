@@ -159,6 +159,9 @@ extension EndToEnd {
                 #expect(run.exitCode == 64, "\(arguments): \(run)")
                 #expect(run.stderr.contains("Usage: splitd"), "\(arguments): \(run.stderr)")
             }
+            // An empty --socket-group is a value (owner only), not a missing one.
+            let ownerOnly = try runSplitd(["--socket-group", "", "--check-config"])
+            #expect(ownerOnly.exitCode == 0 && ownerOnly.stdout.contains("none (owner only)"), "\(ownerOnly)")
             let printed = try runSplitd(["--print-default-config"])
             #expect(printed.exitCode == 0 && printed.stdout.hasPrefix("{"))
         }

@@ -153,14 +153,16 @@ struct Simulate: ParsableCommand {
             printError(error.description)
             throw clientExitCode(error)
         }
-        if let writeFailure {
-            // The runs passed; their golden file could not be kept. Not a failed scenario (1).
-            printError(writeFailure.description)
-            throw Self.cannotCreate
-        }
+        // The report of what ran, also when a golden file could not be written: the files
+        // before it (failed ones included) and the one whose file was not kept.
         report.seconds = seconds(started.duration(to: .now))
         emit(report.json(), json: global.json) { report.text() }
         if report.failedFiles > 0 { throw Self.scenarioFailed }
+        if let writeFailure {
+            // Every run passed; a golden file could not be kept: not a failed scenario (1).
+            printError(writeFailure.description)
+            throw Self.cannotCreate
+        }
     }
 
     /// Runs every scenario of every file, then checks or records golden files. `currentScene`
@@ -196,6 +198,7 @@ struct Simulate: ParsableCommand {
             do throws(GoldenWriteError) {
                 try finish(&result, records: records, file: file, store: store, golden: goldens[store.path(for: file)])
             } catch {
+                report.files.append(result)
                 writeFailure = error
                 break
             }
