@@ -72,13 +72,13 @@ final class FlushThread: @unchecked Sendable {
         var totalNanoseconds: UInt64 = 0
         /// Every flush's time in microseconds, to two significant digits (a flush longer than
         /// the top counts as the top, a minute): a fixed ~30 KiB however long the daemon runs.
-        var microseconds = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: Timings.topMicroseconds,
-                                             numberOfSignificantValueDigits: .two)
+        var durationsMicroseconds = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: Timings.topMicroseconds,
+                                                      numberOfSignificantValueDigits: .two)
         static let topMicroseconds: UInt64 = 60_000_000
 
         /// The `percentile`th flush time in microseconds, 0 before the first flush.
         func microseconds(atPercentile percentile: Double) -> Int {
-            flushes == 0 ? 0 : Int(microseconds.valueAtPercentile(percentile))
+            flushes == 0 ? 0 : Int(durationsMicroseconds.valueAtPercentile(percentile))
         }
     }
 
@@ -183,7 +183,7 @@ final class FlushThread: @unchecked Sendable {
         timings.flushes += 1
         timings.longestNanoseconds = max(timings.longestNanoseconds, nanoseconds)
         timings.totalNanoseconds &+= nanoseconds
-        _ = timings.microseconds.record(min(max(1, nanoseconds / 1000), Timings.topMicroseconds))
+        _ = timings.durationsMicroseconds.record(min(max(1, nanoseconds / 1000), Timings.topMicroseconds))
         guard nanoseconds >= Self.slowFlushNanoseconds else { return nil }
         timings.slowFlushes += 1
         guard let others = slowWarning.take(now: uv_hrtime() / 1_000_000) else { return nil }

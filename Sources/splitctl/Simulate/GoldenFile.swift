@@ -38,9 +38,10 @@ struct GoldenStore {
 
     /// Writes the golden file: a temporary file beside it, then renamed over it, so a failed
     /// write never leaves half a golden file. Errors say what failed with the system's reason.
+    /// Its directory was made by `prepareDirectory` before the runs (not walked again per file;
+    /// one removed since makes the create fail with the system's reason).
     func write(runs: [JSONValue], for file: ScenarioFile) throws(GoldenWriteError) {
         let target = path(for: file)
-        try makeDirectories(directoryOf(target), for: target)
         let temporary = target + ".tmp-\(getpid())"
         let bytes = Array(PrettyJSON.string(document(for: file, runs: runs)).utf8)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
