@@ -45,6 +45,24 @@ public struct DeviceProfile: Codable, Hashable, Sendable {
     }
 }
 
+extension Orientation {
+    /// How a device is held while one of its windows is `size`: the one rule for the
+    /// daemon's snapshot presets and splitctl's preset names. A window in Split View or Slide
+    /// Over is as high as the screen (or a little less) whatever its width, so a 700x1024
+    /// window on a 12.9-inch iPad is on a landscape screen although it is taller than wide.
+    /// Landscape when the window is as high as the landscape screen, portrait when as high
+    /// as the portrait screen; else the orientation of the preset the size equals
+    /// (`matchingPreset`: Slide Over, 375x984 on the landscape 12.9-inch); else the window's own.
+    public static func held(showing size: Size, landscapeScreen: Size?, matchingPreset: Orientation?) -> Orientation {
+        if let screen = landscapeScreen {
+            let short = min(screen.width, screen.height), long = max(screen.width, screen.height)
+            if size.height == short { return .landscape }
+            if size.height == long { return .portrait }
+        }
+        return matchingPreset ?? size.orientation
+    }
+}
+
 /// A named size a device profile offers (SEMANTICS 2 multitasking presets).
 public struct NamedSize: Codable, Hashable, Sendable {
     /// e.g. `full`, `2/3`, `1/2`, `1/3`, `slideOver`.
@@ -211,9 +229,10 @@ public struct DeviceCatalog: Sendable {
         return [profile.screen(in: other)] + splits + [current]
     }
 
-    /// The orientation the device is held in while showing a window of `size`.
+    /// The orientation the device is held in while showing a window of `current`.
     private func deviceOrientation(_ profile: DeviceProfile, current: Size) -> Orientation {
-        profile.presets.first { $0.size == current }?.orientation ?? current.orientation
+        .held(showing: current, landscapeScreen: profile.screen(in: .landscape),
+              matchingPreset: profile.presets.first { $0.size == current }?.orientation)
     }
 
     private func splitPresetName(_ preset: String, default orientation: Orientation) -> (Orientation, String) {

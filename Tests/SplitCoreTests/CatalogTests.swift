@@ -133,6 +133,11 @@ import Testing
         #expect(catalog.presetSizes("full", device: "ipad-pro-12.9", current: Size(width: 1024, height: 1366)) == [Size(width: 1024, height: 1366)])
         // The 1/3 window is portrait-shaped but the device is in landscape.
         #expect(catalog.presetSizes("full", device: "ipad-pro-12.9", current: Size(width: 375, height: 1024)) == [current])
+        // Held in landscape while a window is as high as the landscape screen, in portrait
+        // while as high as the portrait screen, whatever its width (splitctl's rule too).
+        #expect(catalog.presetSizes("1/3", device: "ipad-pro-12.9", current: Size(width: 700, height: 1024)) == [Size(width: 375, height: 1024)])
+        #expect(catalog.presetSizes("1/3", device: "ipad-pro-12.9", current: Size(width: 1300, height: 1366)) == [Size(width: 375, height: 1366)])
+        #expect(catalog.presetSizes("full", device: "ipad-pro-12.9", current: Size(width: 500, height: 900)) == [Size(width: 1024, height: 1366)])
         #expect(catalog.presetSizes("portrait/1/2", device: "ipad-pro-12.9", current: current) == nil)
         #expect(catalog.presetSizes("sideways/full", device: "ipad-pro-12.9", current: current) == nil)
         #expect(catalog.presetSizes("portrait/full", device: "nope", current: current) == nil)
@@ -155,6 +160,9 @@ import Testing
         // Portrait full screen: the other orientation is landscape.
         let portrait = Size(width: 1024, height: 1366)
         #expect(catalog.presetSizes("appSwitcher", device: "ipad-pro-12.9", current: portrait) == [full] + splits + [portrait])
+        // A Split View window taller than wide is still on a landscape screen.
+        let tall = Size(width: 700, height: 1024)
+        #expect(catalog.presetSizes("appSwitcher", device: "ipad-pro-12.9", current: tall) == [portrait] + splits + [tall])
         // A free-form (Stage Manager) window keeps its own orientation and comes last.
         let free = Size(width: 900, height: 700)
         #expect(catalog.presetSizes("appSwitcher", device: "ipad-pro-12.9", current: free) == [portrait] + splits + [free])

@@ -51,17 +51,10 @@ struct PresetCatalog {
         return presets.first { $0.orientation == held && $0.name == name }
     }
 
-    /// How `device` is held while a window shows `size`. A window in Split View or Slide
-    /// Over is as high as the screen (or a little less), whatever its width: a 700x1024
-    /// window on a 12.9-inch iPad is on a landscape screen although it is taller than wide.
-    /// So: landscape when the window is as high as the landscape screen, portrait when as
-    /// high as the portrait screen; else the orientation of the preset the size equals (a
-    /// Slide Over window, 984 pt on the landscape 12.9-inch); else the window's own.
+    /// How `device` is held while a window shows `size`: SplitCore's rule (`Orientation.held`),
+    /// which the daemon's snapshot presets follow too.
     func heldOrientation(of device: String, showing size: Size) -> Orientation {
-        if let screen = landscapeScreens[device] {
-            if size.height == screen.height { return .landscape }
-            if size.height == screen.width { return .portrait }
-        }
-        return presets(of: device).first { $0.size == size }?.orientation ?? size.orientation
+        .held(showing: size, landscapeScreen: landscapeScreens[device],
+              matchingPreset: presets(of: device).first { $0.size == size }?.orientation)
     }
 }
