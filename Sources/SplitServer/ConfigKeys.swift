@@ -38,6 +38,17 @@ public enum ConfigKeys {
         "SPLITD_LOG_LEVEL": "log.level",
     ]
 
+    /// splitd's command-line flags by the key they set (`splitd --help`), for naming a flag
+    /// in a problem with its value; a key without one is said to come from the command line.
+    public static let flagNames: [String: String] = [
+        "socket.path": "--socket",
+        "socket.group": "--socket-group",
+        "database.path": "--database",
+        "database.durability": "--durability",
+        "log.level": "--log-level",
+        "access.allowUids": "--allow-uid",
+    ]
+
     public static let all: [ConfigKeySpec] = [
         .init(key: "socket.path", kind: .string, defaultJSON: nil,
               help: "Unix socket to listen on when not socket-activated. Default: $XDG_RUNTIME_DIR/splitd/splitd.sock, else /run/splitd/splitd.sock. Needs a restart."),

@@ -38,28 +38,37 @@ public enum ConfigLoader {
             InMemoryProvider(name: "command line", values: inMemoryValues(sources.flags)),
             EnvironmentVariablesProvider(environmentVariables: environmentValues(sources.environment)),
         ]
+        var fileRoot: JSONObject?
         if let file = sources.configFile {
-            problems += try fileProblems(inFile: file)
+            let (root, found) = try readFile(file)
+            fileRoot = root
+            problems += found
             providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(file)))
         }
         let collector = ErrorCollector(environment: sources.environment)
         let reader = ConfigReader(providers: providers, accessReporter: collector)
-        let settings = resolve(reader, environment: sources.environment, problems: &problems)
+        let origins = ConfigOrigins(sources: sources, fileRoot: fileRoot)
+        let settings = resolve(reader, environment: sources.environment, origins: origins, problems: &problems)
         problems += collector.problems
         guard problems.isEmpty else { throw ConfigError(problems: problems) }
         return settings
     }
 
-    private static func resolve(_ reader: ConfigReader, environment: [String: String], problems: inout [String]) -> ServerSettings {
+    private static func resolve(_ reader: ConfigReader, environment: [String: String], origins: ConfigOrigins,
+                                problems: inout [String]) -> ServerSettings {
         func string(_ key: String) -> String? {
             guard let value = reader.string(forKey: ConfigKey(key)), !value.isEmpty else { return nil }
             return value
         }
+        // A value refused is named as the user set it (the file, the variable, the flag),
+        // as a wrong type is; the value follows where the name does not show it.
         func int(_ key: String, range: ClosedRange<Int> = 1...Int.max) -> Int {
             let fallback = defaultInt(key)
             let value = reader.int(forKey: ConfigKey(key), default: fallback)
             guard range.contains(value) else {
-                problems.append("\(key) must be in \(range.lowerBound)...\(range.upperBound == Int.max ? "" : String(range.upperBound)), got \(value)")
+                let (subject, showsValue) = origins.subject(key, origins.origin(of: key) { Int($0) == value })
+                problems.append("\(subject) must be in \(range.lowerBound)...\(range.upperBound == Int.max ? "" : String(range.upperBound))"
+                                + (showsValue ? "" : ", got \(value)"))
                 return fallback
             }
             return value
@@ -67,10 +76,15 @@ public enum ConfigLoader {
         func choice(_ key: String) -> String {
             let value = string(key) ?? defaultString(key)
             if case .choice(let allowed)? = ConfigKeys.spec(key)?.kind, !allowed.contains(value) {
-                problems.append("\(key) must be one of \(allowed.joined(separator: ", ")), got '\(value)'")
+                let (subject, showsValue) = origins.subject(key, origins.origin(of: key) { $0 == value })
+                problems.append("\(subject) must be one of \(allowed.joined(separator: ", "))" + (showsValue ? "" : ", got '\(value)'"))
                 return defaultString(key)
             }
             return value
+        }
+        /// `value (N, from WHERE)` for a problem relating two keys.
+        func valued(_ key: String, _ value: Int) -> String {
+            "\(key) (\(value), \(origins.origin(of: key) { Int($0) == value }.shortName))"
         }
 
         let databaseSetting = string("database.path") ?? DefaultPaths.database(environment: environment)
@@ -112,10 +126,10 @@ public enum ConfigLoader {
         settings.outputTotalLimit = int("output.totalLimitBytes", range: 4096...Int.max)
         settings.coalescesSlowReaderPushes = choice("output.slowReaderPushes") == "coalesce"
         if settings.outputTotalLimit < settings.outputHardLimit {
-            problems.append("output.totalLimitBytes (\(settings.outputTotalLimit)) must be at least output.hardLimitBytes (\(settings.outputHardLimit))")
+            problems.append("\(valued("output.totalLimitBytes", settings.outputTotalLimit)) must be at least \(valued("output.hardLimitBytes", settings.outputHardLimit))")
         }
         if settings.outputHardLimit <= settings.outputSoftLimit {
-            problems.append("output.hardLimitBytes (\(settings.outputHardLimit)) must be larger than output.softLimitBytes (\(settings.outputSoftLimit))")
+            problems.append("\(valued("output.hardLimitBytes", settings.outputHardLimit)) must be larger than \(valued("output.softLimitBytes", settings.outputSoftLimit))")
         }
         // An id that is no uid or gid is refused, not dropped: dropping it could leave an
         // allow-list that locks every client out (root included) without a word.
@@ -125,7 +139,10 @@ public enum ConfigLoader {
             var ids = Set<UInt32>()
             for value in values {
                 if let id = UInt32(exactly: value) { ids.insert(id) } else {
-                    problems.append("\(key): \(value) is not a valid id (0...\(UInt32.max))")
+                    let origin = origins.origin(of: key) { text in
+                        text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) } == values.map { $0 }
+                    }
+                    problems.append("\(origins.subject(key, origin).text): \(value) is not a valid id (0...\(UInt32.max))")
                     invalidIDs = true
                 }
             }
@@ -200,6 +217,11 @@ public enum ConfigLoader {
     /// Keys of the file that splitd does not know (typos would otherwise be silently ignored)
     /// and values of the wrong JSON type (the provider would read `true` as the integer 1).
     static func fileProblems(inFile path: String) throws -> [String] {
+        try readFile(path).problems
+    }
+
+    /// The file's top-level object and its `fileProblems`.
+    private static func readFile(_ path: String) throws -> (root: JSONObject, problems: [String]) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigError(problems: ["cannot read config file \(path): \(unreadableReason(path))"])
         }
@@ -232,7 +254,7 @@ public enum ConfigLoader {
                 }
             }
         }
-        return problems
+        return (root, problems)
     }
 
     /// Why `path` could not be read: what the file system says (a folder, a missing file, a
@@ -293,6 +315,64 @@ public enum ConfigLoader {
     private static func absolute(_ path: String) -> String {
         guard !path.hasPrefix("/") else { return path }
         return FileManager.default.currentDirectoryPath + "/" + path
+    }
+}
+
+/// Which layer a setting's value came from, to name it in a problem as the user wrote it.
+struct ConfigOrigins {
+    enum Origin {
+        /// A flag (`--durability`), or nil for a key that has no flag of its own.
+        case flag(String?)
+        /// The variable that was used (the long name, else its alias) and its text.
+        case environment(name: String, value: String)
+        case file(String)
+        case defaults
+
+        /// Where, in a few words: `from --durability`, `from SPLITD_X`, `from f.json`, `the default`.
+        var shortName: String {
+            switch self {
+            case .flag(let name?): "from \(name)"
+            case .flag(nil): "from the command line"
+            case .environment(let name, _): "from \(name)"
+            case .file(let path): "from \(path)"
+            case .defaults: "the default"
+            }
+        }
+    }
+
+    var sources: ConfigSources
+    var fileRoot: JSONObject?
+
+    /// The highest layer that sets `key` to a value `matches` accepts (the one the reader
+    /// took: a text that is not of the key's type is passed over, as the reader does).
+    func origin(of key: String, matching matches: (String) -> Bool) -> Origin {
+        if let text = sources.flags[key], matches(text) { return .flag(ConfigKeys.flagNames[key]) }
+        if let spec = ConfigKeys.spec(key) {
+            // The long name wins over an alias; an empty variable is unset.
+            let names = [spec.environmentName] + ConfigKeys.environmentAliases.filter { $0.value == key }.map(\.key).sorted()
+            if let name = names.first(where: { sources.environment[$0]?.isEmpty == false }),
+               let text = sources.environment[name], matches(text) {
+                return .environment(name: name, value: text)
+            }
+        }
+        if let path = sources.configFile, let fileRoot {
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            if parts.count == 2, fileRoot[parts[0]]?.object?[parts[1]] != nil { return .file(path) }
+        }
+        return .defaults
+    }
+
+    /// How a problem names `key` set in `origin`, in the style of a wrong type's:
+    /// `f.json: 'key'`, `SPLITD_KEY='text' (key)`, `--flag (key)`, `key (command line)`, `key`;
+    /// `showsValue` when that includes the value as written.
+    func subject(_ key: String, _ origin: Origin) -> (text: String, showsValue: Bool) {
+        switch origin {
+        case .flag(let name?): ("\(name) (\(key))", false)
+        case .flag(nil): ("\(key) (command line)", false)
+        case .environment(let name, let value): ("\(name)='\(value)' (\(key))", true)
+        case .file(let path): ("\(path): '\(key)'", false)
+        case .defaults: (key, false)
+        }
     }
 }
 

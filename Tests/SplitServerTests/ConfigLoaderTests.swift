@@ -85,7 +85,7 @@ struct ConfigLoaderTests {
         (["SPLITD_LIMITS_MAX_CLIENTS": "abc"], nil, ["SPLITD_LIMITS_MAX_CLIENTS='abc' (limits.maxClients) must be an integer"]),
         (["SPLITD_ACCESS_ALLOW_UIDS": "1000,x"], nil,
          ["SPLITD_ACCESS_ALLOW_UIDS='1000,x' (access.allowUids) must be a comma-separated list of integers"]),
-        (["SPLITD_ACCESS_ALLOW_UIDS": "-1"], nil, ["access.allowUids: -1 is not a valid id (0...4294967295)"]),
+        (["SPLITD_ACCESS_ALLOW_UIDS": "-1"], nil, ["SPLITD_ACCESS_ALLOW_UIDS='-1' (access.allowUids): -1 is not a valid id (0...4294967295)"]),
         ([:], #"{"limits": {"maxClients": "5"}}"#, ["'limits.maxClients' must be an integer"]),
         ([:], "{\n  \"limits\": {\n    \"maxClients\": 5\n    \"maxScenes\": 3\n  }\n}\n",
          ["is not valid JSON: line 4, column 5 (byte 40): unexpected '\"', expected ',' or '}'"]),
@@ -104,6 +104,56 @@ struct ConfigLoaderTests {
             for (problem, fragment) in zip(error.problems, expected) { #expect(problem.contains(fragment), "\(problem)") }
             #expect(!error.description.contains("Provider"), "\(error.description)")
         }
+    }
+
+    /// A value out of range (or not one of the choices, or not an id) names the layer it
+    /// came from, as a type error does: the file, the variable (as set), the flag. It said
+    /// `limits.maxClients must be in 1..., got -1`, whichever layer had set it.
+    @Test(arguments: [
+        // The file: its path and the key, as for a wrong type.
+        ([:], [:], #"{"limits": {"maxClients": -1}}"#, ["FILE: 'limits.maxClients' must be in 1..., got -1"]),
+        ([:], [:], #"{"loop": {"busyPollMicroseconds": 100001}}"#, ["FILE: 'loop.busyPollMicroseconds' must be in 0...100000, got 100001"]),
+        ([:], [:], #"{"database": {"durability": "fast"}}"#, ["FILE: 'database.durability' must be one of full, normal, got 'fast'"]),
+        ([:], [:], #"{"access": {"allowGids": [5, -5]}}"#, ["FILE: 'access.allowGids': -5 is not a valid id (0...4294967295)"]),
+        // The environment: the variable and its value, over a valid file.
+        ([:], ["SPLITD_LIMITS_MAX_CLIENTS": "-1"], #"{"limits": {"maxClients": 5}}"#,
+         ["SPLITD_LIMITS_MAX_CLIENTS='-1' (limits.maxClients) must be in 1..."]),
+        ([:], ["SPLITD_DURABILITY": "fast"], nil, ["SPLITD_DURABILITY='fast' (database.durability) must be one of full, normal"]),
+        ([:], ["SPLITD_DATABASE_DURABILITY": "fast", "SPLITD_DURABILITY": "full"], nil,
+         ["SPLITD_DATABASE_DURABILITY='fast' (database.durability) must be one of full, normal"]),
+        ([:], ["SPLITD_ACCESS_ALLOW_UIDS": "1000,-1"], nil,
+         ["SPLITD_ACCESS_ALLOW_UIDS='1000,-1' (access.allowUids): -1 is not a valid id (0...4294967295)"]),
+        // A flag: its name; a key without one of its own is said to come from the command line.
+        (["database.durability": "fast"], ["SPLITD_DURABILITY": "normal"], nil,
+         ["--durability (database.durability) must be one of full, normal, got 'fast'"]),
+        (["access.allowUids": "-3"], [:], nil, ["--allow-uid (access.allowUids): -3 is not a valid id (0...4294967295)"]),
+        (["limits.maxClients": "0"], ["SPLITD_LIMITS_MAX_CLIENTS": "9"], nil,
+         ["limits.maxClients (command line) must be in 1..., got 0"]),
+        // Two keys out of step: each value with where it came from.
+        ([:], ["SPLITD_OUTPUT_TOTAL_LIMIT_BYTES": "8388608"], #"{"output": {"hardLimitBytes": 16777216}}"#,
+         ["output.totalLimitBytes (8388608, from SPLITD_OUTPUT_TOTAL_LIMIT_BYTES) must be at least output.hardLimitBytes (16777216, from FILE)"]),
+        ([:], [:], #"{"output": {"softLimitBytes": 20000000}}"#,
+         ["output.hardLimitBytes (16777216, the default) must be larger than output.softLimitBytes (20000000, from FILE)"]),
+    ] as [([String: String], [String: String], String?, [String])])
+    func rangeErrorsNameTheirLayer(flags: [String: String], environment extra: [String: String], file: String?,
+                                   expected: [String]) async throws {
+        let path = file.map(writeFile)
+        defer { if let path { unlink(path) } }
+        do {
+            _ = try await ConfigLoader.load(ConfigSources(flags: flags, configFile: path,
+                                                          environment: baseEnvironment.merging(extra) { $1 }))
+            Issue.record("an invalid configuration was accepted")
+        } catch let error as ConfigError {
+            #expect(error.problems == expected.map { $0.replacingOccurrences(of: "FILE", with: path ?? "") })
+        }
+    }
+
+    /// A value out of range in a lower layer is no problem when a higher one sets the key.
+    @Test func aBadValueUnderneathIsNoProblem() async throws {
+        let file = writeFile(#"{"limits": {"maxClients": -1}}"#)
+        defer { unlink(file) }
+        let environment = baseEnvironment.merging(["SPLITD_LIMITS_MAX_CLIENTS": "5"]) { $1 }
+        #expect(try await ConfigLoader.load(ConfigSources(configFile: file, environment: environment)).maxClients == 5)
     }
 
     /// One "invalid configuration: " in front, however deep the problem was found.
@@ -144,7 +194,7 @@ struct ConfigLoaderTests {
             _ = try await ConfigLoader.load(ConfigSources(environment: environment))
             Issue.record("a window over 100000 µs was accepted")
         } catch let error as ConfigError {
-            #expect(error.problems.contains { $0.contains("loop.busyPollMicroseconds must be in 0...100000") })
+            #expect(error.problems.contains { $0 == "SPLITD_LOOP_BUSY_POLL_MICROSECONDS='100001' (loop.busyPollMicroseconds) must be in 0...100000" })
         }
     }
 

@@ -35,8 +35,8 @@ struct ConfigValidationTests {
     }
 
     @Test func idsFromTheFileAndTheEnvironmentAreCheckedToo() async {
-        #expect(await problems(file: #"{"access":{"allowUids":[-5]}}"#).contains { $0.contains("access.allowUids: -5") })
-        #expect(await problems(environment: ["SPLITD_ACCESS_ALLOW_UIDS": "-1"]).contains { $0.contains("access.allowUids: -1") })
+        #expect(await problems(file: #"{"access":{"allowUids":[-5]}}"#).contains { $0.contains("'access.allowUids': -5") })
+        #expect(await problems(environment: ["SPLITD_ACCESS_ALLOW_UIDS": "-1"]).contains { $0.contains("(access.allowUids): -1") })
         #expect(await problems(flags: ["access.allowUids": "0,1000"]).isEmpty)
     }
 
