@@ -127,50 +127,68 @@ struct FlushPeersTests {
         #expect(!peers.othersMayJoin(at: 10))
     }
 
+    /// The model: a client waits while it has unwritten replies and its latest change was a
+    /// request-reply one; others may join at `at` while an open client that sent a change in
+    /// that millisecond or the one before is not waiting. Every step is checked at `now` and
+    /// at the next two milliseconds (before any change in them: who counts then is decided
+    /// by the changes so far). A closed client's slot is taken by a new connection when the
+    /// step draws it again, so the clients stay alive: the test asserts that at least 90 % of
+    /// the steps act on an open client (about 96 %; a close is one step in 24).
     @Test("for any history: waiting counts the request-reply clients with unwritten replies; others may join while a client that sent a change in this millisecond or the one before is not waiting")
     func waitingMatchesTheClients() {
+        let slots = 6
+        var steps = 0, liveSteps = 0
         for seed in UInt64(1)...300 {
             var generator = SplitMix64(seed: seed)
             var peers = FlushPeers()
-            var clients = Array(repeating: FlushPeers.Client(), count: 6)
-            var staged = Array(repeating: 0, count: 6)
-            var pipelining = Array(repeating: false, count: 6)
-            var open = Array(repeating: true, count: 6)
-            var sentAt: [UInt64?] = Array(repeating: nil, count: 6)
+            var clients = Array(repeating: FlushPeers.Client(), count: slots)
+            var staged = Array(repeating: 0, count: slots)
+            var pipelining = Array(repeating: false, count: slots)
+            var open = Array(repeating: true, count: slots)
+            var sentAt: [UInt64?] = Array(repeating: nil, count: slots)
             var now: UInt64 = 0
             for _ in 0..<300 {
-                let index = Int.random(in: 0..<6, using: &generator)
-                guard open[index] else { continue }
-                switch Int.random(in: 0..<12, using: &generator) {
-                case 0..<4:
-                    pipelining[index] = staged[index] > 0
-                    peers.noteChange(of: &clients[index], stagedBytes: staged[index], now: now)
-                    sentAt[index] = now
-                    staged[index] += 100
-                    peers.update(&clients[index], stagedBytes: staged[index])
-                case 4..<6:
-                    staged[index] = 0
-                    peers.update(&clients[index], stagedBytes: 0)
-                case 6..<8:
-                    // A read: its reply is staged, nothing is sent to the store.
-                    staged[index] += 40
-                    peers.update(&clients[index], stagedBytes: staged[index])
-                case 8..<11:
-                    now += UInt64.random(in: 0...2, using: &generator)
-                default:
-                    peers.noteClosed(&clients[index])
-                    open[index] = false
-                    sentAt[index] = nil
+                let index = Int.random(in: 0..<slots, using: &generator)
+                let action = Int.random(in: 0..<24, using: &generator)
+                steps += 1
+                if !open[index] {
+                    // A new connection in the slot of one that closed.
+                    clients[index] = FlushPeers.Client()
+                    (staged[index], pipelining[index], open[index], sentAt[index]) = (0, false, true, nil)
+                } else {
+                    liveSteps += 1
+                    switch action {
+                    case 0..<8:
+                        pipelining[index] = staged[index] > 0
+                        peers.noteChange(of: &clients[index], stagedBytes: staged[index], now: now)
+                        sentAt[index] = now
+                        staged[index] += 100
+                        peers.update(&clients[index], stagedBytes: staged[index])
+                    case 8..<12:
+                        staged[index] = 0
+                        peers.update(&clients[index], stagedBytes: 0)
+                    case 12..<16:
+                        // A read: its reply is staged, nothing is sent to the store.
+                        staged[index] += 40
+                        peers.update(&clients[index], stagedBytes: staged[index])
+                    case 16..<23:
+                        now += UInt64.random(in: 0...2, using: &generator)
+                    default:
+                        peers.noteClosed(&clients[index])
+                        open[index] = false
+                    }
                 }
-                let isWaiting = (0..<6).map { open[$0] && staged[$0] > 0 && !pipelining[$0] }
-                #expect(peers.waiting == isWaiting.filter { $0 }.count, "seed \(seed)")
-                let sendingAndNotWaiting = (0..<6).contains { index in
-                    guard let sent = sentAt[index] else { return false }
-                    return sent + 1 >= now && !isWaiting[index]
+                let isWaiting = (0..<slots).map { open[$0] && staged[$0] > 0 && !pipelining[$0] }
+                #expect(peers.waiting == isWaiting.filter { $0 }.count, "waiting, seed \(seed)")
+                for later in now...now + 2 {
+                    let sendingAndNotWaiting = (0..<slots).contains { index in
+                        guard open[index], let sent = sentAt[index] else { return false }
+                        return sent + 1 >= later && !isWaiting[index]
+                    }
+                    #expect(peers.othersMayJoin(at: later) == sendingAndNotWaiting, "othersMayJoin(at: now + \(later - now)), seed \(seed)")
                 }
-                #expect(peers.othersMayJoin(at: now) == sendingAndNotWaiting, "seed \(seed)")
-                #expect(peers.othersMayJoin(at: now + 2) == false, "seed \(seed)")
             }
         }
+        #expect(liveSteps * 10 >= steps * 9, "\(liveSteps) of \(steps) steps acted on an open client")
     }
 }
