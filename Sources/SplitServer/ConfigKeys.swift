@@ -77,7 +77,7 @@ public enum ConfigKeys {
         .init(key: "database.flushDelayCount", kind: .int, defaultJSON: "16",
               help: "Changes waiting for a flush that start it without database.flushDelayMicroseconds' delay, 1-1000000. Needs a restart."),
         .init(key: "database.walCheckpointPages", kind: .int, defaultJSON: "16000",
-              help: "WAL size in pages (4 KiB each) that starts a checkpoint, which copies the WAL into the database file on a thread of its own; the WAL is zero-filled to 1.5 times this size at start (16000: 99 MB). Larger: the database file is written and synced less often per change, for more disk. 100-1000000. Needs a restart."),
+              help: "WAL size in pages (4 KiB each) that starts a checkpoint, which copies the WAL into the database file on a thread of its own; the WAL is zero-filled to 1.5 times this size at start (16000: 99 MB). Larger: the database file is written and synced less often per change, for more disk. Lowered for the run (with a warning) when 4 cycles and their copies would not fit in half the room the file system has. 100-1000000. Needs a restart."),
         .init(key: "log.level", kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), defaultJSON: "\"info\"",
               help: "Least severe message logged to stderr. Reloaded on SIGHUP."),
         .init(key: "limits.maxLineLength", kind: .int, defaultJSON: "65536",

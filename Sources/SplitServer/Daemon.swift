@@ -186,7 +186,9 @@ public enum Daemon {
                                    walCheckpointPages: settings.walCheckpointPages)
         options.preallocatesWAL = true
         do {
-            return try SQLiteSceneStore(path: path, options: options)
+            let store = try SQLiteSceneStore(path: path, options: options)
+            for warning in store.openWarnings { logger.warning("database \(path): \(warning)") }
+            return store
         } catch {
             throw SystemError("cannot use database \(path): \(error)")
         }

@@ -45,6 +45,10 @@ extension SQLiteSceneStore {
         } catch {
             log.abandonBatch()
             recordFailedCommit()
+            // A full disk: a cycle that ends by starting the WAL over lets the next commits
+            // reuse the WAL's own blocks, where more frames need new ones (the checkpoint's
+            // copy needs room only for the pages it adds to the database file).
+            if error.kind == .full { walCheckpointer?.requestCycle() }
             throw error
         }
     }

@@ -26,6 +26,10 @@ public final class SQLiteSceneStore: SceneStore {
     private var recorded = StoreStatistics()
     public let deferredFlush: (any DurableFlush)?
     private(set) var walCheckpointer: WALCheckpointer?
+    /// What the opening changed or could not do that the operator should hear of (the
+    /// daemon logs them as warnings): a WAL fitted to a small file system, a zero-fill that
+    /// did not fit.
+    public private(set) var openWarnings: [String] = []
 
     let database: Database
     private let writerLock: WriterLock?
@@ -39,17 +43,26 @@ public final class SQLiteSceneStore: SceneStore {
     /// that is not a SQLite database, fails the integrity check, belongs to another
     /// application or was written by a newer splitd; refuses a read-only file in
     /// `.readWrite` access, and a database another read-write store holds (`.busy`).
-    public init(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) {
+    public init(path: String, options requested: StoreOptions = StoreOptions()) throws(StoreError) {
         self.path = path
-        self.options = options
+        var options = requested
+        var warnings: [String] = []
         if options.access == .readWrite {
             try DatabaseDirectory.createParent(of: path)
             try DatabaseDirectory.checkUsable(path)
             writerLock = try WriterLock(database: path)
             try DatabaseDirectory.createFileIfMissing(path)
+            if options.backgroundWALCheckpoints, let room = Self.walRoom(databasePath: path),
+               let fitted = options.fittedWAL(toRoom: room) {
+                warnings.append("the database's file system has room for \(Self.mebibytes(room)) of WAL: "
+                    + "WAL checkpoints every \(fitted.walCheckpointPages) pages instead of \(options.walCheckpointPages), "
+                    + "so that 4 cycles and their copies fit in it (more room: a restart takes the configured value)")
+                options = fitted
+            }
         } else {
             writerLock = nil
         }
+        self.options = options
         let found = try DatabaseVerification.verify(path: path, check: options.integrityCheck,
                                                     busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
         if options.access == .readOnly && found == nil {
@@ -63,8 +76,15 @@ public final class SQLiteSceneStore: SceneStore {
             preparedStatements = try StoreStatements(database)
             if options.access == .readWrite && options.preallocatesWAL {
                 // Best effort: on a disk without room for it the WAL grows as it would anyway.
+                // The WAL is next to the file SQLite opened, symlinks resolved (as SQLite does).
                 let pageSize = Int(try database.integer("PRAGMA page_size") ?? 4096)
-                try? WALPreallocation.extend(walPath: path + "-wal", to: options.preallocatedWALBytes(pageSize: pageSize))
+                let bytes = options.preallocatedWALBytes(pageSize: pageSize)
+                do {
+                    try WALPreallocation.extend(walPath: Self.resolved(path) + "-wal", to: bytes)
+                } catch {
+                    warnings.append("could not zero-fill the WAL to \(Self.mebibytes(Int64(bytes))) (\(error.message)); "
+                        + "it grows as commits need, each growing flush writing the file's size too")
+                }
             }
             lastSessionNumber = try database.integer(StoreStatements.lastSessionNumberSQL) ?? 0
             log = try SQLiteSceneStore.readLogBounds(preparedStatements!)
@@ -74,12 +94,38 @@ public final class SQLiteSceneStore: SceneStore {
                 checkpointer.install(on: database)
                 walCheckpointer = checkpointer
             }
+            openWarnings = warnings
         } catch {
             try? database.close()
             var failure = error
             if !failure.operation.hasPrefix("migrate") { failure.operation = "open \(path)" }
             throw failure
         }
+    }
+
+    /// The bytes the WAL may use on the database's file system: what is free for an
+    /// unprivileged writer plus the WAL file's own size (its blocks are reused); nil when
+    /// the file system cannot say.
+    static func walRoom(databasePath: String) -> Int64? {
+        let file = resolved(databasePath)
+        let directory = file.lastIndex(of: "/").map { String(file[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        var volume = statvfs()
+        guard statvfs(directory, &volume) == 0 else { return nil }
+        var wal = stat()
+        let walBytes = stat(file + "-wal", &wal) == 0 ? Int64(wal.st_size) : 0
+        return Int64(volume.f_bavail) * Int64(volume.f_frsize) + walBytes
+    }
+
+    /// `path` with its symlinks resolved, as SQLite opens it (itself when it cannot be resolved).
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    static func mebibytes(_ bytes: Int64) -> String {
+        let tenths = (bytes * 10 + (1 << 19)) >> 20
+        return "\(tenths / 10).\(tenths % 10) MiB"
     }
 
     private static func readLogBounds(_ statements: StoreStatements) throws(StoreError) -> JournalLog {

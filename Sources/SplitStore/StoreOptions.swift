@@ -131,6 +131,28 @@ extension StoreOptions {
         return WALPreallocation.size(pages: Int(pages), pageSize: pageSize)
     }
 
+    /// These options with the WAL fitted to a file system that has `roomBytes` for it (free
+    /// space plus the WAL file's own size), or nil when it fits already. The WAL's worst case
+    /// is 4 checkpoint cycles (`WALCheckpointer.writerLimitPages`), and a cycle copies up to as
+    /// many pages into the database file: both must fit, so the WAL gets at most half the
+    /// room. With 16000 pages a cycle is 66 MB and the worst case 264 MB; on a smaller volume
+    /// the WAL filled the disk before its first checkpoint and every change failed for good.
+    /// Never below `minimumFittedPages`: on less room than that needs, commits fail `full`
+    /// as they would anyway. The size limit follows, so a WAL that grew larger before (a
+    /// bigger threshold, an older splitd) is cut back at its next restart.
+    func fittedWAL(toRoom roomBytes: Int64, pageSize: Int = 4096) -> StoreOptions? {
+        let frameBytes = Int64(pageSize + 24)
+        let fitting = roomBytes / 2 / (4 * frameBytes)
+        guard fitting < Int64(walCheckpointPages) else { return nil }
+        var fitted = self
+        fitted.walCheckpointPages = Int32(max(Int64(Self.minimumFittedPages), fitting))
+        fitted.walSizeLimitBytes = min(walSizeLimitBytes, Int64(fitted.preallocatedWALBytes(pageSize: pageSize)))
+        return fitted
+    }
+
+    /// The smallest threshold `fittedWAL` sets (the daemon's configuration allows 100 and up).
+    static let minimumFittedPages: Int32 = 100
+
     /// SQLite's `synchronous` for every connection of the store: with the flush deferred,
     /// the commit only writes the WAL and `deferredFlush` makes it durable before anything
     /// is acknowledged; SQLite still syncs at checkpoints.

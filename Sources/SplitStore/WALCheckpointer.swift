@@ -84,6 +84,8 @@ final class WALCheckpointer: @unchecked Sendable {
         var commitsRefused: Int64 = 0
         /// Checkpoints the writer ran itself: the WAL reached `writerLimitPages`.
         var writerCheckpoints: Int64 = 0
+        /// Cycles asked for by `requestCycle` (a commit refused for a full disk).
+        var requestedCycles: Int64 = 0
         /// The longest time the writer's commits were held back by one last pass (its copy
         /// and the database file's `fdatasync`): the daemon answers no change meanwhile.
         var longestHoldNanoseconds: Int64 = 0
@@ -252,6 +254,18 @@ final class WALCheckpointer: @unchecked Sendable {
             // The thread cannot keep up: bound the WAL as SQLite's own checkpoint would.
             _ = try? pause { () throws(StoreError) in checkpointOnWriter(writer) }
         }
+    }
+
+    /// Asks for a cycle whatever the WAL's size (after a commit refused for a full disk:
+    /// `SQLiteSceneStore.commitNow`). Like the writer's request, it waits while paused.
+    func requestCycle() {
+        pthread_mutex_lock(&mutex)
+        if !requested {
+            requested = true
+            counts.requestedCycles += 1
+            pthread_cond_signal(&wakeUp)
+        }
+        pthread_mutex_unlock(&mutex)
     }
 
     private func checkpointOnWriter(_ writer: OpaquePointer) {

@@ -51,6 +51,37 @@ struct WALCheckpointTests {
         }
     }
 
+    @Test("the WAL is fitted to the room its file system has")
+    func walFittedToRoom() {
+        let options = StoreOptions(walCheckpointPages: 16_000)
+        // 8 MiB: 4 cycles and their copies in it, 254 frames of 4120 bytes a cycle.
+        let fitted = options.fittedWAL(toRoom: 8 << 20)
+        #expect(fitted?.walCheckpointPages == 254)
+        #expect(fitted?.walSizeLimitBytes == Int64(WALPreallocation.size(pages: 381, pageSize: 4096)))
+        // Room for the configured cycles: unchanged.
+        #expect(options.fittedWAL(toRoom: 600 << 20)?.walCheckpointPages == nil)
+        // Never below the smallest threshold the configuration allows.
+        #expect(options.fittedWAL(toRoom: 1 << 20)?.walCheckpointPages == StoreOptions.minimumFittedPages)
+    }
+
+    @Test("a requested cycle checkpoints a WAL below its threshold and starts it over")
+    func requestedCycle() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory.database) { $0.walCheckpointPages = 16_000; $0.durability = .normal }
+        try commitBatches(store, count: 30, stateSize: 6000)
+        #expect(store.statistics.walCheckpoints == 0)
+        let before = try #require(contents(of: directory.database + "-wal"))
+        store.walCheckpointer?.requestCycle()
+        #expect(eventually { store.statistics.walCheckpointsHoldingWriter > 0 })
+        // The next transaction starts the WAL over: a new header (its salts), at the start.
+        try commitBatches(store, from: 30, count: 1, stateSize: 6000)
+        let after = try #require(contents(of: directory.database + "-wal"))
+        #expect(Array(after[16..<24]) != Array(before[16..<24]), "the WAL's salts change when it starts over")
+        try store.close()
+        let scenes = try openStore(directory.database).loadScenes()
+        #expect(scenes.count == 20)
+    }
+
     @Test("without the thread, SQLite's own checkpoint still keeps the data")
     func withoutThread() throws {
         let directory = TemporaryDirectory()
