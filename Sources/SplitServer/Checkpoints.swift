@@ -73,7 +73,7 @@ extension Server {
                 continue
             }
             var live = scenes.values[index]
-            turn.remember(scene: id, before: live)
+            turn.remember(checkpointOf: id, before: live)
             stageCheckpoint(of: &live)
             scenes.values[index] = live
             staged += 1

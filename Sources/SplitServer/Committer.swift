@@ -48,7 +48,7 @@ extension Server {
                 deferTurn(work)
                 startCommitRetries()
             case let .done(committed):
-                let rolledBack: Set<String> = committed ? [] : work.changedSceneIDs
+                let rolledBack: Set<String> = committed ? [] : work.visiblyChangedSceneIDs
                 if !committed { rollBack(work) }
                 if hold(work, committed: committed, rolledBack: rolledBack) {
                     // Its storage goes with it; the next turn grows its own.
@@ -96,7 +96,7 @@ extension Server {
         deferredBatch.removeAll()
         var rolledBack: Set<String> = []
         if !committed {
-            for work in group { rolledBack.formUnion(work.changedSceneIDs) }
+            for work in group { rolledBack.formUnion(work.visiblyChangedSceneIDs) }
             for work in group.reversed() { rollBack(work) }
         }
         let needsFlush = committed && operations > 0

@@ -42,7 +42,7 @@ extension Server {
             return SceneListing(scene: key, revision: state.revision, device: state.device)
         }
         // Depends on every scene changed this turn: answered once they are stored.
-        respond(.sceneList(listings), id: id, to: session, as: !turn.changedScenes ? .fixed : .readStaged("the scene list"))
+        respond(.sceneList(listings), id: id, to: session, as: !turn.changedScenesVisibly ? .fixed : .readStaged("the scene list"))
     }
 
     func deleteScene(id: RequestID, scene: String, line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {

@@ -103,6 +103,23 @@ struct Turn {
     /// The scenes changed this turn.
     var changedSceneIDs: Set<String> { Set(replaced.map(\.id)) }
 
+    /// The scenes this turn changed in a way a read can show: not those it only checkpointed
+    /// (the sweep), whose state and layout stay what they were if the commit fails. A read of
+    /// them stands either way; before, a failed sweep on a full disk made reads fail.
+    var visiblyChangedSceneIDs: Set<String> {
+        var ids = Set<String>()
+        for entry in replaced {
+            if case .checkpointed = entry.value { continue }
+            ids.insert(entry.id)
+        }
+        return ids
+    }
+
+    /// True once a scene was changed this turn in a way a read can show (`visiblyChangedSceneIDs`).
+    var changedScenesVisibly: Bool {
+        replaced.contains { if case .checkpointed = $0.value { false } else { true } }
+    }
+
     /// The value each change of this turn replaced (nil: the scene did not exist), in change
     /// order, for a rollback (which undoes them last to first).
     var replacedScenes: [(id: String, value: LiveScene?)] { replaced.map { ($0.id, $0.value.scene) } }
@@ -159,6 +176,11 @@ struct Turn {
         replaced.append((id, value.map { .scene($0) } ?? .absent))
     }
 
+    /// Keeps a scene as it was before a checkpoint that changed nothing else of it (the sweep).
+    mutating func remember(checkpointOf id: String, before value: consuming LiveScene) {
+        replaced.append((id, .checkpointed(value)))
+    }
+
     /// Keeps the state and layout a change swapped out of the scene (`LiveScene.exchange`),
     /// carried back in the change's own transition: moved here whole, nothing is copied.
     mutating func remember(scene id: String, swappedOut transition: consuming Transition, checkpointRevision: Int) {
@@ -212,13 +234,15 @@ enum ReplacedScene {
     /// The scene did not exist.
     case absent
     case scene(LiveScene)
+    /// The scene before a checkpoint that changed nothing a read shows (`Turn.remember(checkpointOf:before:)`).
+    case checkpointed(LiveScene)
     /// The state and layout a change swapped out, in the transition that brought the new ones.
     case swapped(Transition, checkpointRevision: Int)
 
     var scene: LiveScene? {
         switch self {
         case .absent: nil
-        case .scene(let live): live
+        case .scene(let live), .checkpointed(let live): live
         case let .swapped(transition, checkpointRevision):
             LiveScene(state: transition.state, layout: transition.layout, checkpointRevision: checkpointRevision)
         }

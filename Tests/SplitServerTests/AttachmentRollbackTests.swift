@@ -124,3 +124,43 @@ struct AttachmentRollbackTests {
         #expect(viewer.pushes.last?["revision"] == 2)
     }
 }
+
+/// The sweep's checkpoints change nothing a read shows: when their commit fails (a full
+/// disk), reads of the same turn still stand. Before, a read that shared its turn with a
+/// failing sweep was answered `storage` ("a change in the same turn could not be stored"),
+/// though no client changed anything (audit of stop 22, D7).
+@Suite("Reads beside a failing checkpoint sweep")
+struct SweepFailureReadTests {
+    @Test func readsStandWhenOnlyTheSweepsCommitFails() throws {
+        let daemon = try TestDaemon { $0.checkpointSweepMilliseconds = 5 }
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        for index in 0..<4 {
+            let name = "s\(index)"
+            #expect(try client.request(["op": "scene.create", "scene": .string(name), "device": "ipad-pro-12.9"]).isOK)
+            #expect(try client.request(["op": "resize", "scene": .string(name), "width": 375, "height": 1024]).isOK)
+        }
+        daemon.store.failure = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit",
+                                          message: "disk full", rolledBack: true)
+        defer { daemon.store.failure = nil }
+        var failures: [String] = []
+        let deadline = Date().addingTimeInterval(0.6)
+        var batches = 0
+        while Date() < deadline {
+            // A pipelined burst keeps reads in every loop turn, the sweep's included.
+            var lines = ""
+            for index in 0..<20 {
+                lines += #"{"id":\#(index),"op":"scene.get","scene":"s\#(index % 4)"}"# + "\n"
+                lines += #"{"id":\#(100 + index),"op":"scene.list"}"# + "\n"
+            }
+            try client.send(raw: lines)
+            for _ in 0..<40 {
+                let reply = try client.readMessage()
+                if !reply.isOK { failures.append("\(reply)") }
+            }
+            batches += 1
+        }
+        #expect(daemon.store.statistics.failedCommits > 0, "the sweep ran and failed")
+        #expect(failures.count == 0, "\(failures.count) of \(batches * 40) reads failed: \(failures.first ?? "")")
+    }
+}
