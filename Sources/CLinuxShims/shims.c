@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "CLinuxShims.h"
 #include <malloc.h>
+#include <signal.h>
+#include <string.h>
 #include <sched.h>
 #include <unistd.h>
 #include <sys/epoll.h>
@@ -43,3 +45,30 @@ int splitd_set_affinity(const uint64_t mask[16]) {
 int32_t splitd_thread_id(void) { return (int32_t)gettid(); }
 
 int splitd_release_free_memory(void) { return malloc_trim(0); }
+
+/* A reload or stop signal during start-up (config, store open, replay: up to seconds) must
+ * not kill the daemon with the default action before its libuv watchers exist. SIGHUP is
+ * ignored meanwhile (the start reads the configuration anyway); SIGTERM/SIGINT are noted and
+ * become a graceful stop once the daemon is ready. The watchers' sigaction replaces these. */
+static volatile sig_atomic_t startup_stop_signal = 0;
+
+static void note_startup_stop(int number) {
+    if (startup_stop_signal == 0) startup_stop_signal = number;
+}
+
+void splitd_defer_startup_signals(void) {
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGHUP, &ignore, NULL);
+    struct sigaction note;
+    memset(&note, 0, sizeof note);
+    note.sa_handler = note_startup_stop;
+    sigemptyset(&note.sa_mask);
+    note.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &note, NULL);
+    sigaction(SIGINT, &note, NULL);
+}
+
+int splitd_startup_stop_signal(void) { return startup_stop_signal; }

@@ -1,4 +1,5 @@
 import CLibUV
+import CLinuxShims
 import Foundation
 import Logging
 import SplitCore
@@ -10,6 +11,14 @@ import SplitStore
 public enum Daemon {
     /// Exit status for a start that failed (bad database, socket in use...).
     public static let startFailure: Int32 = 1
+
+    /// Until the signal watchers exist (the configuration, the store's open and replay: up to
+    /// seconds), SIGHUP is ignored and SIGTERM/SIGINT become a graceful stop once the daemon is
+    /// ready, instead of the default action killing it (exit 129/143, nothing logged). Call
+    /// first thing; `run` calls it too.
+    public static func deferStartupSignals() {
+        splitd_defer_startup_signals()
+    }
 
     public static func run(settings: ServerSettings, logger: Logger,
                            environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -25,6 +34,7 @@ public enum Daemon {
                            configReloader: ConfigReloader?, demo: DemoScript?,
                            store injected: (any SceneStore)?, control: DaemonControl?, handleSignals: Bool) -> Int32 {
         defer { control?.finish() }
+        if handleSignals { deferStartupSignals() }
         // A socket path in use, a symlink or not a socket is refused before a database is
         // opened (or created).
         if SocketActivation.select(SocketActivation.passedSockets(environment: environment), named: settings.activationName).isEmpty,
@@ -104,6 +114,8 @@ public enum Daemon {
         if handleSignals {
             do {
                 extras.signals = try watchSignals(server: server, loop: loop, reloader: configReloader)
+                let early = splitd_startup_stop_signal()
+                if early != 0 { server.beginStop(reason: "\(SignalWatcher.name(of: early)) during start-up") }
             } catch {
                 logger.critical("refusing to start: \(error)")
                 server.discard()
@@ -151,15 +163,22 @@ public enum Daemon {
 
         server.logSummary()
         server.checkpointAllForStop()
+        // Every acknowledged change is in the WAL already: a final checkpoint that fails (a
+        // full disk, a read-only file) only leaves the next start more to replay, and the stop
+        // is still the graceful one WIRE.md promises (exit 0). A close that fails is not.
         do {
             try store.checkpoint()
+        } catch {
+            logger.error("stop: the final WAL checkpoint failed, the next start reads the WAL instead: \(error)")
+        }
+        do {
             try store.close()
         } catch {
             logger.error("closing the database: \(error)")
             return startFailure
         }
         logger.info("stopped")
-        return 0
+        return server.exitStatus
     }
 
     /// SIGTERM/SIGINT stop gracefully; SIGHUP reloads the configuration.

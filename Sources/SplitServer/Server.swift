@@ -90,6 +90,9 @@ final class Server: @unchecked Sendable {
     /// Clients dropped by `output.totalLimitBytes` (200 stalled viewers make 179 at once).
     var totalOutputWarning = RateLimitedWarning()
     var commitFailureWarning = RateLimitedWarning()
+    var databaseRescueWarning = RateLimitedWarning()
+    /// What `Daemon.run` returns after a graceful stop (75 after a rescued database).
+    var exitStatus: Int32 = 0
     /// Clients the open-file limit leaves room for (`FileDescriptorLimit`), and that limit.
     var openFileRoom = Int.max
     var openFileLimit = Int.max
@@ -260,6 +263,7 @@ final class Server: @unchecked Sendable {
     func startHousekeeping() -> LoopTimer {
         let timer = LoopTimer(loop: loop) { [unowned self] in
             self.closeStalledLines()
+            self.watchDatabaseFile()
             self.retryWindowLeftResizes()
             self.releaseDroppedOutputMemory()
         }

@@ -25,6 +25,11 @@ extension SQLiteSceneStore {
     }
 
     private func commitNow(_ batch: StoreBatch) throws(StoreError) {
+        if let lostFile {
+            recordFailedCommit()
+            throw StoreError.check(.ioError, code: SQLITE_IOERR, operation: "commit batch of \(batch.count) operations",
+                                   message: "the database file \(path) \(lostFile) while splitd ran; nothing more is stored in it")
+        }
         let statements = try statements()
         let started = monotonicNanoseconds()
         let now = options.clock()

@@ -30,6 +30,11 @@ public final class SQLiteSceneStore: SceneStore {
     /// daemon logs them as warnings): a WAL fitted to a small file system, a zero-fill that
     /// did not fit.
     public private(set) var openWarnings: [String] = []
+    /// The database file's device and inode at open, to tell when its name no longer leads
+    /// to it (`verifyFileInPlace`).
+    private var fileIdentity: (device: UInt64, inode: UInt64)?
+    /// Set once the file was found deleted or replaced: every commit fails with it.
+    private(set) var lostFile: String?
 
     let database: Database
     private let writerLock: WriterLock?
@@ -95,12 +100,59 @@ public final class SQLiteSceneStore: SceneStore {
                 walCheckpointer = checkpointer
             }
             openWarnings = warnings
+            if options.access == .readWrite { fileIdentity = Self.identity(of: path) }
         } catch {
             try? database.close()
             var failure = error
             if !failure.operation.hasPrefix("migrate") { failure.operation = "open \(path)" }
             throw failure
         }
+    }
+
+    /// Whether the database file the store opened is still the one its path names. A
+    /// deleted file (`rm`, a cleanup job) or one replaced by another (a restored backup)
+    /// keeps working through the open descriptors, and everything committed after that is
+    /// lost with the process: SQLite does not notice in WAL mode. Once found, every commit
+    /// fails with the problem (nothing more is acknowledged) until `rescue(to:)`. Returns
+    /// the problem, nil while the file is in place or when its path cannot be examined.
+    public func verifyFileInPlace() -> String? {
+        if let lostFile { return lostFile }
+        guard let fileIdentity else { return nil }
+        var status = stat()
+        if stat(path, &status) != 0 {
+            guard errno == ENOENT else { return nil }
+            lostFile = "was deleted"
+        } else if UInt64(status.st_dev) != fileIdentity.device || UInt64(status.st_ino) != fileIdentity.inode {
+            lostFile = "was replaced by another file"
+        }
+        return lostFile
+    }
+
+    /// Copies everything committed into a new database at `target` (SQLite's `VACUUM INTO`:
+    /// a consistent copy, WAL included, made through the store's own connection, which still
+    /// reads the lost file). `target` must not exist.
+    public func rescue(to target: String) throws(StoreError) {
+        let statement = try database.prepare("VACUUM INTO ?")
+        try statement.bind(target, at: 1)
+        try statement.run()
+        // VACUUM INTO does not sync what it wrote: the copy and its directory entry are
+        // synced here, before the daemon tells anyone the data is safe there.
+        let directory = target.lastIndex(of: "/").map { String(target[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        for (file, flags) in [(target, O_RDONLY), (directory, O_RDONLY | O_DIRECTORY)] {
+            let descriptor = open(file, flags | O_CLOEXEC)
+            guard descriptor >= 0, fsync(descriptor) == 0 else {
+                let code = errno
+                if descriptor >= 0 { Glibc.close(descriptor) }
+                throw StoreError.check(.ioError, code: SQLITE_IOERR, operation: "sync \(file)", message: String(cString: strerror(code)))
+            }
+            Glibc.close(descriptor)
+        }
+    }
+
+    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 
     /// The bytes the WAL may use on the database's file system: what is free for an

@@ -55,6 +55,14 @@ public protocol SceneStore: AnyObject {
     /// (it may run on another thread). Nil: a commit is durable when it returns.
     var deferredFlush: (any DurableFlush)? { get }
 
+    /// Whether the store's database file is still the one its path names; the problem
+    /// ("was deleted", "was replaced by another file") once it is not, after which every
+    /// commit fails until the daemon has rescued what was committed.
+    func verifyFileInPlace() -> String?
+
+    /// Writes everything committed into a new database file at `target` (which must not exist).
+    func rescue(to target: String) throws(StoreError)
+
     /// Moves the WAL into the main file and truncates it (clean shutdown).
     func checkpoint() throws(StoreError)
 
@@ -64,6 +72,13 @@ public protocol SceneStore: AnyObject {
 
 extension SceneStore {
     public var deferredFlush: (any DurableFlush)? { nil }
+
+    /// A store without a file of its own (memory) is always in place.
+    public func verifyFileInPlace() -> String? { nil }
+
+    public func rescue(to target: String) throws(StoreError) {
+        throw StoreError.check(.other, code: 1, operation: "rescue to \(target)", message: "this store has no file to rescue")
+    }
 
     /// A store that never holds commits back commits at once.
     public func commitUnlessHeldBack(_ batch: StoreBatch) throws(StoreError) -> Bool {

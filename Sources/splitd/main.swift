@@ -13,7 +13,7 @@ struct Splitd: AsyncParsableCommand {
         discussion: """
             Runs in the foreground and logs to stderr. Ready when the socket accepts connections \
             (or after READY=1 under systemd Type=notify). SIGTERM/SIGINT: answer what was read, \
-            commit, close, exit 0. SIGHUP: re-read the configuration and apply every key its \
+            commit, close, exit 0 (exit 75 after copying back a database file deleted or replaced under it). SIGHUP: re-read the configuration and apply every key its \
             documentation marks "Reloaded on SIGHUP" (log.level, limits.*, output.*, access.*, \
             shutdown.*, loop.busyPollMicroseconds, database.checkpointEvery, database.replayBudget); the other keys \
             (socket.*, devices.*, the other database.* keys) need a restart: a reload that changes them logs \
@@ -86,6 +86,7 @@ struct Splitd: AsyncParsableCommand {
     }
 
     func run() async throws {
+        Daemon.deferStartupSignals()
         if printDefaultConfig {
             print(ConfigKeys.documentedDefaultJSON(), terminator: "")
             return

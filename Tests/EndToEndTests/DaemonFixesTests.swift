@@ -53,3 +53,64 @@ private func readLines(_ fd: Int32, count: Int) throws -> [[UInt8]] {
 }
 
 private struct ReadFailure: Error {}
+
+extension EndToEnd {
+    /// Signals that arrive while splitd starts (audit of stop 22: SIGHUP at 30-200 ms killed it
+    /// with status 129 and no log line, SIGTERM with 143, before its signal watchers existed).
+    @Suite struct StartupSignals {
+        /// Spawns splitd and waits for its first log line ("starting": its code runs, nothing
+        /// can guard the process's own exec before that); true when it came.
+        private func spawn(in directory: String) throws -> (ChildProcess, Bool) {
+            let child = try ChildProcess(Binaries.splitd, ["--socket", directory + "/s.sock", "--database", directory + "/d.db"],
+                                         stdoutPath: directory + "/log", stderrPath: directory + "/log")
+            let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+            while ContinuousClock.now < deadline, child.pollExit() == nil {
+                if !readText(directory + "/log").isEmpty { return (child, true) }
+                usleep(500)
+            }
+            return (child, false)
+        }
+
+        /// Spawns splitd, then from its first log line on sends `number` every 2 ms until its
+        /// socket accepts or it ends.
+        private func start(signalling number: Int32, in directory: String) throws -> (ChildProcess, Bool) {
+            let socket = directory + "/s.sock"
+            let (child, started) = try spawn(in: directory)
+            guard started else { return (child, false) }
+            let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+            while ContinuousClock.now < deadline {
+                if child.pollExit() != nil { return (child, false) }
+                if let probe = try? UnixSocket.connect(path: socket, deadline: .after(.milliseconds(50))) {
+                    probe.close()
+                    return (child, true)
+                }
+                child.signal(number)
+                usleep(2_000)
+            }
+            return (child, false)
+        }
+
+        @Test func aReloadSignalDuringStartUpIsIgnored() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitd-hup")
+            defer { removeDirectory(directory) }
+            let (child, ready) = try start(signalling: SIGHUP, in: directory)
+            defer { child.killHard() }
+            #expect(ready, "splitd ended: \(child.termination.map(String.init(describing:)) ?? "-")\n\(readText(directory + "/log"))")
+            child.signal(SIGTERM)
+            #expect(child.wait(timeout: .seconds(20)) == .exited(0), "\(readText(directory + "/log"))")
+        }
+
+        @Test func aStopSignalDuringStartUpStopsGracefully() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitd-term")
+            defer { removeDirectory(directory) }
+            let (child, started) = try spawn(in: directory)
+            defer { child.killHard() }
+            #expect(started)
+            child.signal(SIGTERM)
+            let ended = child.wait(timeout: .seconds(20))
+            let log = readText(directory + "/log")
+            #expect(ended == .exited(0), "\(log)")
+            #expect(log.contains("stopped"), "\(log)")
+        }
+    }
+}

@@ -37,4 +37,8 @@ int splitd_set_affinity(const uint64_t mask[16]);
 int32_t splitd_thread_id(void);
 /// Returns the allocator's free memory to the system (glibc's malloc_trim(0)); 1 if some was.
 int splitd_release_free_memory(void);
+/// Until the daemon's signal watchers exist: SIGHUP ignored, SIGTERM/SIGINT noted (not fatal).
+void splitd_defer_startup_signals(void);
+/// The first SIGTERM/SIGINT noted since `splitd_defer_startup_signals`, or 0.
+int splitd_startup_stop_signal(void);
 #endif
