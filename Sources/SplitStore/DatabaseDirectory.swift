@@ -16,6 +16,40 @@ enum DatabaseDirectory {
         }
     }
 
+    /// `path` absolute, with every symbolic link resolved: the file SQLite opens (it follows
+    /// links itself) and puts its `-wal` and `-shm` next to. A file not created yet is named in
+    /// its directory's real path, and a dangling link by its target, so the name is the one
+    /// the file will have. `path` itself when its directory cannot be resolved.
+    static func resolvedPath(_ path: String) -> String {
+        var current = path
+        // The kernel's limit on links followed in one lookup (ELOOP past it).
+        for _ in 0..<40 {
+            if let real = realpath(current, nil) {
+                defer { free(real) }
+                return String(cString: real)
+            }
+            // Missing (or a dangling link): resolve the directory, then follow the link by hand.
+            let slash = current.lastIndex(of: "/")
+            let directory = slash.map { $0 == current.startIndex ? "/" : String(current[..<$0]) } ?? "."
+            let name = slash.map { String(current[current.index(after: $0)...]) } ?? current
+            guard let realDirectory = realpath(directory, nil) else { return path }
+            let base = String(cString: realDirectory)
+            free(realDirectory)
+            let joined = (base == "/" ? "" : base) + "/" + name
+            guard let target = linkTarget(joined) else { return joined }
+            current = target.hasPrefix("/") ? target : (base == "/" ? "" : base) + "/" + target
+        }
+        return path
+    }
+
+    /// What the symbolic link at `path` points to, nil when it is not a link.
+    private static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &buffer, Int(PATH_MAX))
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Refuses, with the real reason, a database path that SQLite would refuse with a vague
     /// one: a directory ("disk I/O error"), or a file in a directory the daemon cannot write
     /// ("attempt to write a readonly database": the WAL and shared-memory files go next to it).

@@ -2,36 +2,141 @@
 import Glibc
 #endif
 import CSQLite
+import Synchronization
 
-/// An exclusive `flock` on `<database>.lock`, held while a store may write. The daemon
-/// keeps every scene in memory, so a second writer on the same file would silently diverge
-/// from it; the second one is refused at open instead. Read-only stores take no lock.
+/// Keeps a second writer off a database file, whatever name reaches it. The daemon keeps
+/// every scene in memory, so a second writer on the same file would silently diverge from
+/// it (on a hard link, each kept a WAL of its own, and one side's acknowledged changes were
+/// gone at the next start); the second one is refused at open with `.busy` instead.
+/// Read-only stores take no lock.
+///
+/// Two exclusive `flock`s, held while the store is open:
+/// - on `<database>.lock`, named after the database's resolved path (symbolic links in the
+///   file's name and its directories followed, as SQLite follows them): it covers a database
+///   not created yet, and a link to the file or to a directory above it;
+/// - on the database file itself, through a descriptor of its own: it covers every name of
+///   the inode, hard links included.
+///
+/// On Linux, `flock` locks belong to an open file description and are independent of the
+/// POSIX (`fcntl`) record locks SQLite takes on the same file: neither blocks the other.
+/// (Network file systems may emulate `flock` with `fcntl` locks; WAL mode needs a local file
+/// system anyway.)
+///
+/// The database file's descriptor stays open until the store's SQLite connections are
+/// closed, and is never closed while SQLite may have the file open: POSIX locks belong to
+/// the process and the inode, and closing *any* descriptor of the file releases all of the
+/// process's locks on it, those SQLite holds through its own descriptors included (the
+/// shared lock every WAL connection keeps on the database file). Another process could then
+/// take the file's exclusive lock and, believing itself the last connection, checkpoint and
+/// delete the WAL under the open store. Hence `release()` after the connections close, and
+/// the registry of files this process holds: a second store of this process on the same
+/// file is refused before anything opens that file again.
 final class WriterLock {
-    private var descriptor: Int32
+    private var lockDescriptor: Int32
+    private var fileDescriptor: Int32
+    private let file: FileIdentity
 
     init(database path: String) throws(StoreError) {
-        let lockPath = path + ".lock"
-        descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(lockPath)",
-                                   message: String(cString: strerror(errno)))
-        }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        let resolved = DatabaseDirectory.resolvedPath(path)
+        let named = resolved == path ? path : "\(path) (resolved: \(resolved))"
+        let lockPath = resolved + ".lock"
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw WriterLock.cantOpen("open \(lockPath)", errno) }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             let failure = errno
-            close(descriptor)
-            let message = failure == EWOULDBLOCK
-                ? "another process (or store) has this database open for writing"
-                : String(cString: strerror(failure))
-            throw StoreError.check(.busy, code: SQLITE_BUSY, operation: "lock \(lockPath)", message: message)
+            close(lock)
+            throw WriterLock.refusal(failure, operation: "lock \(lockPath)",
+                                     busy: "another splitd (or another store of this process) has this database file open for writing: \(named)")
         }
+        let descriptor: Int32
+        let identity: FileIdentity
+        do {
+            try DatabaseDirectory.createFileIfMissing(resolved)
+            (descriptor, identity) = try WriterLock.lockFile(resolved, named: named)
+        } catch {
+            close(lock)
+            throw error
+        }
+        lockDescriptor = lock
+        fileDescriptor = descriptor
+        file = identity
     }
 
-    /// Releases the lock (the file stays: removing it could race a process locking it).
+    /// Opens and `flock`s the database file, unless this process holds it already.
+    private static func lockFile(_ resolved: String, named: String) throws(StoreError) -> (Int32, FileIdentity) {
+        let busy = "another splitd (or another store of this process) has this database file open for writing under another name (a hard link to it): \(named)"
+        var status = stat()
+        guard stat(resolved, &status) == 0 else { throw cantOpen("stat \(resolved)", errno) }
+        // Refused without opening the file: closing a descriptor of it would drop the locks
+        // SQLite holds on it for the other store.
+        guard !isHeld(FileIdentity(status)) else {
+            throw StoreError.check(.busy, code: SQLITE_BUSY, operation: "lock \(resolved)", message: busy)
+        }
+        // Any access mode can be flocked; the file is written through SQLite, not here.
+        var descriptor = open(resolved, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        if descriptor < 0 && errno == EACCES { descriptor = open(resolved, O_WRONLY | O_CLOEXEC | O_NOCTTY) }
+        guard descriptor >= 0 else { throw cantOpen("open \(resolved)", errno) }
+        guard fstat(descriptor, &status) == 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let failure = errno
+            // No store of this process writes the file (checked above): closing drops no lock
+            // of a writer here.
+            close(descriptor)
+            throw refusal(failure, operation: "lock \(resolved)", busy: busy)
+        }
+        let identity = FileIdentity(status)
+        hold(identity)
+        return (descriptor, identity)
+    }
+
+    /// Releases both locks (the `.lock` file stays: removing it could race a process locking
+    /// it). Only once the store's SQLite connections are closed (see the type's comment).
     func release() {
-        guard descriptor >= 0 else { return }
-        close(descriptor)
-        descriptor = -1
+        guard lockDescriptor >= 0 else { return }
+        close(fileDescriptor)
+        WriterLock.drop(file)
+        close(lockDescriptor)
+        fileDescriptor = -1
+        lockDescriptor = -1
     }
 
     deinit { release() }
+
+    private static func refusal(_ failure: Int32, operation: String, busy: String) -> StoreError {
+        guard failure == EWOULDBLOCK else {
+            return StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: operation,
+                                    message: String(cString: strerror(failure)))
+        }
+        return StoreError.check(.busy, code: SQLITE_BUSY, operation: operation, message: busy)
+    }
+
+    private static func cantOpen(_ operation: String, _ failure: Int32) -> StoreError {
+        StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: operation, message: String(cString: strerror(failure)))
+    }
+
+    // MARK: The files this process holds
+
+    /// A file, whatever its name.
+    struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+
+        init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+        }
+    }
+
+    private static let held = Mutex<Set<FileIdentity>>([])
+
+    private static func isHeld(_ file: FileIdentity) -> Bool {
+        held.withLock { $0.contains(file) }
+    }
+
+    private static func hold(_ file: FileIdentity) {
+        _ = held.withLock { $0.insert(file) }
+    }
+
+    private static func drop(_ file: FileIdentity) {
+        _ = held.withLock { $0.remove(file) }
+    }
 }
