@@ -10,6 +10,10 @@ public final class Database {
         case readOnly
         /// Reads and writes, creating the file when it is missing.
         case readWrite
+        /// Reads the database file alone, as it is on disk: no lock, no `-wal` read, nothing
+        /// created next to it (SQLite's `immutable=1`). Only for a file nobody writes
+        /// meanwhile and that has no `-wal` (whose commits it would not see).
+        case immutable
     }
 
     let handle: OpaquePointer
@@ -23,13 +27,18 @@ public final class Database {
 
     /// Opens `path`. The file is not read until the first statement runs.
     public init(path: String, mode: Mode) throws(StoreError) {
-        let access = mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let access = switch mode {
+        case .readOnly: SQLITE_OPEN_READONLY
+        case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+        }
         let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         var connection: OpaquePointer?
         // Read-write connections write the WAL through the coalescing VFS (one write per
         // frame instead of two); read-only ones, which write nothing, use the default.
         let vfs = mode == .readWrite ? Database.coalescingVFS : nil
-        let code = sqlite3_open_v2(path, &connection, flags, vfs)
+        let name = mode == .immutable ? Database.immutableURI(path) : path
+        let code = sqlite3_open_v2(name, &connection, flags, vfs)
         guard code == SQLITE_OK, let connection else {
             let error = Database.error(connection, code: code, operation: "open \(path)")
             sqlite3_close_v2(connection)
@@ -38,6 +47,25 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
         self.handle = connection
         self.path = path
+    }
+
+    /// `file:PATH?immutable=1`, the path percent-encoded (SQLite decodes `%HH`).
+    private static func immutableURI(_ path: String) -> String {
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "."),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                uri.unicodeScalars.append("%")
+                uri.unicodeScalars.append(hex[Int(byte >> 4)])
+                uri.unicodeScalars.append(hex[Int(byte & 0xf)])
+            }
+        }
+        return uri + "?immutable=1"
     }
 
     /// The coalescing VFS's name once registered, or nil (then the default VFS is used).

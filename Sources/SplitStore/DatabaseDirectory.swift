@@ -53,17 +53,32 @@ enum DatabaseDirectory {
     /// Refuses, with the real reason, a database path that SQLite would refuse with a vague
     /// one: a directory ("disk I/O error"), or a file in a directory the daemon cannot write
     /// ("attempt to write a readonly database": the WAL and shared-memory files go next to it).
+    /// Also refuses, before anything is opened or created, a database file, `-wal` or `-shm`
+    /// the process cannot write, naming it: SQLite opens such a file read-only without a word,
+    /// and every write fails later (audit D3: a store said ready, then refused every change,
+    /// because of a read-only `-wal` and `-shm` next to a writable database file).
     static func checkUsable(_ path: String) throws(StoreError) {
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
             throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",
                                    message: "it is a directory; database.path names the database file")
         }
-        let slash = path.lastIndex(of: "/")
-        let parent = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        // Where SQLite puts them: next to the file, its links followed.
+        let resolved = resolvedPath(path)
+        let slash = resolved.lastIndex(of: "/")
+        let parent = slash.map { $0 == resolved.startIndex ? "/" : String(resolved[..<$0]) } ?? "."
         guard access(parent, W_OK | X_OK) == 0 else {
             throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",
                                    message: "cannot write in \(parent) (\(String(cString: strerror(errno)))): SQLite creates the WAL (-wal) and shared-memory (-shm) files next to the database")
+        }
+        for (suffix, role) in [("", "the database file"), ("-wal", "its write-ahead log"), ("-shm", "its shared-memory index")] {
+            let file = resolved + suffix
+            guard access(file, F_OK) == 0, access(file, W_OK) != 0 else { continue }
+            let reason = String(cString: strerror(errno))
+            let message = suffix.isEmpty
+                ? "the database file \(file) is not writable (\(reason))"
+                : "\(file), \(role), is not writable (\(reason)): SQLite would open it read-only and every write would fail; give it the database file's owner and mode"
+            throw StoreError.check(.readOnly, code: SQLITE_READONLY, operation: "open \(path)", message: message)
         }
     }
 

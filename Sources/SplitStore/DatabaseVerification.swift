@@ -6,6 +6,13 @@ import CSQLite
 /// Decides whether an existing file may be opened for writing, reading it through a
 /// read-only connection so a refused file is never changed (no recovery, no checkpoint, no
 /// migration). A damaged database is refused, never replaced or repaired.
+///
+/// Nor is anything created next to it: a read-only SQLite connection still creates the
+/// `-wal` and `-shm` it finds missing (with the database file's mode), and a refused start
+/// left them behind (audit D3: read-only ones next to a read-only file, which broke the
+/// next start once the file was fixed). Without a `-wal` the database file holds every
+/// commit, so it is read `immutable` (no lock, nothing created); with one, through the WAL,
+/// which then exists already.
 enum DatabaseVerification {
     /// What was found in a file that passed.
     struct Found {
@@ -17,7 +24,7 @@ enum DatabaseVerification {
         guard fileHasContent(path) else { return nil }
         let operation = "open \(path)"
         do {
-            let database = try Database(path: path, mode: .readOnly)
+            let database = try Database(path: path, mode: readsFileAlone(path) ? .immutable : .readOnly)
             defer { try? database.close() }
             database.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
             let found = try verifyIdentity(database, operation: operation)
@@ -63,6 +70,13 @@ enum DatabaseVerification {
             refused.message += "; refused, the file was left unchanged"
         }
         return refused
+    }
+
+    /// True when the database file holds the whole database: no `-wal` next to it, nor a
+    /// rollback journal (whose hot transaction a normal connection would see rolled back).
+    private static func readsFileAlone(_ path: String) -> Bool {
+        let resolved = DatabaseDirectory.resolvedPath(path)
+        return ["-wal", "-journal"].allSatisfy { access(resolved + $0, F_OK) != 0 && errno == ENOENT }
     }
 
     private static func fileHasContent(_ path: String) -> Bool {
