@@ -1,8 +1,9 @@
 import CLibUV
 import Glibc
 
-/// A listening Unix socket on the loop: bound by the daemon under `SocketPathGuard`'s rules,
-/// or adopted from systemd socket activation. Calls `onConnection` for each pending client.
+/// A listening Unix socket on the loop: bound by the daemon under `SocketPathGuard`'s rules
+/// (holding its `SocketPathLock`), or adopted from systemd socket activation. Calls
+/// `onConnection` for each pending client.
 final class Listener {
     let pipe: UnsafeMutablePointer<uv_pipe_t>
     /// Where it listens, for logs (`fd N` for an activated socket).
@@ -12,6 +13,8 @@ final class Listener {
     /// open-file limit; libuv then closes that client).
     var onAcceptError: ((Int32) -> Void)?
     private var isOpen = true
+    /// Held while the self-bound socket listens (nil when adopted: systemd bound it).
+    private var lock: SocketPathLock?
 
     private init(loop: UnsafeMutablePointer<uv_loop_t>, name: String, onConnection: @escaping (Listener) -> Void) throws(SystemError) {
         self.name = name
@@ -25,11 +28,13 @@ final class Listener {
         attach(self, to: pipe)
     }
 
-    /// Binds and listens on `path` (the socket file is removed again when closed).
+    /// Binds and listens on `path` (the socket file is removed again when closed), holding
+    /// `SocketPathGuard`'s lock from before the path is checked until the listener closes.
     static func bind(loop: UnsafeMutablePointer<uv_loop_t>, path: String, group: UInt32?, backlog: Int32,
                      onConnection: @escaping (Listener) -> Void) throws(SystemError) -> Listener {
-        try SocketPathGuard.prepare(path: path, group: group)
+        let lock = try SocketPathGuard.prepare(path: path, group: group)
         let listener = try Listener(loop: loop, name: path, onConnection: onConnection)
+        listener.lock = lock
         let previous = umask(SocketPathGuard.bindUmask(group: group))
         let status = uv_pipe_bind(listener.pipe, path)
         umask(previous)
@@ -80,10 +85,13 @@ final class Listener {
         uv_accept(asStream(pipe), asStream(client))
     }
 
-    /// Stops listening; a self-bound socket file is unlinked by libuv.
+    /// Stops listening; a self-bound socket file is unlinked by libuv (at once, in
+    /// uv_close), then its lock released.
     func close() {
         guard isOpen else { return }
         isOpen = false
         closeAndFree(pipe)
+        lock?.release()
+        lock = nil
     }
 }

@@ -4,15 +4,22 @@ import Glibc
 /// unlinking anything but a stale socket of our own kind.
 public enum SocketPathGuard {
     /// Prepares `path` for `bind`: creates its directory (`0700`, or `0750` when a group shares
-    /// it) if missing, refuses a symlink or a non-socket at `path`, refuses a socket something
-    /// still listens on, and removes a stale one.
-    public static func prepare(path: String, group: UInt32?) throws(SystemError) {
+    /// it) if missing, takes the lock on `PATH.lock` (refused, "in use", while another daemon
+    /// holds it), refuses a symlink or a non-socket at `path`, refuses a socket something
+    /// still listens on, and removes a stale one. The caller keeps the lock across bind and
+    /// listen and for as long as it listens: without it, a daemon that has bound but not yet
+    /// listened looks stale to a second one starting at the same moment, which would unlink
+    /// its socket file and bind its own (both then report ready).
+    @discardableResult
+    public static func prepare(path: String, group: UInt32?) throws(SystemError) -> SocketPathLock {
         guard path.hasPrefix("/") || !path.isEmpty else { throw SystemError("socket path is empty") }
         try ensureDirectory(parent(of: path), group: group)
+        let lock = try SocketPathLock(socketPath: path)
         if let refusal = refusal(path) { throw SystemError(refusal) }
         guard unlink(path) == 0 || errno == ENOENT else {
             throw .errno("cannot remove stale socket \(path)")
         }
+        return lock
     }
 
     /// Why `path` cannot be bound, found without changing anything, so that a daemon refused
@@ -71,4 +78,54 @@ public enum SocketPathGuard {
         let result = address.withSockaddr { connect(fd, $0, $1) }
         return result == 0
     }
+}
+
+/// An exclusive `flock` on `PATH.lock` next to a self-bound socket, taken before the socket
+/// path is checked and held across bind and listen until the daemon stops listening (the
+/// `Listener` keeps it). A socket-activated daemon takes none: systemd bound and listens on
+/// the socket before the daemon runs.
+///
+/// The file is created `0600`, owned by the daemon, whatever group shares the socket: only
+/// daemons open it, never clients. It is never removed: a daemon unlinking it at exit could do
+/// so while a second daemon has it open and is about to lock it; that one would then lock the
+/// unlinked file while a third creates and locks a new one, and both would run. An empty file
+/// left behind costs nothing (WriterLock keeps the database's `.lock` for the same reason).
+public final class SocketPathLock {
+    public let path: String
+    private var descriptor: Int32
+
+    /// Opens (or creates) `socketPath.lock` and locks it without waiting.
+    init(socketPath: String) throws(SystemError) {
+        path = socketPath + ".lock"
+        // O_NOFOLLOW: a symlink planted at the lock path is refused, not followed to a file
+        // the daemon would then create or lock; O_NONBLOCK: a FIFO there cannot hang the open.
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw SystemError("refusing lock file \(path): it is a symbolic link") }
+            throw .errno("cannot open the lock file \(path)")
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            release()
+            throw SystemError("refusing lock file \(path): it is not a regular file")
+        }
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let failure = errno
+            if failure == EINTR { continue }
+            release()
+            if failure == EWOULDBLOCK {
+                throw SystemError("socket \(socketPath) is in use: another daemon is listening on it (or starting to: it holds \(path))")
+            }
+            throw SystemError("cannot lock \(path): \(String(cString: strerror(failure)))")
+        }
+    }
+
+    /// Releases the lock (the file stays).
+    public func release() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { release() }
 }

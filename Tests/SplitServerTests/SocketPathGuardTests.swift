@@ -50,4 +50,61 @@ struct SocketPathGuardTests {
         try SocketPathGuard.prepare(path: path, group: nil)
         #expect(access(path, F_OK) != 0)
     }
+
+    /// A Unix stream socket bound to `path` that does not listen (a daemon between bind and
+    /// listen looks like this).
+    private func bindWithoutListening(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = try #require(UnixSocketAddress(path: path))
+        try #require(address.withSockaddr { bind(fd, $0, $1) } == 0)
+        return fd
+    }
+
+    /// D8: the daemon that holds `PATH.lock` may be between bind and listen, its socket
+    /// looking stale: a second daemon is refused ("in use") and leaves that socket alone;
+    /// once the lock is free, a socket nobody listens on is stale again.
+    @Test func aHeldLockRefusesAndLeavesASocketThatDoesNotListenYet() throws {
+        let root = temporaryDirectory()
+        let path = root + "/s.sock"
+        let bound = try bindWithoutListening(path)
+        defer { close(bound) }
+        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
+        do {
+            _ = try SocketPathGuard.prepare(path: path, group: nil)
+            Issue.record("prepare succeeded while another process held the lock")
+        } catch {
+            #expect(error.message.contains("is in use: another daemon is listening on it"), "\(error)")
+        }
+        #expect(access(path, F_OK) == 0, "the socket of the daemon holding the lock was removed")
+        close(lock)
+        _ = try SocketPathGuard.prepare(path: path, group: nil)
+        #expect(access(path, F_OK) != 0)
+    }
+
+    /// The lock `prepare` answers is held until released: meanwhile a second `prepare` is
+    /// refused. The lock file is private and stays after the release.
+    @Test func theLockIsHeldUntilReleasedAndItsFileStays() throws {
+        let root = temporaryDirectory()
+        let path = root + "/s.sock"
+        let held = try SocketPathGuard.prepare(path: path, group: nil)
+        #expect(throws: SystemError.self) { _ = try SocketPathGuard.prepare(path: path, group: nil) }
+        #expect(mode(path + ".lock") == 0o600)
+        held.release()
+        let again = try SocketPathGuard.prepare(path: path, group: nil)
+        again.release()
+        #expect(access(path + ".lock", F_OK) == 0)
+    }
+
+    /// A symlink (or anything but a regular file) at `PATH.lock` is refused, not followed.
+    @Test func aSymlinkedLockFileIsRefused() throws {
+        let root = temporaryDirectory()
+        let path = root + "/s.sock"
+        symlink(root + "/elsewhere", path + ".lock")
+        #expect(throws: SystemError.self) { _ = try SocketPathGuard.prepare(path: path, group: nil) }
+        #expect(access(root + "/elsewhere", F_OK) != 0, "the lock followed the symlink")
+        unlink(path + ".lock")
+        mkdir(path + ".lock", 0o700)
+        #expect(throws: SystemError.self) { _ = try SocketPathGuard.prepare(path: path, group: nil) }
+    }
 }

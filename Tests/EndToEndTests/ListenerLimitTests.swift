@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import SplitClient
+import Testing
+
+extension EndToEnd {
+    /// The listener: two daemons racing for one socket path.
+    @Suite struct ListenerLimit {
+        /// Two daemons started at the same moment on one socket path: exactly one serves it,
+        /// the other refuses to start ("in use"), round after round. A daemon that had bound
+        /// the socket but not yet called listen(2) used to look stale to the other, which
+        /// unlinked its socket file and bound its own: both reported ready.
+        @Test func twoDaemonsStartedAtOnceLeaveExactlyOneRunning() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitd-race")
+            defer { removeDirectory(directory) }
+            let socket = directory + "/s.sock"
+            for round in 0..<30 {
+                let logs = [directory + "/a\(round).log", directory + "/b\(round).log"]
+                let daemons = try logs.map {
+                    try ChildProcess(Binaries.splitd, ["--socket", socket, "--database", ":memory:"], stdoutPath: $0, stderrPath: $0)
+                }
+                defer { daemons.forEach { $0.killHard() } }
+                // Settled: each one has either exited or said it is ready.
+                let settled = eventually(within: .seconds(20)) {
+                    zip(daemons, logs).allSatisfy { daemon, log in !daemon.isRunning || readText(log).contains(" ready on ") }
+                }
+                let running = daemons.filter(\.isRunning)
+                let refusedInUse = zip(daemons, logs).filter { daemon, log in
+                    daemon.pollExit() == .exited(1) && readText(log).contains("is in use: another daemon is listening on it")
+                }
+                #expect(settled && running.count == 1 && refusedInUse.count == 1,
+                        "round \(round): \(running.count) running, \(refusedInUse.count) refused\n\(logs.map(readText).joined(separator: "\n---\n"))")
+                if running.count == 1 {
+                    #expect((try? SplitConnection.connect(to: socket, timeout: .seconds(5)).ping()) != nil, "round \(round)")
+                    running[0].signal(SIGTERM)
+                    #expect(running[0].wait(timeout: .seconds(15)) == .exited(0), "round \(round)")
+                }
+                guard settled, running.count == 1 else { return }
+            }
+        }
+
+        /// A lock on `PATH.lock` held by someone else (a daemon between bind and listen)
+        /// refuses the start, and the socket file there is left alone.
+        @Test func aHeldSocketLockRefusesTheStart() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitd-lock")
+            defer { removeDirectory(directory) }
+            let socket = directory + "/s.sock", log = directory + "/splitd.log"
+            // The other daemon: a bound socket that does not listen yet, and the lock.
+            let bound = try bindWithoutListening(socket)
+            defer { close(bound) }
+            let original = inode(socket)
+            let lock = open(socket + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            defer { close(lock) }
+            #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
+            let daemon = try ChildProcess(Binaries.splitd, ["--socket", socket, "--database", ":memory:"], stdoutPath: log, stderrPath: log)
+            defer { daemon.killHard() }
+            #expect(daemon.wait(timeout: .seconds(20)) == .exited(1), "\(readText(log))")
+            #expect(readText(log).contains("is in use: another daemon is listening on it"), "\(readText(log))")
+            #expect(original != nil && inode(socket) == original, "the socket file was removed or replaced")
+        }
+    }
+}
+
+/// A Unix stream socket bound to `path` that does not listen.
+private func bindWithoutListening(_ path: String) throws -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+    let status = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard fd >= 0, status == 0 else { throw HarnessError("cannot bind \(path): errno \(errno)") }
+    return fd
+}
+
+/// The inode at `path` (nil if nothing is there).
+private func inode(_ path: String) -> ino_t? {
+    var info = stat()
+    return lstat(path, &info) == 0 ? info.st_ino : nil
+}
