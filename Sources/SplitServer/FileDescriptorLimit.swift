@@ -4,11 +4,14 @@ import Glibc
 /// shells' soft limit is 1024, below what `limits.maxClients` (1024) plus the daemon's own
 /// descriptors need, and past it clients were dropped by the accept without a word. The soft
 /// limit is raised toward the hard one at start (Redis and nginx do the same), and a limit
-/// that still cannot hold `maxClients` is said in the log.
+/// that still cannot hold `maxClients` is said in the log. Clients past the room it leaves
+/// get `limit_exceeded` from the server; should `accept` itself fail with EMFILE, the
+/// listener refuses them with its reserve descriptor (Listener.swift).
 enum FileDescriptorLimit {
     /// Descriptors besides clients: the database, its WAL and shared memory (twice: the
     /// checkpoint thread has its own connection), the listeners, the loop's epoll, eventfds and
-    /// signal pipe, the standard streams, with room to spare.
+    /// signal pipe, the standard streams, the listener's reserve descriptor and socket lock,
+    /// with room to spare.
     static let reserved = 64
 
     /// Raises the soft limit to hold `clients` clients, as far as the hard limit allows.
@@ -24,6 +27,13 @@ enum FileDescriptorLimit {
         raised.rlim_cur = limit.rlim_max == rlim_t.max ? wanted : min(wanted, limit.rlim_max)
         guard setrlimit(resource, &raised) == 0 else { return (before, before) }
         return (before, count(raised.rlim_cur))
+    }
+
+    /// The soft limit in force now, or nil if it cannot be read.
+    static func current() -> Int? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        return count(limit.rlim_cur)
     }
 
     /// Clients a soft limit of `limit` descriptors leaves room for.

@@ -1,31 +1,66 @@
 import CLibUV
 import Glibc
+import SplitWire
 
 /// A listening Unix socket on the loop: bound by the daemon under `SocketPathGuard`'s rules
 /// (holding its `SocketPathLock`), or adopted from systemd socket activation. Calls
-/// `onConnection` for each pending client.
+/// `onConnection` for each pending client, which takes it with `accept(into:)`.
+///
+/// It accepts by itself (a `uv_poll_t` on the listening descriptor and `accept`) rather than
+/// through `uv_listen`: when libuv's own accept fails with EMFILE, libuv accepts and closes
+/// every pending client without a callback (its "emfile trick"), so past the open-file limit
+/// clients were dropped without a word, uncounted. Here a failed accept is never a silent
+/// drop: at EMFILE/ENFILE the listener closes its reserve descriptor, accepts one client,
+/// writes it the `limit_exceeded` line without blocking, closes it at once (no shutdown to
+/// wait for, so refusals never pile up descriptors), reopens the reserve, and reports the
+/// refusal through `onAcceptError` (counted in `stats` as `acceptFailures`, logged
+/// rate-limited). Should even that fail (another thread took the freed descriptor), it stops
+/// accepting for a moment: the clients wait in the backlog instead of being dropped.
 final class Listener {
-    let pipe: UnsafeMutablePointer<uv_pipe_t>
     /// Where it listens, for logs (`fd N` for an activated socket).
     let name: String
+    private let fd: Int32
+    private let poll: UnsafeMutablePointer<uv_poll_t>
+    private let resumeTimer: UnsafeMutablePointer<uv_timer_t>
+    /// The socket file bound by the daemon (unlinked at close); nil when adopted.
+    private let boundPath: String?
+    /// Held while the self-bound socket listens (nil when adopted).
+    private var lock: SocketPathLock?
     private let onConnection: (Listener) -> Void
-    /// Called with libuv's status when accepting a pending client failed (EMFILE: the
-    /// open-file limit; libuv then closes that client).
+    /// Called with a (negative errno) status when a pending client could not be served: it
+    /// was refused with `limit_exceeded` at EMFILE/ENFILE, or accepting stopped for a moment.
     var onAcceptError: ((Int32) -> Void)?
     private var isOpen = true
-    /// Held while the self-bound socket listens (nil when adopted: systemd bound it).
-    private var lock: SocketPathLock?
+    private var isPaused = false
+    /// The client accepted and not yet taken by `accept(into:)` (-1: none).
+    private var pendingClient: Int32 = -1
+    /// An open /dev/null, closed to make room for refusing one client at EMFILE (-1: none).
+    private var reserve: Int32 = -1
 
-    private init(loop: UnsafeMutablePointer<uv_loop_t>, name: String, onConnection: @escaping (Listener) -> Void) throws(SystemError) {
+    /// Clients accepted per wake-up: the loop answers the clients it has between bursts.
+    static let acceptsPerWakeUp = 64
+    /// How long accepting stops when even the reserve cannot make room.
+    static let pauseMilliseconds: UInt64 = 100
+
+    private init(loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32, name: String, boundPath: String?,
+                 lock: SocketPathLock?, onConnection: @escaping (Listener) -> Void) throws(SystemError) {
         self.name = name
+        self.fd = fd
+        self.boundPath = boundPath
+        self.lock = lock
         self.onConnection = onConnection
-        pipe = allocateUV(uv_pipe_t.self)
-        let status = uv_pipe_init(loop, pipe, 0)
+        poll = allocateUV(uv_poll_t.self)
+        // Also makes the descriptor non-blocking.
+        let status = uv_poll_init(loop, poll, fd)
         guard status == 0 else {
-            free(pipe)
-            throw .uv(status, "uv_pipe_init")
+            free(poll)
+            throw .uv(status, "cannot watch \(name)")
         }
-        attach(self, to: pipe)
+        resumeTimer = allocateUV(uv_timer_t.self)
+        uv_timer_init(loop, resumeTimer)
+        attach(self, to: poll)
+        attach(self, to: resumeTimer)
+        reserve = Self.openReserve()
     }
 
     /// Binds and listens on `path` (the socket file is removed again when closed), holding
@@ -33,65 +68,215 @@ final class Listener {
     static func bind(loop: UnsafeMutablePointer<uv_loop_t>, path: String, group: UInt32?, backlog: Int32,
                      onConnection: @escaping (Listener) -> Void) throws(SystemError) -> Listener {
         let lock = try SocketPathGuard.prepare(path: path, group: group)
-        let listener = try Listener(loop: loop, name: path, onConnection: onConnection)
-        listener.lock = lock
-        let previous = umask(SocketPathGuard.bindUmask(group: group))
-        let status = uv_pipe_bind(listener.pipe, path)
-        umask(previous)
-        guard status == 0 else {
-            listener.close()
-            throw .uv(status, "cannot bind \(path)")
+        // A leading "@" would make an abstract name; the daemon binds files only.
+        guard var address = UnixSocketAddress(path: path.hasPrefix("@") ? "./" + path : path) else {
+            throw SystemError("cannot bind \(path): the path is too long for a Unix socket")
         }
-        do {
-            try SocketPathGuard.restrict(path: path, group: group)
-            try listener.listen(backlog: backlog)
-        } catch {
-            listener.close()
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .errno("cannot create a socket for \(path)") }
+        let previous = umask(SocketPathGuard.bindUmask(group: group))
+        let bound = address.withSockaddr { Glibc.bind(fd, $0, $1) }
+        umask(previous)
+        guard bound == 0 else {
+            let error = SystemError.errno("cannot bind \(path)")
+            Glibc.close(fd)
             throw error
         }
-        return listener
+        do throws(SystemError) {
+            try SocketPathGuard.restrict(path: path, group: group)
+            guard Glibc.listen(fd, backlog) == 0 else { throw .errno("cannot listen on \(path)") }
+            let listener = try Listener(loop: loop, fd: fd, name: path, boundPath: path, lock: lock, onConnection: onConnection)
+            listener.startPolling()
+            return listener
+        } catch {
+            unlink(path)
+            Glibc.close(fd)
+            throw error
+        }
     }
 
-    /// Listens on a socket passed by systemd.
+    /// Listens on a socket passed by systemd (no lock: systemd bound it and keeps it).
     static func adopt(loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32, name: String, backlog: Int32,
                       onConnection: @escaping (Listener) -> Void) throws(SystemError) -> Listener {
         guard SocketActivation.isListeningUnixStream(fd) else {
             throw SystemError("passed descriptor \(fd) (\(name)) is not a listening Unix stream socket")
         }
-        let listener = try Listener(loop: loop, name: "fd \(fd) (\(name))", onConnection: onConnection)
-        let status = uv_pipe_open(listener.pipe, fd)
-        guard status == 0 else {
-            listener.close()
-            throw .uv(status, "cannot adopt fd \(fd)")
-        }
-        do { try listener.listen(backlog: backlog) } catch {
-            listener.close()
-            throw error
-        }
+        // listen(2) again sets the configured backlog, as uv_listen did.
+        guard Glibc.listen(fd, backlog) == 0 else { throw .errno("cannot listen on fd \(fd) (\(name))") }
+        let listener = try Listener(loop: loop, fd: fd, name: "fd \(fd) (\(name))", boundPath: nil, lock: nil,
+                                    onConnection: onConnection)
+        listener.startPolling()
         return listener
     }
 
-    private func listen(backlog: Int32) throws(SystemError) {
-        let status = uv_listen(asStream(pipe), backlog) { server, status in
-            guard let listener = owner(of: asHandle(server!), as: Listener.self) else { return }
-            guard status == 0 else { return listener.onAcceptError?(status) ?? () }
-            listener.onConnection(listener)
+    private func startPolling() {
+        guard isOpen else { return }
+        let status = uv_poll_start(poll, Int32(UV_READABLE.rawValue)) { handle, status, _ in
+            guard let listener = owner(of: asHandle(handle!), as: Listener.self) else { return }
+            guard status == 0 else {
+                listener.pause()
+                listener.onAcceptError?(status)
+                return
+            }
+            listener.acceptPending()
         }
-        guard status == 0 else { throw .uv(status, "cannot listen on \(name)") }
+        if status != 0 {
+            pause()
+            onAcceptError?(status)
+        }
     }
 
-    /// Accepts one pending client into `client` (an initialized pipe).
+    /// Accepts what is pending, up to `acceptsPerWakeUp` clients (the poll is level-triggered:
+    /// the rest wake it up again on the next loop iteration).
+    private func acceptPending() {
+        var handled = 0
+        while isOpen, !isPaused, handled < Self.acceptsPerWakeUp {
+            if reserve < 0 { reserve = Self.openReserve() }
+            let client = acceptClient()
+            if client >= 0 {
+                handled += 1
+                hand(client)
+                continue
+            }
+            let failure = errno
+            switch failure {
+            case EAGAIN, EWOULDBLOCK:
+                return
+            case EINTR, ECONNABORTED, EPROTO:
+                continue
+            case EMFILE, ENFILE:
+                handled += 1
+                guard refuseWithReserve(failure) else {
+                    pause()
+                    onAcceptError?(-failure)
+                    return
+                }
+            default:
+                pause()
+                onAcceptError?(-failure)
+                return
+            }
+        }
+    }
+
+    /// Offers `client` to the owner; closes it if the owner did not take it.
+    private func hand(_ client: Int32) {
+        pendingClient = client
+        onConnection(self)
+        if pendingClient >= 0 {
+            Glibc.close(pendingClient)
+            pendingClient = -1
+        }
+    }
+
+    /// Accept failed for want of a descriptor: frees the reserve, accepts one client, refuses
+    /// it with `limit_exceeded` and closes it, then takes the reserve back. False if no room
+    /// could be made (the client stays pending).
+    private func refuseWithReserve(_ failure: Int32) -> Bool {
+        guard reserve >= 0 else { return false }
+        Glibc.close(reserve)
+        reserve = -1
+        defer { reserve = Self.openReserve() }
+        while true {
+            let client = acceptClient()
+            if client >= 0 {
+                Self.refuse(client, line: Self.limitRefusal(failure))
+                onAcceptError?(-failure)
+                return true
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK, ECONNABORTED, EPROTO: return true // gone meanwhile: nothing to refuse
+            default: return false
+            }
+        }
+    }
+
+    /// Stops accepting for `pauseMilliseconds`: pending clients wait in the backlog.
+    private func pause() {
+        guard isOpen, !isPaused else { return }
+        isPaused = true
+        uv_poll_stop(poll)
+        uv_timer_start(resumeTimer, { handle in
+            guard let listener = owner(of: asHandle(handle!), as: Listener.self) else { return }
+            listener.isPaused = false
+            listener.startPolling()
+        }, Self.pauseMilliseconds, 0)
+    }
+
+    /// Takes the pending client into `client` (an initialized pipe): 0, or a libuv error.
     func accept(into client: UnsafeMutablePointer<uv_pipe_t>) -> Int32 {
-        uv_accept(asStream(pipe), asStream(client))
+        guard pendingClient >= 0 else { return Int32(UV_EAGAIN.rawValue) }
+        let descriptor = pendingClient
+        pendingClient = -1
+        let status = uv_pipe_open(client, descriptor)
+        if status != 0 { Glibc.close(descriptor) }
+        return status
     }
 
-    /// Stops listening; a self-bound socket file is unlinked by libuv (at once, in
-    /// uv_close), then its lock released.
+    /// Refuses the pending client now instead of taking it: writes `line` without blocking and
+    /// closes the socket at once (no shutdown to wait for, so no descriptor is held for it
+    /// after this call). False if no client is pending.
+    @discardableResult
+    func refusePending(line: [UInt8]) -> Bool {
+        guard pendingClient >= 0 else { return false }
+        Self.refuse(pendingClient, line: line)
+        pendingClient = -1
+        return true
+    }
+
+    /// Stops listening: a self-bound socket file is removed, then its lock released.
     func close() {
         guard isOpen else { return }
         isOpen = false
-        closeAndFree(pipe)
+        closeAndFree(poll)
+        closeAndFree(resumeTimer)
+        if let boundPath { unlink(boundPath) }
+        Glibc.close(fd)
+        if pendingClient >= 0 { Glibc.close(pendingClient) }
+        pendingClient = -1
+        if reserve >= 0 { Glibc.close(reserve) }
+        reserve = -1
         lock?.release()
         lock = nil
+    }
+
+    /// accept(2) on the listening socket, the client made close-on-exec and non-blocking
+    /// (accept4 is not visible from Swift's Glibc module); -1 with errno set on failure.
+    private func acceptClient() -> Int32 {
+        let client = Glibc.accept(fd, nil, nil)
+        guard client >= 0 else { return -1 }
+        _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+        return client
+    }
+
+    private static func openReserve() -> Int32 {
+        open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    /// The line for a client refused because `accept` failed with `failure` (EMFILE, ENFILE).
+    /// The "too many clients" prefix is what splitctl recognizes (exit 69), as for the server's.
+    static func limitRefusal(_ failure: Int32) -> [UInt8] {
+        let reason: String
+        if failure == ENFILE {
+            reason = "the system's open-file table is full"
+        } else if let limit = FileDescriptorLimit.current() {
+            reason = "the open-file limit (\(limit) descriptors) leaves room for \(FileDescriptorLimit.clients(under: limit))"
+        } else {
+            reason = "the open-file limit is reached"
+        }
+        return Notices.error(id: nil, code: .limitExceeded, message: "too many clients (\(reason))")
+    }
+
+    /// Writes `line` to a just-accepted client without blocking, and closes it.
+    private static func refuse(_ client: Int32, line: [UInt8]) {
+        // What the client already sent is read and dropped first: closing a Unix socket with
+        // unread input makes its peer's next read fail (ECONNRESET) rather than see the end.
+        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { scratch in
+            _ = recv(client, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT))
+        }
+        _ = line.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+        Glibc.close(client)
     }
 }

@@ -3,11 +3,76 @@ import Foundation
 import Glibc
 #endif
 import SplitClient
+import SplitWire
 import Testing
 
 extension EndToEnd {
-    /// The listener: two daemons racing for one socket path.
+    /// The listener at the open-file limit, and two daemons racing for one socket path.
     @Suite struct ListenerLimit {
+        /// 120 clients wait in the listen backlog of a daemon whose open-file limit (96) leaves
+        /// room for 32 (the daemon is stopped with SIGSTOP while they connect, so that it meets
+        /// them all at once). Every client past the 32 gets `limit_exceeded` naming the limit:
+        /// none is dropped without a word (libuv used to accept and close them silently once
+        /// `accept` failed with EMFILE), and `stats` counts every refusal.
+        @Test func everyClientPastTheOpenFileLimitGetsLimitExceeded() throws {
+            raiseOpenFileLimit()
+            let directory = try makeTemporaryDirectory(prefix: "splitd-listener-limit")
+            defer { removeDirectory(directory) }
+            let socket = directory + "/s.sock", log = directory + "/splitd.log"
+            // `ulimit -n` sets the soft and the hard limit: splitd cannot raise it.
+            let child = try ChildProcess("/bin/sh", ["-c", "ulimit -n 96 && exec \"$0\" \"$@\"", Binaries.splitd,
+                                                     "--socket", socket, "--database", directory + "/d.db"],
+                                         stdoutPath: log, stderrPath: log)
+            defer { child.killHard() }
+            var connections = [try connectWhenReady(socket, child: child, log: log)]
+            try connections[0].ping()
+            #expect(kill(child.pid, SIGSTOP) == 0)
+            for _ in 0..<120 { connections.append(try SplitConnection.connect(to: socket, timeout: .seconds(5))) }
+            #expect(kill(child.pid, SIGCONT) == 0)
+
+            var answered = 0, refused = 0, other: [String] = []
+            for connection in connections {
+                do {
+                    try connection.ping()
+                    answered += 1
+                } catch {
+                    if case .server(let code, let message) = error, code == "limit_exceeded",
+                       message.contains("too many clients (the open-file limit (96 descriptors) leaves room for 32)") {
+                        refused += 1
+                    } else {
+                        other.append("\(error)")
+                    }
+                }
+            }
+            #expect(answered == 32 && refused == 89 && other.isEmpty,
+                    "answered \(answered), refused \(refused), other \(other.count): \(Set(other))\n\(readText(log))")
+            for connection in connections { connection.close() }
+
+            // Every refusal is counted: by the listener (`acceptFailures`, refused at EMFILE
+            // with its reserve descriptor) or by the server (`errors.limit_exceeded`).
+            // (Until the daemon has seen the others close, the client asking is refused too.)
+            var stats: JSONValue?, refusedLater = 0
+            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+            while stats == nil, ContinuousClock.now < deadline {
+                do {
+                    stats = try SplitConnection.connect(to: socket).stats()
+                } catch {
+                    if case .server(let code, _) = error, code == "limit_exceeded" { refusedLater += 1 }
+                    usleep(20_000)
+                }
+            }
+            let failures = stats?["acceptFailures"]?.int ?? -1
+            let limitErrors = stats?["errors"]?["limit_exceeded"]?.int ?? 0
+            #expect(failures + limitErrors == refused + refusedLater,
+                    "acceptFailures \(failures), errors.limit_exceeded \(limitErrors), refused \(refused) + \(refusedLater)")
+            // Logged, but not one line each.
+            let lines = readText(log).split(separator: "\n").filter {
+                $0.contains("refused connection") || $0.contains("could not be accepted")
+            }
+            #expect(!lines.isEmpty && lines.count <= 2, "\(lines)")
+            #expect(child.isRunning)
+        }
+
         /// Two daemons started at the same moment on one socket path: exactly one serves it,
         /// the other refuses to start ("in use"), round after round. A daemon that had bound
         /// the socket but not yet called listen(2) used to look stale to the other, which
@@ -61,6 +126,17 @@ extension EndToEnd {
             #expect(original != nil && inode(socket) == original, "the socket file was removed or replaced")
         }
     }
+}
+
+/// Connects to the daemon `child` once `socket` accepts connections.
+private func connectWhenReady(_ socket: String, child: ChildProcess, log: String) throws -> SplitConnection {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+    while ContinuousClock.now < deadline {
+        if let ended = child.pollExit() { throw HarnessError("splitd ended during start-up (\(ended))\n\(readText(log))") }
+        if let connection = try? SplitConnection.connect(to: socket, timeout: .seconds(1)) { return connection }
+        usleep(20_000)
+    }
+    throw HarnessError("splitd did not accept connections within 20 s\n\(readText(log))")
 }
 
 /// A Unix stream socket bound to `path` that does not listen.
