@@ -1,5 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CSQLite
 import CSQLiteVFS
+
+/// SQLITE_IOERR_SHORT_READ (sqlite3.h defines extended codes as expressions Swift does not import).
+private let SQLITE_IOERR_SHORT_READ_CODE = SQLITE_IOERR | (2 << 8)
 
 /// One SQLite connection, used by one thread (opened NOMUTEX: SQLite does no locking of its
 /// own on it), with a cache of prepared statements and IMMEDIATE transactions.
@@ -153,7 +159,7 @@ public final class Database {
         do {
             try reusable(&beginStatement, "BEGIN IMMEDIATE").run()
             let result = try body()
-            try reusable(&commitStatement, "COMMIT").run()
+            try commit()
             return result
         } catch {
             rollbackIfOpen()
@@ -161,6 +167,22 @@ public final class Database {
             failure.operation = operation()
             failure.rolledBack = true
             throw failure
+        }
+    }
+
+    /// Steps COMMIT itself to catch the failed call's errno: SQLite records it
+    /// (`sqlite3_system_errno`) for errors raised while a statement runs, but a COMMIT that
+    /// fails (its WAL write or sync refused) ends in OP_Halt, which leaves the recorded value
+    /// as it was (0, or an earlier failure's). SQLite reads errno the same way
+    /// (`unixGetLastError`); it is cleared first so that a stale one is never reported.
+    private func commit() throws(StoreError) {
+        let statement = try reusable(&commitStatement, "COMMIT")
+        errno = 0
+        let code = sqlite3_step(statement.handle)
+        let failedCallErrno = errno
+        sqlite3_reset(statement.handle)
+        guard code == SQLITE_DONE else {
+            throw Database.error(handle, code: code, operation: "step COMMIT", systemErrno: failedCallErrno)
         }
     }
 
@@ -180,8 +202,12 @@ public final class Database {
 
     // MARK: Errors
 
-    /// The classified error for a failed call on `connection` that returned `code`.
-    static func error(_ connection: OpaquePointer?, code: Int32, operation: String) -> StoreError {
+    /// The classified error for a failed call on `connection` that returned `code`. For an
+    /// I/O or open error, the system's errno of the failed call (`failedCallErrno` when the
+    /// caller caught it, else what SQLite recorded) is classified too and told in the message:
+    /// "disk I/O error" alone hid a file system remounted read-only or an immutable file.
+    static func error(_ connection: OpaquePointer?, code: Int32, operation: String,
+                      systemErrno failedCallErrno: Int32? = nil) -> StoreError {
         var extended = code
         var message = String(cString: sqlite3_errstr(code))
         var systemErrno: Int32 = 0
@@ -189,7 +215,15 @@ public final class Database {
             let latest = sqlite3_extended_errcode(connection)
             if latest & 0xff == code & 0xff { extended = latest }
             message = String(cString: sqlite3_errmsg(connection))
-            systemErrno = sqlite3_system_errno(connection)
+            // SQLite records the errno for I/O and open errors only (for the others it is
+            // left over from an earlier failure); a short read has none.
+            let primary = code & 0xff
+            if (primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN) && extended != SQLITE_IOERR_SHORT_READ_CODE {
+                systemErrno = failedCallErrno ?? sqlite3_system_errno(connection)
+            }
+        }
+        if systemErrno != 0 {
+            message += ": \(String(cString: strerror(systemErrno))) (errno \(systemErrno))"
         }
         let kind = StoreError.Kind.classify(extendedCode: extended, systemErrno: systemErrno)
         return StoreError(kind: kind, code: code & 0xff, extendedCode: extended, operation: operation, message: message)

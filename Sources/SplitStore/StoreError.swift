@@ -14,7 +14,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
         /// SQLITE_FULL, or a disk I/O error whose system errno is ENOSPC/EDQUOT.
         case full
-        /// SQLITE_READONLY and its extended codes (read-only file, directory or mount).
+        /// SQLITE_READONLY and its extended codes (read-only file, directory or mount), or a
+        /// disk I/O error whose system errno is EROFS/EPERM/EACCES (a file system remounted
+        /// read-only, an immutable file, permissions changed under the daemon).
         case readOnly
         /// SQLITE_BUSY: another connection held the lock longer than the busy timeout.
         case busy
@@ -24,7 +26,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case corrupt
         /// SQLITE_NOTADB: the file is not a SQLite database.
         case notADatabase
-        /// SQLITE_IOERR other than a full disk.
+        /// SQLITE_IOERR other than a full disk or a refused write.
         case ioError
         /// SQLITE_CONSTRAINT: the batch broke a key or foreign key (a daemon bug).
         case constraint
@@ -77,7 +79,9 @@ extension StoreError.Kind {
     static func classify(extendedCode: Int32, systemErrno: Int32) -> StoreError.Kind {
         switch extendedCode & 0xff {
         case SQLITE_FULL: return .full
-        case SQLITE_IOERR: return isDiskFull(errno: systemErrno) ? .full : .ioError
+        case SQLITE_IOERR:
+            if isDiskFull(errno: systemErrno) { return .full }
+            return isWriteRefused(errno: systemErrno) ? .readOnly : .ioError
         case SQLITE_READONLY: return .readOnly
         case SQLITE_BUSY: return .busy
         case SQLITE_LOCKED: return .locked
@@ -92,5 +96,13 @@ extension StoreError.Kind {
     // A full disk can surface as SQLITE_IOERR_WRITE/FSYNC/TRUNCATE rather than SQLITE_FULL.
     private static func isDiskFull(errno: Int32) -> Bool {
         errno == ENOSPC || errno == EDQUOT
+    }
+
+    // A write the file system refuses: remounted read-only (EROFS, e.g. errors=remount-ro),
+    // an immutable file (EPERM), permissions (EACCES). SQLite reports them as
+    // SQLITE_IOERR_WRITE/FSYNC/TRUNCATE..., which read "disk I/O error": nothing is wrong
+    // with the disk, and writes work again once the cause is gone.
+    private static func isWriteRefused(errno: Int32) -> Bool {
+        errno == EROFS || errno == EPERM || errno == EACCES
     }
 }

@@ -78,6 +78,11 @@ struct DatabaseTests {
         (SQLITE_IOERR_WRITE, ENOSPC, .full),
         (SQLITE_IOERR_FSYNC, EDQUOT, .full),
         (SQLITE_IOERR_WRITE, EIO, .ioError),
+        // A file system remounted read-only, an immutable file, a file the process may not write.
+        (SQLITE_IOERR_WRITE, EROFS, .readOnly),
+        (SQLITE_IOERR_WRITE, EPERM, .readOnly),
+        (SQLITE_IOERR_FSYNC, EROFS, .readOnly),
+        (SQLITE_IOERR_TRUNCATE, EACCES, .readOnly),
         (SQLITE_IOERR, 0, .ioError),
         (SQLITE_READONLY, 0, .readOnly),
         (SQLITE_READONLY_DBMOVED, 0, .readOnly),
