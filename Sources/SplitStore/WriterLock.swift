@@ -35,11 +35,15 @@ final class WriterLock {
     private var lockDescriptor: Int32
     private var fileDescriptor: Int32
     private let file: FileIdentity
+    /// Set when the database file was empty (so taken as a new database) while the files
+    /// next to it say it had been used: for the daemon's log (`emptyDatabaseWarning(_:lockExisted:)`).
+    let emptyDatabaseWarning: String?
 
     init(database path: String) throws(StoreError) {
         let resolved = DatabaseDirectory.resolvedPath(path)
         let named = resolved == path ? path : "\(path) (resolved: \(resolved))"
         let lockPath = resolved + ".lock"
+        let lockExisted = access(lockPath, F_OK) == 0
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw WriterLock.cantOpen("open \(lockPath)", errno) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
@@ -48,6 +52,8 @@ final class WriterLock {
             throw WriterLock.refusal(failure, operation: "lock \(lockPath)",
                                      busy: "another splitd (or another store of this process) has this database file open for writing: \(named)")
         }
+        // Before the file is created: an empty file found here is not one this start made.
+        emptyDatabaseWarning = WriterLock.emptyDatabaseWarning(resolved, lockExisted: lockExisted)
         let descriptor: Int32
         let identity: FileIdentity
         do {
@@ -86,6 +92,31 @@ final class WriterLock {
         let identity = FileIdentity(status)
         hold(identity)
         return (descriptor, identity)
+    }
+
+    /// A warning when the database file exists but is empty, which the store takes as a new
+    /// database (it is what an interrupted first start leaves: the `.lock`, then the empty
+    /// file, before SQLite wrote its header), while the files next to it say it had been
+    /// used: a `-wal` or `-shm` (SQLite creates them only once the file has its header, and
+    /// discards a WAL found next to an empty file), or only the `.lock` of an earlier start.
+    /// A truncated or replaced file would otherwise start with no scenes without a word.
+    static func emptyDatabaseWarning(_ resolved: String, lockExisted: Bool) -> String? {
+        var status = stat()
+        guard stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0 else { return nil }
+        var companions: [String] = []
+        for suffix in ["-wal", "-shm"] where stat(resolved + suffix, &status) == 0 {
+            companions.append("\(resolved + suffix) (\(status.st_size) bytes)")
+        }
+        let restore = "If it held scenes, stop splitd and restore a backup (docs/STORAGE.md, \"Backup and restore\")"
+        if !companions.isEmpty {
+            return "the database file \(resolved) is empty and is taken as a new database, but "
+                + "\(companions.joined(separator: " and ")) next to it say\(companions.count == 1 ? "s" : "") it was used "
+                + "(truncated or replaced?); SQLite discards a WAL next to an empty database file. \(restore)"
+        }
+        guard lockExisted else { return nil }
+        return "the database file \(resolved) is empty and is taken as a new database, but \(resolved).lock next to it "
+            + "says a splitd opened it before: an interrupted first start leaves exactly this, a truncated or "
+            + "replaced database too. \(restore)"
     }
 
     /// Releases both locks (the `.lock` file stays: removing it could race a process locking
