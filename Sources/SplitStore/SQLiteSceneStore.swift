@@ -55,7 +55,9 @@ public final class SQLiteSceneStore: SceneStore {
         if options.access == .readWrite {
             try DatabaseDirectory.createParent(of: path)
             try DatabaseDirectory.checkUsable(path)
-            writerLock = try WriterLock(database: path)
+            let lock = try WriterLock(database: path)
+            writerLock = lock
+            if let warning = lock.emptyDatabaseWarning { warnings.append(warning) }
             try DatabaseDirectory.createFileIfMissing(path)
             if options.backgroundWALCheckpoints, let room = Self.walRoom(databasePath: path),
                let fitted = options.fittedWAL(toRoom: room) {
@@ -85,7 +87,7 @@ public final class SQLiteSceneStore: SceneStore {
                 let pageSize = Int(try database.integer("PRAGMA page_size") ?? 4096)
                 let bytes = options.preallocatedWALBytes(pageSize: pageSize)
                 do {
-                    try WALPreallocation.extend(walPath: Self.resolved(path) + "-wal", to: bytes)
+                    try WALPreallocation.extend(walPath: DatabaseDirectory.resolvedPath(path) + "-wal", to: bytes)
                 } catch {
                     warnings.append("could not zero-fill the WAL to \(Self.mebibytes(Int64(bytes))) (\(error.message)); "
                         + "it grows as commits need, each growing flush writing the file's size too")
@@ -159,20 +161,13 @@ public final class SQLiteSceneStore: SceneStore {
     /// unprivileged writer plus the WAL file's own size (its blocks are reused); nil when
     /// the file system cannot say.
     static func walRoom(databasePath: String) -> Int64? {
-        let file = resolved(databasePath)
+        let file = DatabaseDirectory.resolvedPath(databasePath)
         let directory = file.lastIndex(of: "/").map { String(file[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         var volume = statvfs()
         guard statvfs(directory, &volume) == 0 else { return nil }
         var wal = stat()
         let walBytes = stat(file + "-wal", &wal) == 0 ? Int64(wal.st_size) : 0
         return Int64(volume.f_bavail) * Int64(volume.f_frsize) + walBytes
-    }
-
-    /// `path` with its symlinks resolved, as SQLite opens it (itself when it cannot be resolved).
-    static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
     }
 
     static func mebibytes(_ bytes: Int64) -> String {
