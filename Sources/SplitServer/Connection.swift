@@ -217,7 +217,7 @@ final class Connection {
         defer { isDraining = false }
         var budget = Int(pending)
         while budget > 0, isOpen, !framer.isBroken {
-            let count = recv(fd, readBuffer.baseAddress, min(budget, readBuffer.count), Int32(MSG_DONTWAIT))
+            let count = UnixStream.receiveWithoutWaiting(fd, into: UnsafeMutableRawBufferPointer(rebasing: readBuffer[..<min(budget, readBuffer.count)]))
             guard count > 0 else { break }
             budget -= count
             frame(count)

@@ -72,7 +72,7 @@ final class Listener {
         guard var address = UnixSocketAddress(path: path.hasPrefix("@") ? "./" + path : path) else {
             throw SystemError("cannot bind \(path): the path is too long for a Unix socket")
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = UnixStream.makeSocket()
         guard fd >= 0 else { throw .errno("cannot create a socket for \(path)") }
         let previous = umask(SocketPathGuard.bindUmask(group: group))
         let bound = address.withSockaddr { Glibc.bind(fd, $0, $1) }
@@ -274,9 +274,9 @@ final class Listener {
         // What the client already sent is read and dropped first: closing a Unix socket with
         // unread input makes its peer's next read fail (ECONNRESET) rather than see the end.
         withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { scratch in
-            _ = recv(client, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT))
+            _ = UnixStream.receiveWithoutWaiting(client, into: scratch)
         }
-        _ = line.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+        _ = line.withUnsafeBytes { UnixStream.sendWithoutWaiting(client, $0) }
         Glibc.close(client)
     }
 }

@@ -48,7 +48,7 @@ public struct SocketActivation: Sendable {
         var family = sockaddr_storage()
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &length) == 0,
-              type == Int32(SOCK_STREAM.rawValue) else { return false }
+              type == UnixStream.streamType else { return false }
         length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &length) == 0, accepting == 1 else { return false }
         var addressLength = socklen_t(MemoryLayout<sockaddr_storage>.size)

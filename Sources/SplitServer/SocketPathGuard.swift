@@ -72,7 +72,7 @@ public enum SocketPathGuard {
 
     /// True if connecting to the socket succeeds (someone accepts on it).
     static func isListening(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = UnixStream.makeSocket()
         guard fd >= 0, var address = UnixSocketAddress(path: path) else { return false }
         defer { close(fd) }
         let result = address.withSockaddr { connect(fd, $0, $1) }

@@ -18,13 +18,13 @@ public struct SystemdNotifier: Sendable {
     @discardableResult
     public func notify(_ message: String) -> Bool {
         guard let path = socketPath else { return false }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = UnixStream.makeDatagramSocket()
         guard fd >= 0 else { return false }
         defer { close(fd) }
         guard var address = UnixSocketAddress(path: path) else { return false }
         let sent = message.utf8CString.withUnsafeBufferPointer { text in
             address.withSockaddr { sockaddr, length in
-                sendto(fd, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL), sockaddr, length)
+                UnixStream.sendDatagram(fd, text.baseAddress, text.count - 1, to: sockaddr, length)
             }
         }
         return sent == message.utf8.count
