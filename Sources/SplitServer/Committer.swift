@@ -268,7 +268,9 @@ extension Server {
         }
         // The attachment side of the rolled-back changes (an attach or detach that changed
         // nothing else stands, as its answer does).
-        let changed = work.changedSceneIDs
+        // Visibly changed only: an attach beside a failing sweep checkpoint of its scene was
+        // answered (it stands), so it must stay.
+        let changed = work.visiblyChangedSceneIDs
         for (scene, before) in work.attachmentsBefore where changed.contains(scene) {
             restoreAttachments(of: scene, to: before)
         }

@@ -26,6 +26,9 @@ extension Server {
             }
             return
         }
+        // The WAL this daemon wrote is still named next to the path: emptied now, it cannot
+        // be read into a file that replaced the database should the stop not finish.
+        do { try store.checkpoint() } catch { logger.error("after the rescue, the old WAL could not be emptied: \(error)") }
         let next = target == path
             ? "the next start opens it"
             : "the next start opens the file now at \(path); the copy is left for you to compare"

@@ -214,17 +214,6 @@ final class Listener {
         return status
     }
 
-    /// Refuses the pending client now instead of taking it: writes `line` without blocking and
-    /// closes the socket at once (no shutdown to wait for, so no descriptor is held for it
-    /// after this call). False if no client is pending.
-    @discardableResult
-    func refusePending(line: [UInt8]) -> Bool {
-        guard pendingClient >= 0 else { return false }
-        Self.refuse(pendingClient, line: line)
-        pendingClient = -1
-        return true
-    }
-
     /// Stops listening: a self-bound socket file is removed, then its lock released.
     func close() {
         guard isOpen else { return }

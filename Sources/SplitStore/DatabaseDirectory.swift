@@ -16,6 +16,12 @@ enum DatabaseDirectory {
         }
     }
 
+    /// The directory `path` is in ("." for a bare name, "/" at the root).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// `path` absolute, with every symbolic link resolved: the file SQLite opens (it follows
     /// links itself) and puts its `-wal` and `-shm` next to. A file not created yet is named in
     /// its directory's real path, and a dangling link by its target, so the name is the one

@@ -35,6 +35,8 @@ public final class SQLiteSceneStore: SceneStore {
     private var fileIdentity: (device: UInt64, inode: UInt64)?
     /// Set once the file was found deleted or replaced: every commit fails with it.
     private(set) var lostFile: String?
+    /// What the previous `verifyFileInPlace` found, not yet confirmed.
+    private var suspectedLoss: String?
 
     let database: Database
     private let writerLock: WriterLock?
@@ -77,7 +79,10 @@ public final class SQLiteSceneStore: SceneStore {
                                    message: "no database to open read-only")
         }
         database = try Database(path: path, mode: options.access == .readOnly ? .readOnly : .readWrite)
-        deferredFlush = options.access == .readWrite && options.defersFlush ? WALFlush(databasePath: path) : nil
+        // The WAL SQLite writes is next to the file a symlinked path leads to: flushing
+        // `path-wal` beside the link synced nothing (or, with no such file, failed).
+        deferredFlush = options.access == .readWrite && options.defersFlush
+            ? WALFlush(databasePath: DatabaseDirectory.resolvedPath(path)) : nil
         do {
             try SQLiteSceneStore.configure(database, options: options)
             preparedStatements = try StoreStatements(database)
@@ -121,34 +126,60 @@ public final class SQLiteSceneStore: SceneStore {
         if let lostFile { return lostFile }
         guard let fileIdentity else { return nil }
         var status = stat()
+        var problem: String?
         if stat(path, &status) != 0 {
             guard errno == ENOENT else { return nil }
-            lostFile = "was deleted"
+            problem = "was deleted"
         } else if UInt64(status.st_dev) != fileIdentity.device || UInt64(status.st_ino) != fileIdentity.inode {
-            lostFile = "was replaced by another file"
+            problem = "was replaced by another file"
         }
-        return lostFile
+        // Two checks in a row (a second apart) before the file counts as lost: a symlinked
+        // path re-created with `ln -sf` is missing for a moment.
+        defer { suspectedLoss = problem }
+        guard let problem, suspectedLoss == problem else { return nil }
+        lostFile = problem
+        // SQLite deletes the WAL and its index *by name* when the last connection closes: with
+        // the file gone or replaced, those names may now belong to someone else's files.
+        var persist: Int32 = 1
+        _ = sqlite3_file_control(database.handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        return problem
     }
 
     /// Copies everything committed into a new database at `target` (SQLite's `VACUUM INTO`:
     /// a consistent copy, WAL included, made through the store's own connection, which still
-    /// reads the lost file). `target` must not exist.
+    /// reads the lost file). The copy is written and synced under a temporary name in the same
+    /// directory, then linked to `target`, which must not exist: a copy that fails half-way
+    /// (a full disk) never sits at `target` for the next start to take as the database.
     public func rescue(to target: String) throws(StoreError) {
-        let statement = try database.prepare("VACUUM INTO ?")
-        try statement.bind(target, at: 1)
-        try statement.run()
-        // VACUUM INTO does not sync what it wrote: the copy and its directory entry are
-        // synced here, before the daemon tells anyone the data is safe there.
-        let directory = target.lastIndex(of: "/").map { String(target[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
-        for (file, flags) in [(target, O_RDONLY), (directory, O_RDONLY | O_DIRECTORY)] {
-            let descriptor = open(file, flags | O_CLOEXEC)
-            guard descriptor >= 0, fsync(descriptor) == 0 else {
-                let code = errno
-                if descriptor >= 0 { Glibc.close(descriptor) }
-                throw StoreError.check(.ioError, code: SQLITE_IOERR, operation: "sync \(file)", message: String(cString: strerror(code)))
+        let resolved = DatabaseDirectory.resolvedPath(target)
+        let temporary = "\(resolved).partial-\(getpid())"
+        unlink(temporary)
+        do throws(StoreError) {
+            let statement = try database.prepare("VACUUM INTO ?")
+            try statement.bind(temporary, at: 1)
+            try statement.run()
+            // VACUUM INTO does not sync what it wrote.
+            try Self.sync(temporary, flags: O_RDONLY)
+            guard link(temporary, resolved) == 0 else {
+                throw StoreError.check(.ioError, code: SQLITE_IOERR, operation: "link \(temporary) to \(resolved)",
+                                       message: String(cString: strerror(errno)))
             }
-            Glibc.close(descriptor)
+            unlink(temporary)
+            try Self.sync(DatabaseDirectory.directory(of: resolved), flags: O_RDONLY | O_DIRECTORY)
+        } catch {
+            unlink(temporary)
+            throw error
         }
+    }
+
+    private static func sync(_ file: String, flags: Int32) throws(StoreError) {
+        let descriptor = open(file, flags | O_CLOEXEC)
+        guard descriptor >= 0, fsync(descriptor) == 0 else {
+            let code = errno
+            if descriptor >= 0 { Glibc.close(descriptor) }
+            throw StoreError.check(.ioError, code: SQLITE_IOERR, operation: "sync \(file)", message: String(cString: strerror(code)))
+        }
+        Glibc.close(descriptor)
     }
 
     private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
@@ -162,7 +193,7 @@ public final class SQLiteSceneStore: SceneStore {
     /// the file system cannot say.
     static func walRoom(databasePath: String) -> Int64? {
         let file = DatabaseDirectory.resolvedPath(databasePath)
-        let directory = file.lastIndex(of: "/").map { String(file[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        let directory = DatabaseDirectory.directory(of: file)
         var volume = statvfs()
         guard statvfs(directory, &volume) == 0 else { return nil }
         var wal = stat()

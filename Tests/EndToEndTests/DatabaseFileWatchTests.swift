@@ -48,6 +48,58 @@ extension EndToEnd {
             #expect(restored.revision == acknowledged, "every acknowledged change is in the rescued file")
         }
 
+        /// A copy that cannot be made (a full disk: the deleted file's blocks are still held)
+        /// leaves nothing at the path for a restart to take as an empty database; the daemon
+        /// keeps refusing changes and tries again each second, and finishes once there is room.
+        @Test(.enabled(if: Machine.canMountTmpfs, "needs root and permission to mount a tmpfs"))
+        func aRescueWaitsForRoomAndNeverLeavesAPartialCopy() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitd-rescue")
+            try shell("mount -t tmpfs -o size=16m,mode=0700 tmpfs '\(directory)'")
+            defer {
+                _ = try? shell("umount -l '\(directory)'")
+                removeDirectory(directory)
+            }
+            let daemon = try DaemonProcess(directory: directory)
+            defer { daemon.kill9() }
+            let client = try daemon.client()
+            let created = try client.createScene("held", device: IPadPro129.device)
+            let filler = directory + "/filler"
+            fillFileSystem(with: filler)
+            for suffix in ["", "-wal", "-shm"] { unlink(daemon.databasePath + suffix) }
+            let acknowledged = try resizeUntilRefused(client, "held", from: created.revision)
+            // No room for the copy: still running, nothing at the path, no partial file left.
+            usleep(1_500_000)
+            #expect(daemon.isRunning, "\(daemon.logTail())")
+            #expect(!FileManager.default.fileExists(atPath: daemon.databasePath))
+            let partial = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".partial-") }
+            #expect(partial.isEmpty, "\(partial)")
+            unlink(filler)
+            #expect(daemon.process?.wait(timeout: .seconds(20)) == .exited(75), "\(daemon.logTail())")
+            try daemon.start()
+            #expect(try daemon.client().getScene("held").revision == acknowledged)
+        }
+
+        /// A database path that is a symbolic link: SQLite writes the WAL next to the file the
+        /// link leads to, and the flush must sync that one (it synced a stray `link-wal`, then
+        /// failed with ENOENT once the zero-fill followed the link: exit 75 at the first change).
+        @Test func aSymlinkedDatabaseTakesChangesAndKeepsThem() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitd-link")
+            defer { removeDirectory(directory) }
+            try FileManager.default.createDirectory(atPath: directory + "/real", withIntermediateDirectories: true)
+            #expect(symlink(directory + "/real/d.db", directory + "/d.db") == 0)
+            let daemon = try DaemonProcess(directory: directory)
+            defer { daemon.kill9() }
+            let client = try daemon.client()
+            _ = try client.createScene("linked", device: IPadPro129.device)
+            var last = 0
+            for index in 0..<20 {
+                last = try client.resize("linked", to: index % 2 == 0 ? IPadPro129.oneThird : IPadPro129.landscape).revision
+            }
+            #expect(!FileManager.default.fileExists(atPath: directory + "/d.db-wal"), "no stray WAL beside the link")
+            try daemon.crashAndRestart()
+            #expect(try daemon.client().getScene("linked").revision == last)
+        }
+
         @Test func aReplacedDatabaseIsCopiedNextToTheNewFile() throws {
             let daemon = try DaemonProcess()
             defer { daemon.kill9() }

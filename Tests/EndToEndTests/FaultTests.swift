@@ -241,7 +241,7 @@ private func setImmutable(_ files: [String], _ immutable: Bool) throws {
 }
 
 /// Writes zeros into `path` until the file system refuses more (ENOSPC).
-private func fillFileSystem(with path: String) {
+func fillFileSystem(with path: String) {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     guard fd >= 0 else { return }
     defer { close(fd) }
