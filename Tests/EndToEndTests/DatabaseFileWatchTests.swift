@@ -53,30 +53,26 @@ extension EndToEnd {
         /// keeps refusing changes and tries again each second, and finishes once there is room.
         @Test(.enabled(if: Machine.canMountTmpfs, "needs root and permission to mount a tmpfs"))
         func aRescueWaitsForRoomAndNeverLeavesAPartialCopy() throws {
-            let directory = try makeTemporaryDirectory(prefix: "splitd-rescue")
-            try shell("mount -t tmpfs -o size=16m,mode=0700 tmpfs '\(directory)'")
-            defer {
-                _ = try? shell("umount -l '\(directory)'")
-                removeDirectory(directory)
+            try withTmpfs(size: "16m", prefix: "splitd-rescue") { directory in
+                let daemon = try DaemonProcess(directory: directory)
+                defer { daemon.kill9() }
+                let client = try daemon.client()
+                let created = try client.createScene("held", device: IPadPro129.device)
+                let filler = directory + "/filler"
+                fillFileSystem(with: filler)
+                for suffix in ["", "-wal", "-shm"] { unlink(daemon.databasePath + suffix) }
+                let acknowledged = try resizeUntilRefused(client, "held", from: created.revision)
+                // No room for the copy: still running, nothing at the path, no partial file left.
+                usleep(1_500_000)
+                #expect(daemon.isRunning, "\(daemon.logTail())")
+                #expect(!FileManager.default.fileExists(atPath: daemon.databasePath))
+                let partial = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".partial-") }
+                #expect(partial.isEmpty, "\(partial)")
+                unlink(filler)
+                #expect(daemon.process?.wait(timeout: .seconds(20)) == .exited(75), "\(daemon.logTail())")
+                try daemon.start()
+                #expect(try daemon.client().getScene("held").revision == acknowledged)
             }
-            let daemon = try DaemonProcess(directory: directory)
-            defer { daemon.kill9() }
-            let client = try daemon.client()
-            let created = try client.createScene("held", device: IPadPro129.device)
-            let filler = directory + "/filler"
-            fillFileSystem(with: filler)
-            for suffix in ["", "-wal", "-shm"] { unlink(daemon.databasePath + suffix) }
-            let acknowledged = try resizeUntilRefused(client, "held", from: created.revision)
-            // No room for the copy: still running, nothing at the path, no partial file left.
-            usleep(1_500_000)
-            #expect(daemon.isRunning, "\(daemon.logTail())")
-            #expect(!FileManager.default.fileExists(atPath: daemon.databasePath))
-            let partial = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".partial-") }
-            #expect(partial.isEmpty, "\(partial)")
-            unlink(filler)
-            #expect(daemon.process?.wait(timeout: .seconds(20)) == .exited(75), "\(daemon.logTail())")
-            try daemon.start()
-            #expect(try daemon.client().getScene("held").revision == acknowledged)
         }
 
         /// A database path that is a symbolic link: SQLite writes the WAL next to the file the

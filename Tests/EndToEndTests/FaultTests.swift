@@ -72,20 +72,16 @@ extension EndToEnd {
 
         @Test(.enabled(if: Machine.canMountTmpfs, "needs root and permission to mount a tmpfs"))
         func aFullDisk() throws {
-            let directory = try makeTemporaryDirectory(prefix: "splitd-full")
-            try shell("mount -t tmpfs -o size=4m,mode=0700 tmpfs '\(directory)'")
-            defer {
-                _ = try? shell("umount -l '\(directory)'")
-                removeDirectory(directory)
+            try withTmpfs(size: "4m", prefix: "splitd-full") { directory in
+                let daemon = try DaemonProcess(directory: directory)
+                defer { daemon.kill9() }
+                do {
+                    try fillDiskAndRecover(daemon, directory: directory)
+                } catch {
+                    Issue.record("\(error)\n\(daemon.logTail())")
+                }
+                #expect(daemon.isRunning, "\(daemon.logTail())")
             }
-            let daemon = try DaemonProcess(directory: directory)
-            defer { daemon.kill9() }
-            do {
-                try fillDiskAndRecover(daemon, directory: directory)
-            } catch {
-                Issue.record("\(error)\n\(daemon.logTail())")
-            }
-            #expect(daemon.isRunning, "\(daemon.logTail())")
         }
 
         /// On a volume smaller than a WAL cycle (66 MB by default) the WAL filled the disk
@@ -94,30 +90,26 @@ extension EndToEnd {
         /// to the room it has, says so, and keeps going.
         @Test(.enabled(if: Machine.canMountTmpfs, "needs root and permission to mount a tmpfs"))
         func aSmallVolumeKeepsTakingChanges() throws {
-            let directory = try makeTemporaryDirectory(prefix: "splitd-small")
-            try shell("mount -t tmpfs -o size=8m,mode=0700 tmpfs '\(directory)'")
-            defer {
-                _ = try? shell("umount -l '\(directory)'")
-                removeDirectory(directory)
-            }
-            let daemon = try DaemonProcess(directory: directory)
-            defer { daemon.kill9() }
-            let client = try daemon.client()
-            _ = try client.createScene("small", device: IPadPro129.device)
-            var last = 0
-            for index in 0..<4000 {
-                let size = index % 2 == 0 ? IPadPro129.oneThird : IPadPro129.landscape
-                do {
-                    last = try client.resize("small", to: size).revision
-                } catch {
-                    Issue.record("change \(index) refused: \(error)\n\(daemon.logTail())")
-                    return
+            try withTmpfs(size: "8m", prefix: "splitd-small") { directory in
+                let daemon = try DaemonProcess(directory: directory)
+                defer { daemon.kill9() }
+                let client = try daemon.client()
+                _ = try client.createScene("small", device: IPadPro129.device)
+                var last = 0
+                for index in 0..<4000 {
+                    let size = index % 2 == 0 ? IPadPro129.oneThird : IPadPro129.landscape
+                    do {
+                        last = try client.resize("small", to: size).revision
+                    } catch {
+                        Issue.record("change \(index) refused: \(error)\n\(daemon.logTail())")
+                        return
+                    }
                 }
+                #expect(last == 4001)
+                let stats = try client.stats()
+                #expect((stats["walCheckpoints"]?.int ?? 0) > 0, "\(stats)")
+                #expect(daemon.log.contains("WAL checkpoints every"), "\(daemon.logTail())")
             }
-            #expect(last == 4001)
-            let stats = try client.stats()
-            #expect((stats["walCheckpoints"]?.int ?? 0) > 0, "\(stats)")
-            #expect(daemon.log.contains("WAL checkpoints every"), "\(daemon.logTail())")
         }
 
         /// Scenes are created until the disk is full; the one that could not be stored is not

@@ -19,10 +19,7 @@ extension EndToEnd {
             let directory = try makeTemporaryDirectory(prefix: "splitd-listener-limit")
             defer { removeDirectory(directory) }
             let socket = directory + "/s.sock", log = directory + "/splitd.log"
-            // `ulimit -n` sets the soft and the hard limit: splitd cannot raise it.
-            let child = try ChildProcess("/bin/sh", ["-c", "ulimit -n 96 && exec \"$0\" \"$@\"", Binaries.splitd,
-                                                     "--socket", socket, "--database", directory + "/d.db"],
-                                         stdoutPath: log, stderrPath: log)
+            let child = try splitdWithOpenFileLimit(96, socket: socket, database: directory + "/d.db", log: log)
             defer { child.killHard() }
             var connections = [try connectWhenReady(socket, child: child, log: log)]
             try connections[0].ping()
@@ -30,20 +27,7 @@ extension EndToEnd {
             for _ in 0..<120 { connections.append(try SplitConnection.connect(to: socket, timeout: .seconds(5))) }
             #expect(kill(child.pid, SIGCONT) == 0)
 
-            var answered = 0, refused = 0, other: [String] = []
-            for connection in connections {
-                do {
-                    try connection.ping()
-                    answered += 1
-                } catch {
-                    if case .server(let code, let message) = error, code == "limit_exceeded",
-                       message.contains("too many clients (the open-file limit (96 descriptors) leaves room for 32)") {
-                        refused += 1
-                    } else {
-                        other.append("\(error)")
-                    }
-                }
-            }
+            let (answered, refused, other) = pingTally(connections, refusalContaining: "too many clients (the open-file limit (96 descriptors) leaves room for 32)")
             #expect(answered == 32 && refused == 89 && other.isEmpty,
                     "answered \(answered), refused \(refused), other \(other.count): \(Set(other))\n\(readText(log))")
             for connection in connections { connection.close() }

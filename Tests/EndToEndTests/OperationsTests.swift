@@ -17,27 +17,12 @@ extension EndToEnd {
             let directory = try makeTemporaryDirectory(prefix: "splitd-nofile")
             defer { removeDirectory(directory) }
             let socket = directory + "/s.sock", log = directory + "/splitd.log"
-            // `ulimit -n` sets the soft and the hard limit: splitd cannot raise it.
-            let child = try ChildProcess("/bin/sh", ["-c", "ulimit -n 96 && exec \"$0\" \"$@\"", Binaries.splitd,
-                                                     "--socket", socket, "--database", directory + "/d.db"],
-                                         stdoutPath: log, stderrPath: log)
+            let child = try splitdWithOpenFileLimit(96, socket: socket, database: directory + "/d.db", log: log)
             defer { child.killHard() }
             var connections = [try waitForSocket(socket, child: child, log: log)]
             for _ in 0..<59 { connections.append(try SplitConnection.connect(to: socket, timeout: .seconds(5))) }
-            var answered = 0, refused = 0
-            for connection in connections {
-                do {
-                    try connection.ping()
-                    answered += 1
-                } catch {
-                    if case .server(let code, let message) = error, code == "limit_exceeded",
-                       message.contains("the open-file limit (96 descriptors) leaves room for 32") {
-                        refused += 1
-                    } else {
-                        Issue.record("unexpected: \(error)")
-                    }
-                }
-            }
+            let (answered, refused, other) = pingTally(connections, refusalContaining: "the open-file limit (96 descriptors) leaves room for 32")
+            for error in other { Issue.record("unexpected: \(error)") }
             #expect(answered == 32 && refused == 28, "answered \(answered), refused \(refused)")
             let text = readText(log)
             #expect(text.contains("the open-file limit (96) leaves room for 32 clients, fewer than limits.maxClients (1024)"), "\(text)")
@@ -270,4 +255,30 @@ private func resizeBursts(_ writer: SplitConnection, count: Int) throws -> Int {
         for id in ids { last = max(last, try writer.response(to: id, timeout: .seconds(10))["revision"]?.int ?? 0) }
     }
     return last
+}
+
+/// Pings every connection: how many were answered, how many refused `limit_exceeded` with a
+/// message containing `refusalContaining`, and every other outcome.
+func pingTally(_ connections: [SplitConnection], refusalContaining text: String) -> (answered: Int, refused: Int, other: [String]) {
+    var answered = 0, refused = 0, other: [String] = []
+    for connection in connections {
+        do {
+            try connection.ping()
+            answered += 1
+        } catch {
+            if case .server(let code, let message) = error, code == "limit_exceeded", message.contains(text) {
+                refused += 1
+            } else {
+                other.append("\(error)")
+            }
+        }
+    }
+    return (answered, refused, other)
+}
+
+/// splitd under `ulimit -n LIMIT`, which sets the soft and the hard limit: it cannot raise it.
+func splitdWithOpenFileLimit(_ limit: Int, socket: String, database: String, log: String) throws -> ChildProcess {
+    try ChildProcess("/bin/sh", ["-c", "ulimit -n \(limit) && exec \"$0\" \"$@\"", Binaries.splitd,
+                                 "--socket", socket, "--database", database],
+                     stdoutPath: log, stderrPath: log)
 }

@@ -50,6 +50,18 @@ enum Machine {
     }()
 }
 
+/// Runs `body` on a new temporary directory with a tmpfs of `size` (`8m`) mounted on it,
+/// unmounted (lazily: a killed daemon may still hold it) and removed after.
+func withTmpfs<T>(size: String, prefix: String, _ body: (String) throws -> T) throws -> T {
+    let directory = try makeTemporaryDirectory(prefix: prefix)
+    try shell("mount -t tmpfs -o size=\(size),mode=0700 tmpfs '\(directory)'")
+    defer {
+        _ = try? shell("umount -l '\(directory)'")
+        removeDirectory(directory)
+    }
+    return try body(directory)
+}
+
 /// Runs `command` with /bin/sh; throws unless it exits 0.
 @discardableResult
 func shell(_ command: String, timeout: Duration = .seconds(60)) throws -> CommandOutput {
