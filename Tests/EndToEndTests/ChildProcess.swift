@@ -132,6 +132,10 @@ func runCommand(_ executable: String, _ arguments: [String], environment: [Strin
 func makeTemporaryDirectory(prefix: String) throws -> String {
     var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed: errno \(errno)") }
+    // mkdtemp's 0700 goes through the umask, which in-process daemons of other tests narrow
+    // for a moment around their socket's bind (0177: a directory made then has no search bit,
+    // and a daemon run as another user could not reach its own socket path).
+    guard chmod(made, 0o700) == 0 else { throw HarnessError("chmod of \(String(cString: made)) failed: errno \(errno)") }
     return String(cString: made)
 }
 
