@@ -152,10 +152,17 @@ public enum Daemon {
         }
         server.onStopped = {
             extras.close()
+            // The watchers are gone (libuv put SIG_DFL back), and the final checkpoint may take
+            // a while: a late SIGHUP (logrotate) or a second SIGTERM must not kill it now.
+            if handleSignals { deferStartupSignals() }
         }
 
-        notifier.notify("READY=1\nSTATUS=serving \(restored.count) scene(s) on \(listeners.map(\.name).joined(separator: ", "))")
-        logger.info("splitd \(SplitdVersion.current) ready on \(listeners.map(\.name).joined(separator: ", ")) (database \(settings.databasePath ?? "in memory"), durability \(settings.durability.rawValue))")
+        // A stop signal during start-up has begun the stop already (STOPPING=1 was sent):
+        // saying ready after it would tell systemd the opposite.
+        if server.phase == .running {
+            notifier.notify("READY=1\nSTATUS=serving \(restored.count) scene(s) on \(listeners.map(\.name).joined(separator: ", "))")
+            logger.info("splitd \(SplitdVersion.current) ready on \(listeners.map(\.name).joined(separator: ", ")) (database \(settings.databasePath ?? "in memory"), durability \(settings.durability.rawValue))")
+        }
 
         uv_run(loop, UV_RUN_DEFAULT)
         // Handles closed by the stop still need one pass to run their close callbacks.
