@@ -71,8 +71,7 @@ enum DatabaseDirectory {
         }
         // Where SQLite puts them: next to the file, its links followed.
         let resolved = resolvedPath(path)
-        let slash = resolved.lastIndex(of: "/")
-        let parent = slash.map { $0 == resolved.startIndex ? "/" : String(resolved[..<$0]) } ?? "."
+        let parent = directory(of: resolved)
         guard access(parent, W_OK | X_OK) == 0 else {
             throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",
                                    message: "cannot write in \(parent) (\(String(cString: strerror(errno)))): SQLite creates the WAL (-wal) and shared-memory (-shm) files next to the database")

@@ -30,9 +30,6 @@ public final class SQLiteSceneStore: SceneStore {
     /// daemon logs them as warnings): a WAL fitted to a small file system, a zero-fill that
     /// did not fit.
     public private(set) var openWarnings: [String] = []
-    /// The database file's device and inode at open, to tell when its name no longer leads
-    /// to it (`verifyFileInPlace`).
-    private var fileIdentity: (device: UInt64, inode: UInt64)?
     /// Set once the file was found deleted or replaced: every commit fails with it.
     private(set) var lostFile: String?
     /// What the previous `verifyFileInPlace` found, not yet confirmed.
@@ -54,14 +51,15 @@ public final class SQLiteSceneStore: SceneStore {
         self.path = path
         var options = requested
         var warnings: [String] = []
+        // The file SQLite opens (links followed), beside which it keeps its -wal and -shm.
+        let resolved = DatabaseDirectory.resolvedPath(path)
         if options.access == .readWrite {
             try DatabaseDirectory.createParent(of: path)
             try DatabaseDirectory.checkUsable(path)
             let lock = try WriterLock(database: path)
             writerLock = lock
             if let warning = lock.emptyDatabaseWarning { warnings.append(warning) }
-            try DatabaseDirectory.createFileIfMissing(path)
-            if options.backgroundWALCheckpoints, let room = Self.walRoom(databasePath: path),
+            if options.backgroundWALCheckpoints, let room = Self.walRoom(databaseFile: resolved),
                let fitted = options.fittedWAL(toRoom: room) {
                 warnings.append("the database's file system has room for \(Self.mebibytes(room)) of WAL: "
                     + "WAL checkpoints every \(fitted.walCheckpointPages) pages instead of \(options.walCheckpointPages), "
@@ -82,7 +80,7 @@ public final class SQLiteSceneStore: SceneStore {
         // The WAL SQLite writes is next to the file a symlinked path leads to: flushing
         // `path-wal` beside the link synced nothing (or, with no such file, failed).
         deferredFlush = options.access == .readWrite && options.defersFlush
-            ? WALFlush(databasePath: DatabaseDirectory.resolvedPath(path)) : nil
+            ? WALFlush(databasePath: resolved) : nil
         do {
             try SQLiteSceneStore.configure(database, options: options)
             preparedStatements = try StoreStatements(database)
@@ -92,7 +90,7 @@ public final class SQLiteSceneStore: SceneStore {
                 let pageSize = Int(try database.integer("PRAGMA page_size") ?? 4096)
                 let bytes = options.preallocatedWALBytes(pageSize: pageSize)
                 do {
-                    try WALPreallocation.extend(walPath: DatabaseDirectory.resolvedPath(path) + "-wal", to: bytes)
+                    try WALPreallocation.extend(walPath: resolved + "-wal", to: bytes)
                 } catch {
                     warnings.append("could not zero-fill the WAL to \(Self.mebibytes(Int64(bytes))) (\(error.message)); "
                         + "it grows as commits need, each growing flush writing the file's size too")
@@ -107,7 +105,6 @@ public final class SQLiteSceneStore: SceneStore {
                 walCheckpointer = checkpointer
             }
             openWarnings = warnings
-            if options.access == .readWrite { fileIdentity = Self.identity(of: path) }
         } catch {
             try? database.close()
             var failure = error
@@ -124,7 +121,8 @@ public final class SQLiteSceneStore: SceneStore {
     /// the problem, nil while the file is in place or when its path cannot be examined.
     public func verifyFileInPlace() -> String? {
         if let lostFile { return lostFile }
-        guard let fileIdentity else { return nil }
+        // The file the writer lock holds: the one opened, whatever its name leads to now.
+        guard let fileIdentity = writerLock?.file else { return nil }
         var status = stat()
         var problem: String?
         if stat(path, &status) != 0 {
@@ -182,17 +180,10 @@ public final class SQLiteSceneStore: SceneStore {
         Glibc.close(descriptor)
     }
 
-    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return (UInt64(status.st_dev), UInt64(status.st_ino))
-    }
-
     /// The bytes the WAL may use on the database's file system: what is free for an
     /// unprivileged writer plus the WAL file's own size (its blocks are reused); nil when
     /// the file system cannot say.
-    static func walRoom(databasePath: String) -> Int64? {
-        let file = DatabaseDirectory.resolvedPath(databasePath)
+    static func walRoom(databaseFile file: String) -> Int64? {
         let directory = DatabaseDirectory.directory(of: file)
         var volume = statvfs()
         guard statvfs(directory, &volume) == 0 else { return nil }

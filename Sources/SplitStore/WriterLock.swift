@@ -34,7 +34,8 @@ import Synchronization
 final class WriterLock {
     private var lockDescriptor: Int32
     private var fileDescriptor: Int32
-    private let file: FileIdentity
+    /// The database file's device and inode (`SQLiteSceneStore.verifyFileInPlace`).
+    let file: FileIdentity
     /// Set when the database file was empty (so taken as a new database) while the files
     /// next to it say it had been used: for the daemon's log (`emptyDatabaseWarning(_:lockExisted:)`).
     let emptyDatabaseWarning: String?
