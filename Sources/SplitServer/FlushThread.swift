@@ -3,6 +3,7 @@ import Foundation
 import Histogram
 import Logging
 import SplitStore
+import Synchronization
 
 /// Flushes the WAL (`DurableFlush.flush()`: `WALFlush`, an `fdatasync`) on a thread of its own, so the loop
 /// computes and commits the next turns while the disk writes the previous ones (Redis's
@@ -24,6 +25,12 @@ final class FlushThread: @unchecked Sendable {
     /// may still join the next flush (`FlushPeers`); if not, the flush does not wait (guarded
     /// by `condition`).
     private var othersMayJoin = true
+    /// The highest generation the loop asked to flush without waiting for company (`hurry`;
+    /// guarded by `condition`).
+    private var hurriedThrough = 0
+    /// The highest generation a flush under way or done covers: the loop reads it without
+    /// taking the lock.
+    private let startedThrough = Atomic<Int>(0)
     private var stopping = false
     private let delay: Delay
     /// False once the daemon stops: what is left is flushed without delay.
@@ -154,6 +161,23 @@ final class FlushThread: @unchecked Sendable {
         if !othersMayJoin { condition.signal() }
     }
 
+    /// Whether a flush covering `generation` has started (loop thread).
+    func hasStarted(_ generation: Int) -> Bool { startedThrough.load(ordering: .acquiring) >= generation }
+
+    /// Whether a flush may wait for company at all (`Delay`).
+    var delays: Bool { delay.microseconds > 0 }
+
+    /// The loop is about to sleep with nothing to read: no commit can join the flush of
+    /// `generation` before it wakes, so that flush does not wait for company. Said for a
+    /// generation, not as a state: a flush requested after it (the loop was busy again) may
+    /// wait as usual.
+    func hurry(through generation: Int) {
+        condition.lock()
+        hurriedThrough = max(hurriedThrough, generation)
+        condition.unlock()
+        condition.signal()
+    }
+
     /// No more group-commit delays (a graceful stop answers what is held at once).
     func endDelays() {
         condition.lock()
@@ -212,11 +236,12 @@ final class FlushThread: @unchecked Sendable {
             if stopping { break }
             if delay.microseconds > 0 {
                 let due = lastStart.addingTimeInterval(Double(delay.microseconds) / 1_000_000)
-                while delaying && othersMayJoin && operationsWaiting < delay.unlessWaiting && !stopping
-                        && condition.wait(until: due) {}
+                while delaying && othersMayJoin && hurriedThrough < requested && operationsWaiting < delay.unlessWaiting
+                        && !stopping && condition.wait(until: due) {}
             }
             let target = requested
             operationsWaiting = 0
+            startedThrough.store(target, ordering: .releasing)
             lastStart = Date()
             condition.unlock()
             let began = uv_hrtime()

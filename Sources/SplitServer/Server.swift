@@ -70,6 +70,8 @@ final class Server: @unchecked Sendable {
     var spareTurns: [Turn] = []
     /// The last flush generation asked for.
     var flushesRequested = 0
+    /// The newest flush generation told not to wait for company (`IdleFlush.swift`).
+    var hurriedFlush = 0
     /// Whether a flush may wait for more clients to join it, and what the flush thread was
     /// last told of it.
     var flushPeers = FlushPeers()
@@ -106,6 +108,9 @@ final class Server: @unchecked Sendable {
     var busyPolling = false
     /// `uv_hrtime()` at which the current busy poll ends.
     var busyPollDeadline: UInt64 = 0
+    /// Runs before every poll: starts a flush waiting for company when nothing is left to
+    /// read (`IdleFlush.swift`).
+    let idleFlushHandle: UnsafeMutablePointer<uv_prepare_t>
     /// Whether the current turn was counted in `stats.busyPolledTurns`.
     var busyPolledTurnCounted = false
     private var shutdownTimer: LoopTimer?
@@ -122,12 +127,15 @@ final class Server: @unchecked Sendable {
         checkHandle = allocateUV(uv_check_t.self)
         idleHandle = allocateUV(uv_idle_t.self)
         busyPollHandle = allocateUV(uv_idle_t.self)
+        idleFlushHandle = allocateUV(uv_prepare_t.self)
         uv_check_init(loop, checkHandle)
         uv_idle_init(loop, idleHandle)
         uv_idle_init(loop, busyPollHandle)
+        uv_prepare_init(loop, idleFlushHandle)
         attach(self, to: checkHandle)
         attach(self, to: idleHandle)
         attach(self, to: busyPollHandle)
+        attach(self, to: idleFlushHandle)
         // Polling must not keep a stopping loop alive.
         uv_unref(asHandle(busyPollHandle))
         // The check phase runs right after poll: the one place a turn is committed and written.
@@ -141,6 +149,7 @@ final class Server: @unchecked Sendable {
             flushThread = FlushThread(flush: flush, loop: loop, logger: logger, delay: delay) { [unowned self] generation, error in
                 self.flushed(through: generation, error: error)
             }
+            startIdleFlushProbe()
         }
     }
 
@@ -354,6 +363,7 @@ final class Server: @unchecked Sendable {
         closeAndFree(checkHandle)
         closeAndFree(idleHandle)
         closeAndFree(busyPollHandle)
+        closeAndFree(idleFlushHandle)
         commitRetryTimer?.close()
         commitRetryTimer = nil
         flushThread?.stop()

@@ -35,9 +35,14 @@ public struct ServerSettings: Sendable, Equatable {
     /// Group commit (full durability): a WAL flush starts at least this long after the
     /// previous one started, unless `flushDelayCount` changes wait (MySQL's
     /// binlog_group_commit_sync_delay / _no_delay_count) or nobody may still join it
-    /// (`FlushPeers`); 0: each flush as soon as asked.
+    /// (`FlushPeers`, or the loop about to sleep with nothing to read: `IdleFlush.swift`);
+    /// 0: each flush as soon as asked.
     public var flushDelayMicroseconds: Int = 600
     public var flushDelayCount: Int = 16
+    /// Whether a flush waiting for company goes once the loop is about to sleep with nothing
+    /// to read (`IdleFlush.swift`). Not a configuration key: tests turn it off to reach the
+    /// delay's other rules, which their idle loop would otherwise cut short.
+    public var hurriesIdleFlushes = true
     /// WAL size in pages that starts a background checkpoint (`StoreOptions.walCheckpointPages`).
     public var walCheckpointPages: Int32 = 16_000
     /// Milliseconds between sweeps checkpointing scenes left with changes above their

@@ -7,6 +7,8 @@ struct ServerStats {
     var commits = 0
     /// Turns whose input was read while busy polling (no wake-up from sleep).
     var busyPolledTurns = 0
+    /// Flushes started early because the loop had nothing left to read (`IdleFlush.swift`).
+    var idleFlushStarts = 0
     var failedCommits = 0
     /// Store operations (rows) committed, over all batches.
     var committedOperations = 0

@@ -26,6 +26,7 @@ extension Server {
         add("bytesIn", stats.bytesIn)
         add("bytesOut", stats.bytesOut)
         add("busyPolledTurns", stats.busyPolledTurns)
+        add("idleFlushStarts", stats.idleFlushStarts)
         add("busyPolling", busyPolling ? 1 : 0)
         add("uptimeSeconds", Int((uv_hrtime() - startedAt) / 1_000_000_000))
         let storeStats = store.statistics

@@ -134,14 +134,17 @@ struct FlushDelayTests {
             .joined(separator: "\n") + "\n"
     }
 
-    private func startDaemon(_ flush: CountingFlush, count: Int) throws -> TestDaemon {
+    private func startDaemon(_ flush: CountingFlush, count: Int, hurriesIdleFlushes: Bool = false) throws -> TestDaemon {
         let store = MemorySceneStore()
         store.deferredFlush = flush
         // A delay no test waits out: an answer within the read timeout came from the count.
+        // The test's loop has nothing to read while a flush waits, which would start it at
+        // once (`IdleFlush.swift`, its own tests below): off, to reach the other rules.
         return try TestDaemon(store: store) {
             $0.flushDelayMicroseconds = 60_000_000
             $0.flushDelayCount = count
             $0.checkpointSweepMilliseconds = 0
+            $0.hurriesIdleFlushes = hurriesIdleFlushes
         }
     }
 
@@ -210,6 +213,28 @@ struct FlushDelayTests {
             #expect(reply.isOK)
             #expect(try reader.readMessage()["id"]?.int == round)
         }
+    }
+
+    @Test("a flush waiting for company goes once the daemon has nothing left to read")
+    func nothingToReadEndsTheDelay() throws {
+        let flush = CountingFlush()
+        let daemon = try startDaemon(flush, count: 1000, hurriesIdleFlushes: true)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        try client.send(raw: tenResizes(from: 100))
+        #expect(try readIDs(client, count: 10) == Array(100..<110))
+        // A client pipelining fewer changes than the count, then waiting: nothing else will
+        // come before its answers, so its flush does not wait out the delay (60 s here;
+        // before, every such turn waited the delay: 600 µs per flush by default).
+        for round in 0..<5 {
+            let before = flush.flushes
+            try client.send(raw: tenResizes(from: 200 + 10 * round))
+            #expect(try readIDs(client, count: 10) == Array(200 + 10 * round..<210 + 10 * round))
+            #expect(flush.flushes == before + 1, "one flush for the turn")
+        }
+        let stats = try client.request(["op": "stats"])
+        #expect((stats["idleFlushStarts"]?.int ?? 0) >= 5, "\(stats)")
     }
 
     @Test("a graceful stop flushes what waits for the delay and answers it")
