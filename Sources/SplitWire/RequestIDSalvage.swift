@@ -14,6 +14,11 @@ enum RequestIDSalvage {
 
 extension JSONCursor {
     /// Reads the members of the object that opens the input until one fails to parse.
+    ///
+    /// A member loop of its own on purpose: the strict `parseObject` throws at the first error
+    /// (a repeated key included) and keeps none of the members it read, while this one must
+    /// keep them (`{"id":7,"op":"ping","op":"ping"}` answers 7). Keys and values are read by
+    /// the cursor's own `parseString` and `parseValue`, so only the loop is separate.
     fileprivate mutating func salvageID() -> RequestID? {
         skipWhitespace()
         guard position < end, base[position] == UInt8(ascii: "{") else { return nil }
