@@ -101,6 +101,11 @@ enum YAMLDocument {
     /// composed again with that first occurrence renamed (same length, so every mark stays),
     /// and the mapping holding the new name is searched for `key`. A third occurrence makes
     /// Yams report the second. Nil when it cannot be told (a quoted key with escapes...).
+    ///
+    /// A second compose, not one pass, because Yams (6.2.2) refuses a repeated key in its own
+    /// composer, always, naming the first occurrence only, and offers no event-level parsing;
+    /// its libyaml target (CYaml) is not a product this package can use. It runs only for a
+    /// file already refused: a valid one is composed once.
     private static func duplicateMark(of key: String, after first: Mark, in text: String) -> Mark? {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).unicodeScalars) }
         guard first.line >= 1, first.line <= lines.count, first.column >= 1 else { return nil }
