@@ -37,6 +37,10 @@ enum MatrixExpansion {
     /// the JSON path of the string holding it. It would reach splitd as written and fail there
     /// in a way that hides the typo (`unknown_device: unknown device '${y}'`). Only the strings
     /// that `substitute` replaces in are looked at: free text is text.
+    ///
+    /// A walk apart from `substitute`'s on purpose: this one runs when the file is read (66
+    /// before any daemon is asked), `substitute` once per run after splitd said its profiles,
+    /// the values of a `"profiles"` variable. `Place` keeps both on the same strings.
     static func checkVariables(of file: ScenarioFile) throws(ScenarioError) {
         var defined: [String] = []
         if let matrix = file.document["matrix"] {
