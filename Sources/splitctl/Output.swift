@@ -11,6 +11,27 @@ func emit(_ text: String) {
     fflush(nil)
 }
 
+/// Writes every byte of `text` to `fd`, retrying short writes, EINTR and EAGAIN. Nil when
+/// all was written, else `errno` just after the write that failed (a write of nothing
+/// included). The terminal ignores it (a vanished one cannot be told anything); golden files
+/// report it.
+@discardableResult
+func writeAll(_ fd: Int32, _ text: String) -> Int32? {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if written > 0 {
+            offset += written
+        } else if written < 0, errno == EINTR || errno == EAGAIN {
+            if errno == EAGAIN { usleep(1000) }
+        } else {
+            return errno
+        }
+    }
+    return nil
+}
+
 /// `--json`: the server's result object on one line; otherwise `human()`.
 func emit(_ result: JSONValue, json: Bool, human: () -> String) {
     emit(json ? JSONWriter.string(result) : human())

@@ -33,6 +33,24 @@ extension EndToEnd {
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/g") == ["x.json"], "no temporary file left")
         }
 
+        /// A golden file that does not fit its volume: the write comes up short, then fails
+        /// (ENOSPC); the reason is told and the temporary file removed.
+        @Test(.enabled(if: Machine.canMountTmpfs, "needs root and permission to mount a tmpfs"))
+        func aGoldenFileThatDoesNotFitExits73AndLeavesNothing() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-nospace")
+            defer { removeDirectory(directory) }
+            // One run per profile: a golden file of tens of KB, more than the 16 KB volume.
+            let scenario = #"{"device": "${d}", "matrix": {"d": "profiles"}, "steps": [{"resize": {"width": 700, "height": 1000}}]}"#
+            try scenario.write(toFile: directory + "/m.json", atomically: true, encoding: .utf8)
+            try withTmpfs(size: "16k", prefix: "splitctl-nospace-volume") { volume in
+                let output = try simulate("--embedded", "--record", "--golden-dir", volume + "/g", directory + "/m.json")
+                #expect(output.exitCode == 73, "\(output)")
+                #expect(output.stderr.hasPrefix("splitctl: \(volume)/g/m.json: cannot write \(volume)/g/m.json.tmp-"), "\(output.stderr)")
+                #expect(output.stderr.hasSuffix(": No space left on device\n"), "\(output.stderr)")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: volume + "/g") == [], "no temporary file left")
+            }
+        }
+
         /// The type of `device` was reported as its absence, a missing height as "width and
         /// height must be positive numbers", and an undefined variable reached splitd as is.
         @Test(arguments: [

@@ -48,20 +48,3 @@ final class TerminalMode {
         _ = tcsetattr(input, TCSAFLUSH, &original)
     }
 }
-
-/// Writes every byte of `text` to `fd`, retrying short writes and EINTR; gives up silently
-/// on other errors (a vanished terminal cannot be told anything).
-func writeAll(_ fd: Int32, _ text: String) {
-    let bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if written > 0 {
-            offset += written
-        } else if written < 0, errno == EINTR || errno == EAGAIN {
-            if errno == EAGAIN { usleep(1000) }
-        } else {
-            return
-        }
-    }
-}

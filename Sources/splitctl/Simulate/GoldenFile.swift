@@ -43,25 +43,14 @@ struct GoldenStore {
     func write(runs: [JSONValue], for file: ScenarioFile) throws(GoldenWriteError) {
         let target = path(for: file)
         let temporary = target + ".tmp-\(getpid())"
-        let bytes = Array(PrettyJSON.string(document(for: file, runs: runs)).utf8)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw GoldenWriteError(target, "cannot create \(temporary): \(systemReason())") }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                let reason = systemReason()
-                close(fd)
-                unlink(temporary)
-                throw GoldenWriteError(target, "cannot write \(temporary): \(reason)")
-            }
-            written += count
-        }
-        guard close(fd) == 0 else {
-            let reason = systemReason()
+        let writeFailure = writeAll(fd, PrettyJSON.string(document(for: file, runs: runs)))
+        // The write's reason first; else close's (a delayed write error).
+        let closeFailure = close(fd) == 0 ? nil : errno
+        if let failure = writeFailure ?? closeFailure {
             unlink(temporary)
-            throw GoldenWriteError(target, "cannot write \(temporary): \(reason)")
+            throw GoldenWriteError(target, "cannot write \(temporary): \(systemReason(failure))")
         }
         guard rename(temporary, target) == 0 else {
             let reason = systemReason()
@@ -122,8 +111,8 @@ struct GoldenWriteError: Error, CustomStringConvertible {
     var description: String { "\(file): \(message)" }
 }
 
-/// `strerror(errno)`: "No such file or directory".
-func systemReason() -> String { String(cString: strerror(errno)) }
+/// `strerror(code)`, by default of `errno`: "No such file or directory".
+func systemReason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
 /// Compares recorded runs with fresh ones and says, in lines people can act on, which run,
 /// which step and which field changed, with the expected (golden) and actual values.
