@@ -5,9 +5,9 @@ import Logging
 import SplitCore
 import SplitStore
 
-/// Starts splitd: opens and verifies the store, restores every scene, listens (socket
-/// activation or a self-bound socket), tells systemd it is ready and runs the loop until a
-/// graceful stop. Returns the process exit status.
+/// Starts splitd: takes its socket path's lock (unless socket-activated), opens and verifies
+/// the store, restores every scene, listens (socket activation or a self-bound socket), tells
+/// systemd it is ready and runs the loop until a graceful stop. Returns the process exit status.
 public enum Daemon {
     /// Exit status for a start that failed (bad database, socket in use...).
     public static let startFailure: Int32 = 1
@@ -35,12 +35,21 @@ public enum Daemon {
                            store injected: (any SceneStore)?, control: DaemonControl?, handleSignals: Bool) -> Int32 {
         defer { control?.finish() }
         if handleSignals { deferStartupSignals() }
-        // A socket path in use, a symlink or not a socket is refused before a database is
-        // opened (or created).
-        if SocketActivation.select(SocketActivation.passedSockets(environment: environment), named: settings.activationName).isEmpty,
-           let refusal = SocketPathGuard.refusal(settings.socketPath) {
-            logger.critical("refusing to start: \(refusal)")
-            return startFailure
+        let passed = SocketActivation.select(SocketActivation.passedSockets(environment: environment),
+                                             named: settings.activationName)
+        // The socket path's lock is taken, and the path checked under it, before a database is
+        // opened (or created): a daemon refused for a socket in use, or one another daemon is
+        // starting on, creates nothing. The listener keeps the lock while it listens.
+        let socketLock: SocketPathLock?
+        if passed.isEmpty {
+            do {
+                socketLock = try SocketPathGuard.prepare(path: settings.socketPath, group: settings.socketGroup)
+            } catch {
+                logger.critical("refusing to start: \(error)")
+                return startFailure
+            }
+        } else {
+            socketLock = nil
         }
         let store: any SceneStore
         do {
@@ -92,7 +101,7 @@ public enum Daemon {
         }
         let listeners: [Listener]
         do {
-            listeners = try listen(server: server, settings: settings, environment: environment, logger: logger)
+            listeners = try listen(server: server, settings: settings, passed: passed, socketLock: socketLock, logger: logger)
         } catch {
             logger.critical("refusing to start: \(error)")
             server.discard()
@@ -232,23 +241,22 @@ public enum Daemon {
         return after
     }
 
-    /// Socket-activated sockets if systemd passed any, else the self-bound socket.
-    static func listen(server: Server, settings: ServerSettings, environment: [String: String],
-                       logger: Logger) throws -> [Listener] {
+    /// The self-bound socket when its path was readied under `socketLock`
+    /// (`SocketPathGuard.prepare`), else the sockets systemd `passed`.
+    static func listen(server: Server, settings: ServerSettings, passed: [SocketActivation.PassedSocket],
+                       socketLock: SocketPathLock?, logger: Logger) throws -> [Listener] {
         let onConnection: (Listener) -> Void = { [unowned server] listener in server.accept(from: listener) }
-        let passed = SocketActivation.select(SocketActivation.passedSockets(environment: environment),
-                                             named: settings.activationName)
         let listeners: [Listener]
-        if !passed.isEmpty {
+        if let socketLock {
+            listeners = [try Listener.bind(loop: server.loop, path: settings.socketPath, group: settings.socketGroup,
+                                           lock: socketLock, backlog: settings.backlog, onConnection: onConnection)]
+        } else {
             SocketActivation.consume(passed)
             logger.info("socket activation: \(passed.count) socket(s) passed by systemd")
             listeners = try passed.map { socket throws(SystemError) in
                 try Listener.adopt(loop: server.loop, fd: socket.fd, name: socket.name,
                                    backlog: settings.backlog, onConnection: onConnection)
             }
-        } else {
-            listeners = [try Listener.bind(loop: server.loop, path: settings.socketPath, group: settings.socketGroup,
-                                           backlog: settings.backlog, onConnection: onConnection)]
         }
         for listener in listeners {
             listener.onAcceptError = { [unowned server, unowned listener] status in server.acceptFailed(on: listener, status: status) }

@@ -63,11 +63,10 @@ final class Listener {
         reserve = Self.openReserve()
     }
 
-    /// Binds and listens on `path` (the socket file is removed again when closed), holding
-    /// `SocketPathGuard`'s lock from before the path is checked until the listener closes.
-    static func bind(loop: UnsafeMutablePointer<uv_loop_t>, path: String, group: UInt32?, backlog: Int32,
-                     onConnection: @escaping (Listener) -> Void) throws(SystemError) -> Listener {
-        let lock = try SocketPathGuard.prepare(path: path, group: group)
+    /// Binds and listens on `path`, which `SocketPathGuard.prepare` readied under `lock` (the
+    /// socket file is removed again when closed); keeps `lock` until the listener closes.
+    static func bind(loop: UnsafeMutablePointer<uv_loop_t>, path: String, group: UInt32?, lock: SocketPathLock,
+                     backlog: Int32, onConnection: @escaping (Listener) -> Void) throws(SystemError) -> Listener {
         // A leading "@" would make an abstract name; the daemon binds files only.
         guard var address = UnixSocketAddress(path: path.hasPrefix("@") ? "./" + path : path) else {
             throw SystemError("cannot bind \(path): the path is too long for a Unix socket")

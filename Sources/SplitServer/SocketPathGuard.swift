@@ -6,7 +6,8 @@ public enum SocketPathGuard {
     /// Prepares `path` for `bind`: creates its directory (`0700`, or `0750` when a group shares
     /// it) if missing, takes the lock on `PATH.lock` (refused, "in use", while another daemon
     /// holds it), refuses a symlink or a non-socket at `path`, refuses a socket something
-    /// still listens on, and removes a stale one. The caller keeps the lock across bind and
+    /// still listens on, and removes a stale one. The daemon calls it before it opens its
+    /// database, so that a refused start creates none, and keeps the lock through bind and
     /// listen and for as long as it listens: without it, a daemon that has bound but not yet
     /// listened looks stale to a second one starting at the same moment, which would unlink
     /// its socket file and bind its own (both then report ready).
@@ -22,10 +23,9 @@ public enum SocketPathGuard {
         return lock
     }
 
-    /// Why `path` cannot be bound, found without changing anything, so that a daemon refused
-    /// for it opens (or creates) no database first: a symlink, something that is not a
-    /// socket, or a socket something listens on. nil: nothing there, or a stale socket.
-    public static func refusal(_ path: String) -> String? {
+    /// Why `path` cannot be bound: a symlink, something that is not a socket, or a socket
+    /// something listens on. nil: nothing there, or a stale socket.
+    private static func refusal(_ path: String) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { return nil }
@@ -81,9 +81,9 @@ public enum SocketPathGuard {
 }
 
 /// An exclusive `flock` on `PATH.lock` next to a self-bound socket, taken before the socket
-/// path is checked and held across bind and listen until the daemon stops listening (the
-/// `Listener` keeps it). A socket-activated daemon takes none: systemd bound and listens on
-/// the socket before the daemon runs.
+/// path is checked (and before the daemon opens its database) and held across bind and
+/// listen until the daemon stops listening (the `Listener` keeps it). A socket-activated
+/// daemon takes none: systemd bound and listens on the socket before the daemon runs.
 ///
 /// The file is created `0600`, owned by the daemon, whatever group shares the socket: only
 /// daemons open it, never clients. It is never removed: a daemon unlinking it at exit could do

@@ -109,6 +109,26 @@ extension EndToEnd {
             #expect(readText(log).contains("is in use: another daemon is listening on it"), "\(readText(log))")
             #expect(original != nil && inode(socket) == original, "the socket file was removed or replaced")
         }
+
+        /// A daemon refused because another one holds `PATH.lock` (starting: it has not bound
+        /// yet) is refused before it opens its database: nothing is created at its own
+        /// database path. The lock used to be taken only at listen, after the database was
+        /// opened (created, its WAL zero-filled).
+        @Test func aHeldSocketLockRefusesTheStartBeforeTheDatabaseIsOpened() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitd-lock")
+            defer { removeDirectory(directory) }
+            let socket = directory + "/s.sock", log = directory + "/splitd.log"
+            let database = directory + "/other/d.db"
+            let lock = open(socket + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            defer { close(lock) }
+            #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
+            let daemon = try ChildProcess(Binaries.splitd, ["--socket", socket, "--database", database], stdoutPath: log, stderrPath: log)
+            defer { daemon.killHard() }
+            #expect(daemon.wait(timeout: .seconds(20)) == .exited(1), "\(readText(log))")
+            #expect(readText(log).contains("is in use: another daemon is listening on it"), "\(readText(log))")
+            #expect(access(directory + "/other", F_OK) != 0, "the refused daemon created its database directory")
+            #expect(access(socket, F_OK) != 0)
+        }
     }
 }
 
