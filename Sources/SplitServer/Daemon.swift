@@ -40,7 +40,7 @@ public enum Daemon {
         // The socket path's lock is taken, and the path checked under it, before a database is
         // opened (or created): a daemon refused for a socket in use, or one another daemon is
         // starting on, creates nothing. The listener keeps the lock while it listens.
-        let socketLock: SocketPathLock?
+        let socketLock: LockFile?
         if passed.isEmpty {
             do {
                 socketLock = try SocketPathGuard.prepare(path: settings.socketPath, group: settings.socketGroup)
@@ -244,7 +244,7 @@ public enum Daemon {
     /// The self-bound socket when its path was readied under `socketLock`
     /// (`SocketPathGuard.prepare`), else the sockets systemd `passed`.
     static func listen(server: Server, settings: ServerSettings, passed: [SocketActivation.PassedSocket],
-                       socketLock: SocketPathLock?, logger: Logger) throws -> [Listener] {
+                       socketLock: LockFile?, logger: Logger) throws -> [Listener] {
         let onConnection: (Listener) -> Void = { [unowned server] listener in server.accept(from: listener) }
         let listeners: [Listener]
         if let socketLock {

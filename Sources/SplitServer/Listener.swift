@@ -1,9 +1,10 @@
 import CLibUV
 import Glibc
+import SplitStore
 import SplitWire
 
 /// A listening Unix socket on the loop: bound by the daemon under `SocketPathGuard`'s rules
-/// (holding its `SocketPathLock`), or adopted from systemd socket activation. Calls
+/// (holding the socket path's lock), or adopted from systemd socket activation. Calls
 /// `onConnection` for each pending client, which takes it with `accept(into:)`.
 ///
 /// It accepts by itself (a `uv_poll_t` on the listening descriptor and `accept`) rather than
@@ -25,7 +26,7 @@ final class Listener {
     /// The socket file bound by the daemon (unlinked at close); nil when adopted.
     private let boundPath: String?
     /// Held while the self-bound socket listens (nil when adopted).
-    private var lock: SocketPathLock?
+    private var lock: LockFile?
     private let onConnection: (Listener) -> Void
     /// Called with a (negative errno) status when a pending client could not be served: it
     /// was refused with `limit_exceeded` at EMFILE/ENFILE, or accepting stopped for a moment.
@@ -43,7 +44,7 @@ final class Listener {
     static let pauseMilliseconds: UInt64 = 100
 
     private init(loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32, name: String, boundPath: String?,
-                 lock: SocketPathLock?, onConnection: @escaping (Listener) -> Void) throws(SystemError) {
+                 lock: LockFile?, onConnection: @escaping (Listener) -> Void) throws(SystemError) {
         self.name = name
         self.fd = fd
         self.boundPath = boundPath
@@ -65,7 +66,7 @@ final class Listener {
 
     /// Binds and listens on `path`, which `SocketPathGuard.prepare` readied under `lock` (the
     /// socket file is removed again when closed); keeps `lock` until the listener closes.
-    static func bind(loop: UnsafeMutablePointer<uv_loop_t>, path: String, group: UInt32?, lock: SocketPathLock,
+    static func bind(loop: UnsafeMutablePointer<uv_loop_t>, path: String, group: UInt32?, lock: LockFile,
                      backlog: Int32, onConnection: @escaping (Listener) -> Void) throws(SystemError) -> Listener {
         // A leading "@" would make an abstract name; the daemon binds files only.
         guard var address = UnixSocketAddress(path: path.hasPrefix("@") ? "./" + path : path) else {

@@ -1,4 +1,5 @@
 import Glibc
+import SplitStore
 
 /// The filesystem rules for a self-bound socket path: a private directory, no symlinks, never
 /// unlinking anything but a stale socket of our own kind.
@@ -12,15 +13,15 @@ public enum SocketPathGuard {
     /// listened looks stale to a second one starting at the same moment, which would unlink
     /// its socket file and bind its own (both then report ready).
     @discardableResult
-    public static func prepare(path: String, group: UInt32?) throws(SystemError) -> SocketPathLock {
+    public static func prepare(path: String, group: UInt32?) throws(SystemError) -> LockFile {
         guard path.hasPrefix("/") || !path.isEmpty else { throw SystemError("socket path is empty") }
         try ensureDirectory(parent(of: path), group: group)
-        let lock = try SocketPathLock(socketPath: path)
+        let held = try lock(socketPath: path)
         if let refusal = refusal(path) { throw SystemError(refusal) }
         guard unlink(path) == 0 || errno == ENOENT else {
             throw .errno("cannot remove stale socket \(path)")
         }
-        return lock
+        return held
     }
 
     /// Why `path` cannot be bound: a symlink, something that is not a socket, or a socket
@@ -36,6 +37,30 @@ public enum SocketPathGuard {
         guard kind == S_IFSOCK else { return "refusing socket path \(path): it exists and is not a socket (not removing it)" }
         if isListening(path) { return "socket \(path) is in use: another daemon is listening on it" }
         return nil
+    }
+
+    /// Locks `socketPath.lock` without waiting. A socket-activated daemon takes no such lock:
+    /// systemd bound and listens on the socket before the daemon runs. The file is `0600`,
+    /// owned by the daemon, whatever group shares the socket: only daemons open it, never
+    /// clients.
+    static func lock(socketPath: String) throws(SystemError) -> LockFile {
+        let path = socketPath + ".lock"
+        do {
+            return try LockFile(path: path)
+        } catch {
+            switch error {
+            case .held:
+                throw SystemError("socket \(socketPath) is in use: another daemon is listening on it (or starting to: it holds \(path))")
+            case .symbolicLink:
+                throw SystemError("refusing lock file \(path): it is a symbolic link")
+            case .notRegularFile:
+                throw SystemError("refusing lock file \(path): it is not a regular file")
+            case .cannotOpen(let failure):
+                throw SystemError("cannot open the lock file \(path): \(String(cString: strerror(failure)))")
+            case .cannotLock(let failure):
+                throw SystemError("cannot lock \(path): \(String(cString: strerror(failure)))")
+            }
+        }
     }
 
     /// Sets the socket file's mode after bind: `0600`, or `0660` owned by `group`.
@@ -78,54 +103,4 @@ public enum SocketPathGuard {
         let result = address.withSockaddr { connect(fd, $0, $1) }
         return result == 0
     }
-}
-
-/// An exclusive `flock` on `PATH.lock` next to a self-bound socket, taken before the socket
-/// path is checked (and before the daemon opens its database) and held across bind and
-/// listen until the daemon stops listening (the `Listener` keeps it). A socket-activated
-/// daemon takes none: systemd bound and listens on the socket before the daemon runs.
-///
-/// The file is created `0600`, owned by the daemon, whatever group shares the socket: only
-/// daemons open it, never clients. It is never removed: a daemon unlinking it at exit could do
-/// so while a second daemon has it open and is about to lock it; that one would then lock the
-/// unlinked file while a third creates and locks a new one, and both would run. An empty file
-/// left behind costs nothing (WriterLock keeps the database's `.lock` for the same reason).
-public final class SocketPathLock {
-    public let path: String
-    private var descriptor: Int32
-
-    /// Opens (or creates) `socketPath.lock` and locks it without waiting.
-    init(socketPath: String) throws(SystemError) {
-        path = socketPath + ".lock"
-        // O_NOFOLLOW: a symlink planted at the lock path is refused, not followed to a file
-        // the daemon would then create or lock; O_NONBLOCK: a FIFO there cannot hang the open.
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-        guard descriptor >= 0 else {
-            if errno == ELOOP { throw SystemError("refusing lock file \(path): it is a symbolic link") }
-            throw .errno("cannot open the lock file \(path)")
-        }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            release()
-            throw SystemError("refusing lock file \(path): it is not a regular file")
-        }
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let failure = errno
-            if failure == EINTR { continue }
-            release()
-            if failure == EWOULDBLOCK {
-                throw SystemError("socket \(socketPath) is in use: another daemon is listening on it (or starting to: it holds \(path))")
-            }
-            throw SystemError("cannot lock \(path): \(String(cString: strerror(failure)))")
-        }
-    }
-
-    /// Releases the lock (the file stays).
-    public func release() {
-        guard descriptor >= 0 else { return }
-        close(descriptor)
-        descriptor = -1
-    }
-
-    deinit { release() }
 }

@@ -13,7 +13,8 @@ import Synchronization
 /// Two exclusive `flock`s, held while the store is open:
 /// - on `<database>.lock`, named after the database's resolved path (symbolic links in the
 ///   file's name and its directories followed, as SQLite follows them): it covers a database
-///   not created yet, and a link to the file or to a directory above it;
+///   not created yet, and a link to the file or to a directory above it (a `LockFile`: a
+///   symbolic link or anything but a regular file at `<database>.lock` is refused);
 /// - on the database file itself, through a descriptor of its own: it covers every name of
 ///   the inode, hard links included.
 ///
@@ -32,7 +33,8 @@ import Synchronization
 /// the registry of files this process holds: a second store of this process on the same
 /// file is refused before anything opens that file again.
 final class WriterLock {
-    private var lockDescriptor: Int32
+    /// `<database>.lock`; nil once released.
+    private var lockFile: LockFile?
     private var fileDescriptor: Int32
     /// The database file's device and inode (`SQLiteSceneStore.verifyFileInPlace`).
     let file: FileIdentity
@@ -45,12 +47,11 @@ final class WriterLock {
         let named = resolved == path ? path : "\(path) (resolved: \(resolved))"
         let lockPath = resolved + ".lock"
         let lockExisted = access(lockPath, F_OK) == 0
-        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw WriterLock.cantOpen("open \(lockPath)", errno) }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            let failure = errno
-            close(lock)
-            throw WriterLock.refusal(failure, operation: "lock \(lockPath)",
+        let lock: LockFile
+        do {
+            lock = try LockFile(path: lockPath)
+        } catch {
+            throw WriterLock.refusal(error, lockPath: lockPath,
                                      busy: "another splitd (or another store of this process) has this database file open for writing: \(named)")
         }
         // Before the file is created: an empty file found here is not one this start made.
@@ -59,18 +60,18 @@ final class WriterLock {
         let identity: FileIdentity
         do {
             try DatabaseDirectory.createFileIfMissing(resolved)
-            (descriptor, identity) = try WriterLock.lockFile(resolved, named: named)
+            (descriptor, identity) = try WriterLock.lockDatabaseFile(resolved, named: named)
         } catch {
-            close(lock)
+            lock.release()
             throw error
         }
-        lockDescriptor = lock
+        lockFile = lock
         fileDescriptor = descriptor
         file = identity
     }
 
     /// Opens and `flock`s the database file, unless this process holds it already.
-    private static func lockFile(_ resolved: String, named: String) throws(StoreError) -> (Int32, FileIdentity) {
+    private static func lockDatabaseFile(_ resolved: String, named: String) throws(StoreError) -> (Int32, FileIdentity) {
         let busy = "another splitd (or another store of this process) has this database file open for writing under another name (a hard link to it): \(named)"
         var status = stat()
         guard stat(resolved, &status) == 0 else { throw cantOpen("stat \(resolved)", errno) }
@@ -123,15 +124,33 @@ final class WriterLock {
     /// Releases both locks (the `.lock` file stays: removing it could race a process locking
     /// it). Only once the store's SQLite connections are closed (see the type's comment).
     func release() {
-        guard lockDescriptor >= 0 else { return }
+        guard let lockFile else { return }
         close(fileDescriptor)
         WriterLock.drop(file)
-        close(lockDescriptor)
+        lockFile.release()
         fileDescriptor = -1
-        lockDescriptor = -1
+        self.lockFile = nil
     }
 
     deinit { release() }
+
+    /// The error for a `<database>.lock` not locked: `.busy` when another writer holds it.
+    private static func refusal(_ failure: LockFile.Failure, lockPath: String, busy: String) -> StoreError {
+        switch failure {
+        case .held:
+            return StoreError.check(.busy, code: SQLITE_BUSY, operation: "lock \(lockPath)", message: busy)
+        case .symbolicLink:
+            return StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(lockPath)",
+                                    message: "it is a symbolic link (refused, not followed)")
+        case .notRegularFile:
+            return StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(lockPath)",
+                                    message: "it is not a regular file")
+        case .cannotOpen(let code):
+            return cantOpen("open \(lockPath)", code)
+        case .cannotLock(let code):
+            return refusal(code, operation: "lock \(lockPath)", busy: busy)
+        }
+    }
 
     private static func refusal(_ failure: Int32, operation: String, busy: String) -> StoreError {
         guard failure == EWOULDBLOCK else {

@@ -90,6 +90,21 @@ struct WriterLockTests {
         try first.close()
     }
 
+    @Test("a symbolic link or a FIFO at <database>.lock is refused, not followed, and nothing is created")
+    func aLockFileThatIsNotARegularFileIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let lockPath = directory.database + ".lock"
+        #expect(symlink(directory.file("elsewhere"), lockPath) == 0)
+        var error = storeError { try openStore(directory.database) }
+        #expect(error?.kind == .cantOpen && error?.message.contains("symbolic link") == true, "\(String(describing: error))")
+        #expect(access(directory.file("elsewhere"), F_OK) != 0, "the lock followed the symlink")
+        #expect(access(directory.database, F_OK) != 0)
+        #expect(unlink(lockPath) == 0 && mkfifo(lockPath, 0o600) == 0)
+        error = storeError { try openStore(directory.database) }
+        #expect(error?.kind == .cantOpen && error?.message.contains("not a regular file") == true, "\(String(describing: error))")
+        #expect(access(directory.database, F_OK) != 0)
+    }
+
     @Test("resolvedPath resolves links in the directory and the file, and names a missing file in its real directory")
     func resolvedPath() throws {
         let directory = TemporaryDirectory()
