@@ -63,14 +63,14 @@ enum DatabaseDirectory {
     /// the process cannot write, naming it: SQLite opens such a file read-only without a word,
     /// and every write fails later (audit D3: a store said ready, then refused every change,
     /// because of a read-only `-wal` and `-shm` next to a writable database file).
-    static func checkUsable(_ path: String) throws(StoreError) {
+    /// `resolved` is `path`'s `resolvedPath`.
+    static func checkUsable(_ path: String, resolved: String) throws(StoreError) {
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
             throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",
                                    message: "it is a directory; database.path names the database file")
         }
         // Where SQLite puts them: next to the file, its links followed.
-        let resolved = resolvedPath(path)
         let parent = directory(of: resolved)
         guard access(parent, W_OK | X_OK) == 0 else {
             throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",

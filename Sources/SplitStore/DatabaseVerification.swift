@@ -19,12 +19,14 @@ enum DatabaseVerification {
         var schemaVersion: Int64
     }
 
-    /// Returns nil when there is nothing to verify (no file, or an empty one).
-    static func verify(path: String, check: IntegrityCheck, busyTimeoutMilliseconds: Int32) throws(StoreError) -> Found? {
+    /// Returns nil when there is nothing to verify (no file, or an empty one). `resolved` is
+    /// `path`'s `DatabaseDirectory.resolvedPath`, where the `-wal` is looked for.
+    static func verify(path: String, resolved: String, check: IntegrityCheck,
+                       busyTimeoutMilliseconds: Int32) throws(StoreError) -> Found? {
         guard fileHasContent(path) else { return nil }
         let operation = "open \(path)"
         do {
-            let database = try Database(path: path, mode: readsFileAlone(path) ? .immutable : .readOnly)
+            let database = try Database(path: path, mode: readsFileAlone(resolved) ? .immutable : .readOnly)
             defer { try? database.close() }
             database.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
             let found = try verifyIdentity(database, operation: operation)
@@ -72,11 +74,11 @@ enum DatabaseVerification {
         return refused
     }
 
-    /// True when the database file holds the whole database: no `-wal` next to it, nor a
-    /// rollback journal (whose hot transaction a normal connection would see rolled back).
-    private static func readsFileAlone(_ path: String) -> Bool {
-        let resolved = DatabaseDirectory.resolvedPath(path)
-        return ["-wal", "-journal"].allSatisfy { access(resolved + $0, F_OK) != 0 && errno == ENOENT }
+    /// True when the database file (at `resolved`, its links followed) holds the whole
+    /// database: no `-wal` next to it, nor a rollback journal (whose hot transaction a normal
+    /// connection would see rolled back).
+    private static func readsFileAlone(_ resolved: String) -> Bool {
+        ["-wal", "-journal"].allSatisfy { access(resolved + $0, F_OK) != 0 && errno == ENOENT }
     }
 
     private static func fileHasContent(_ path: String) -> Bool {

@@ -51,12 +51,14 @@ public final class SQLiteSceneStore: SceneStore {
         self.path = path
         var options = requested
         var warnings: [String] = []
-        // The file SQLite opens (links followed), beside which it keeps its -wal and -shm.
+        if options.access == .readWrite { try DatabaseDirectory.createParent(of: path) }
+        // The file SQLite opens (links followed), beside which it keeps its -wal and -shm:
+        // resolved once its directories exist (a new file is then named in its real
+        // directory), for every check, lock and file below.
         let resolved = DatabaseDirectory.resolvedPath(path)
         if options.access == .readWrite {
-            try DatabaseDirectory.createParent(of: path)
-            try DatabaseDirectory.checkUsable(path)
-            let lock = try WriterLock(database: path)
+            try DatabaseDirectory.checkUsable(path, resolved: resolved)
+            let lock = try WriterLock(database: path, resolved: resolved)
             writerLock = lock
             if let warning = lock.emptyDatabaseWarning { warnings.append(warning) }
             if options.backgroundWALCheckpoints, let room = Self.walRoom(databaseFile: resolved),
@@ -70,7 +72,7 @@ public final class SQLiteSceneStore: SceneStore {
             writerLock = nil
         }
         self.options = options
-        let found = try DatabaseVerification.verify(path: path, check: options.integrityCheck,
+        let found = try DatabaseVerification.verify(path: path, resolved: resolved, check: options.integrityCheck,
                                                     busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
         if options.access == .readOnly && found == nil {
             throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",

@@ -42,8 +42,9 @@ final class WriterLock {
     /// next to it say it had been used: for the daemon's log (`emptyDatabaseWarning(_:lockExisted:)`).
     let emptyDatabaseWarning: String?
 
-    init(database path: String) throws(StoreError) {
-        let resolved = DatabaseDirectory.resolvedPath(path)
+    /// Locks the database at `path`, whose resolved path (`DatabaseDirectory.resolvedPath`)
+    /// is `resolved`.
+    init(database path: String, resolved: String) throws(StoreError) {
         let named = resolved == path ? path : "\(path) (resolved: \(resolved))"
         let lockPath = resolved + ".lock"
         let lockExisted = access(lockPath, F_OK) == 0

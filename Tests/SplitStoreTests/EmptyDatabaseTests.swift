@@ -20,11 +20,15 @@ struct EmptyDatabaseTests {
         #expect(truncate(directory.database, 0) == 0)
     }
 
+    private func writerLock(_ path: String) throws -> WriterLock {
+        try WriterLock(database: path, resolved: DatabaseDirectory.resolvedPath(path))
+    }
+
     @Test("an empty database file with a WAL next to it is opened as new, with a warning naming the WAL")
     func emptyFileWithAWAL() throws {
         let directory = TemporaryDirectory()
         try usedThenTruncated(directory)
-        let lock = try WriterLock(database: directory.database)
+        let lock = try writerLock(directory.database)
         let warning = try #require(lock.emptyDatabaseWarning)
         #expect(warning.contains(directory.database + "-wal"), "\(warning)")
         #expect(warning.contains("empty"), "\(warning)")
@@ -40,7 +44,7 @@ struct EmptyDatabaseTests {
         let directory = TemporaryDirectory()
         #expect(FileManager.default.createFile(atPath: directory.database, contents: nil))
         #expect(FileManager.default.createFile(atPath: directory.database + ".lock", contents: nil))
-        let lock = try WriterLock(database: directory.database)
+        let lock = try writerLock(directory.database)
         let warning = try #require(lock.emptyDatabaseWarning)
         #expect(warning.contains(directory.database + ".lock"), "\(warning)")
         #expect(warning.contains("interrupted first start"), "\(warning)")
@@ -51,18 +55,18 @@ struct EmptyDatabaseTests {
     func noWarning() throws {
         let directory = TemporaryDirectory()
         do {
-            let lock = try WriterLock(database: directory.database)
+            let lock = try writerLock(directory.database)
             #expect(lock.emptyDatabaseWarning == nil)
         }
         unlink(directory.database + ".lock")
         #expect(FileManager.default.createFile(atPath: directory.database, contents: nil))
         do {
-            let lock = try WriterLock(database: directory.database)
+            let lock = try writerLock(directory.database)
             #expect(lock.emptyDatabaseWarning == nil)
         }
         let store = try openStore(directory.database)
         try store.close()
-        let lock = try WriterLock(database: directory.database)
+        let lock = try writerLock(directory.database)
         #expect(lock.emptyDatabaseWarning == nil)
     }
 }
