@@ -4,9 +4,9 @@ import CLinuxShims
 // A flush waiting for company (the group-commit delay, `FlushThread.Delay`) starts as soon
 // as the loop is about to sleep with nothing to read: until the loop wakes, no request can
 // join it, and waiting would only add to its replies' latency. The delay then only holds a
-// flush back while the loop is still busy with requests that will join it: a saturated loop
-// (100 clients) puts two turns in a flush instead of one, and a client pipelining 16 with
-// nothing more to send is flushed at once, whatever `database.flushDelayCount` says.
+// flush back while the loop is still busy with requests that may join it. A client
+// pipelining fewer changes than `database.flushDelayCount`, with nothing more to send until
+// its answers come, waited out the whole delay for every flush before (stop 23).
 extension Server {
     func startIdleFlushProbe() {
         guard settings.hurriesIdleFlushes, let flushThread, flushThread.delays else { return }
