@@ -38,6 +38,11 @@ final class Server: @unchecked Sendable {
     var pendingWindowLeftResizes: [String: Bool] = [:]
     /// Output dropped with closed connections since the allocator last returned memory.
     var droppedOutputSinceTrim = 0
+    /// A backlog was answered (`Committer.noteBacklog`): its freed memory goes back to the
+    /// system once nothing is held, at most once per `backlogReleaseIntervalMilliseconds`.
+    var backlogMemoryToRelease = false
+    /// `uv_now` of the last such release.
+    var lastBacklogRelease: UInt64 = 0
     /// Unwritten output of all clients, as last counted per client (`accountOutput`), and
     /// the clients that have some: the ones `output.totalLimitBytes` chooses from.
     var queuedOutputTotal = 0
@@ -108,11 +113,11 @@ final class Server: @unchecked Sendable {
     var busyPolling = false
     /// `uv_hrtime()` at which the current busy poll ends.
     var busyPollDeadline: UInt64 = 0
+    /// Whether the current turn was counted in `stats.busyPolledTurns`.
+    var busyPolledTurnCounted = false
     /// Runs before every poll: starts a flush waiting for company when nothing is left to
     /// read (`IdleFlush.swift`).
     let idleFlushHandle: UnsafeMutablePointer<uv_prepare_t>
-    /// Whether the current turn was counted in `stats.busyPolledTurns`.
-    var busyPolledTurnCounted = false
     private var shutdownTimer: LoopTimer?
 
     init(loop: UnsafeMutablePointer<uv_loop_t>, settings: ServerSettings, logger: Logger,
@@ -262,6 +267,7 @@ final class Server: @unchecked Sendable {
         droppedOutputSinceTrim = 0
         let started = uv_hrtime()
         splitd_release_free_memory()
+        stats.freeMemoryReleases += 1
         logger.debug("returned free memory to the system after \(dropped >> 20) MiB of dropped output (\((uv_hrtime() - started) / 1000) µs)")
     }
 

@@ -9,6 +9,8 @@ struct ServerStats {
     var busyPolledTurns = 0
     /// Flushes started early because the loop had nothing left to read (`IdleFlush.swift`).
     var idleFlushStarts = 0
+    /// Free memory handed back to the system (glibc's `malloc_trim`) after a backlog or dropped output.
+    var freeMemoryReleases = 0
     var failedCommits = 0
     /// Store operations (rows) committed, over all batches.
     var committedOperations = 0

@@ -92,6 +92,32 @@ struct DeferredFlushTests {
         #expect(try reader.readMessage()["revision"] == 11)
     }
 
+    @Test("memory a backlog freed goes back to the system once it is answered")
+    func backlogMemoryIsReleased() throws {
+        let gate = GatedFlush()
+        let daemon = try startDaemon(gate)
+        defer { gate.open(); daemon.stop() }
+        let client = try daemon.connect(), watcher = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        for round in 0..<5 {
+            #expect(try client.request(["op": "resize", "scene": "s", "width": round % 2 == 0 ? 400 : 1366, "height": 1024]).isOK)
+        }
+        #expect(try watcher.request(["op": "stats"])["freeMemoryReleases"] == 0, "no backlog, nothing released")
+        // The disk stalls: a turn waits for its flush, and ten more turns pile up behind it.
+        gate.close()
+        let lines = (1...10).map { resizeLine(id: 300 + $0, width: $0 % 2 == 0 ? 1366 : 400) }
+        try client.send(raw: lines.joined(separator: "\n") + "\n")
+        for turn in 1...10 {
+            usleep(20_000)
+            try client.send(raw: resizeLine(id: 400 + turn, width: turn % 2 == 0 ? 1366 : 400) + "\n")
+        }
+        usleep(50_000)
+        gate.open()
+        let ids = try (0..<20).map { _ in try client.readMessage()["id"]?.int ?? -1 }
+        #expect(ids == Array(301...310) + Array(401...410))
+        #expect(try watcher.request(["op": "stats"])["freeMemoryReleases"] == 1, "released once the backlog was answered")
+    }
+
     @Test("a graceful stop answers held turns before it closes the clients")
     func stopWaitsForHeldTurns() throws {
         let gate = GatedFlush()
