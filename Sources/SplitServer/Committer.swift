@@ -221,8 +221,9 @@ extension Server {
 
     /// Once a backlog is answered and nothing is held any more, hands its freed memory back to
     /// the system: glibc keeps what a burst freed (a 60 ms stall in a 1000-window storm left
-    /// the RSS 2.8-4.2 MiB higher for good; `malloc_trim` took 70-280 µs).
-    private func releaseBacklogMemory() {
+    /// the RSS 2.8-4.2 MiB higher for good; `malloc_trim` took 70-280 µs). Within a second of
+    /// the last release it waits for a later turn or the housekeeping tick.
+    func releaseBacklogMemory() {
         guard backlogMemoryToRelease, heldTurns.isEmpty, deferredTurns.isEmpty else { return }
         let now = uv_now(loop)
         guard lastBacklogRelease == 0 || now - lastBacklogRelease >= Self.backlogReleaseIntervalMilliseconds else { return }
@@ -237,8 +238,8 @@ extension Server {
     static let spareTurnLimit = 2
     static let spareTurnMaxReplies = 4096
     /// 4 MiB: about 4000 changes' replies, twice what 100 clients pipelining 16 stage in a turn
-    /// (storage kept for them: allocating it anew cost ~5 % there); a larger turn comes from a
-    /// backlog, and its storage is freed, not kept.
+    /// (whose storage is kept and reused); a larger turn comes from a backlog, and its storage
+    /// is freed, not kept.
     static let spareTurnMaxReplyBytes = 4 << 20
 
     /// After a failed flush the kernel may have dropped the unflushed pages, and what the

@@ -273,14 +273,16 @@ final class Server: @unchecked Sendable {
 
     static let droppedOutputTrimThreshold = 8 << 20
 
-    /// Starts the once-a-second housekeeping: `closeStalledLines`, `retryWindowLeftResizes`
-    /// and `releaseDroppedOutputMemory` (the caller closes the timer).
+    /// Starts the once-a-second housekeeping: `closeStalledLines`, `retryWindowLeftResizes`,
+    /// `releaseDroppedOutputMemory` and a backlog's release that its once-a-second limit put
+    /// off (the caller closes the timer).
     func startHousekeeping() -> LoopTimer {
         let timer = LoopTimer(loop: loop) { [unowned self] in
             self.closeStalledLines()
             self.watchDatabaseFile()
             self.retryWindowLeftResizes()
             self.releaseDroppedOutputMemory()
+            self.releaseBacklogMemory()
         }
         timer.start(delay: 1000, interval: 1000)
         timer.unref()
