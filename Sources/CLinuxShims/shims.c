@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
 
 int splitd_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
@@ -45,6 +46,8 @@ int splitd_set_affinity(const uint64_t mask[16]) {
 int32_t splitd_thread_id(void) { return (int32_t)gettid(); }
 
 int splitd_release_free_memory(void) { return malloc_trim(0); }
+
+int splitd_accept_client(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); }
 
 /* A reload or stop signal during start-up (config, store open, replay: up to seconds) must
  * not kill the daemon with the default action before its libuv watchers exist. SIGHUP is

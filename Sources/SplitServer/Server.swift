@@ -38,8 +38,8 @@ final class Server: @unchecked Sendable {
     var pendingWindowLeftResizes: [String: Bool] = [:]
     /// Output dropped with closed connections since the allocator last returned memory.
     var droppedOutputSinceTrim = 0
-    /// A backlog was answered (`Committer.noteBacklog`): its freed memory goes back to the
-    /// system once nothing is held, at most once per `backlogReleaseIntervalMilliseconds`.
+    /// A backlog was answered (`releaseBacklogMemory`, Committer.swift): its freed memory goes
+    /// back to the system once nothing is held, at most once a second.
     var backlogMemoryToRelease = false
     /// `uv_now` of the last such release.
     var lastBacklogRelease: UInt64 = 0

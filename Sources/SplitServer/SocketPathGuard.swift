@@ -15,7 +15,7 @@ public enum SocketPathGuard {
     @discardableResult
     public static func prepare(path: String, group: UInt32?) throws(SystemError) -> LockFile {
         guard path.hasPrefix("/") || !path.isEmpty else { throw SystemError("socket path is empty") }
-        try ensureDirectory(parent(of: path), group: group)
+        try ensureDirectory(PathName.directory(of: path), group: group)
         let held = try lock(socketPath: path)
         if let refusal = refusal(path) { throw SystemError(refusal) }
         guard unlink(path) == 0 || errno == ENOENT else {
@@ -74,11 +74,6 @@ public enum SocketPathGuard {
     /// The umask that makes `bind` create the socket no wider than its final mode.
     public static func bindUmask(group: UInt32?) -> mode_t { group == nil ? 0o177 : 0o117 }
 
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let dir = String(path[..<slash])
-        return dir.isEmpty ? "/" : dir
-    }
 
     /// Creates the socket directory chain; only directories created here get the private mode.
     static func ensureDirectory(_ dir: String, group: UInt32?) throws(SystemError) {
@@ -88,7 +83,7 @@ public enum SocketPathGuard {
             return
         }
         guard errno == ENOENT else { throw .errno("cannot inspect \(dir)") }
-        try ensureDirectory(parent(of: dir), group: group)
+        try ensureDirectory(PathName.directory(of: dir), group: group)
         let mode: mode_t = group == nil ? 0o700 : 0o750
         guard mkdir(dir, mode) == 0 || errno == EEXIST else { throw .errno("cannot create \(dir)") }
         if let group { _ = chown(dir, uid_t.max, group) }

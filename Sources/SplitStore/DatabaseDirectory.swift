@@ -16,12 +16,6 @@ enum DatabaseDirectory {
         }
     }
 
-    /// The directory `path` is in ("." for a bare name, "/" at the root).
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
     /// `path` absolute, with every symbolic link resolved: the file SQLite opens (it follows
     /// links itself) and puts its `-wal` and `-shm` next to. A file not created yet is named in
     /// its directory's real path, and a dangling link by its target, so the name is the one
@@ -35,9 +29,8 @@ enum DatabaseDirectory {
                 return String(cString: real)
             }
             // Missing (or a dangling link): resolve the directory, then follow the link by hand.
-            let slash = current.lastIndex(of: "/")
-            let directory = slash.map { $0 == current.startIndex ? "/" : String(current[..<$0]) } ?? "."
-            let name = slash.map { String(current[current.index(after: $0)...]) } ?? current
+            let directory = PathName.directory(of: current)
+            let name = current.lastIndex(of: "/").map { String(current[current.index(after: $0)...]) } ?? current
             guard let realDirectory = realpath(directory, nil) else { return path }
             let base = String(cString: realDirectory)
             free(realDirectory)
@@ -71,7 +64,7 @@ enum DatabaseDirectory {
                                    message: "it is a directory; database.path names the database file")
         }
         // Where SQLite puts them: next to the file, its links followed.
-        let parent = directory(of: resolved)
+        let parent = PathName.directory(of: resolved)
         guard access(parent, W_OK | X_OK) == 0 else {
             throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",
                                    message: "cannot write in \(parent) (\(String(cString: strerror(errno)))): SQLite creates the WAL (-wal) and shared-memory (-shm) files next to the database")

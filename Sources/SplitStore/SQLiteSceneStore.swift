@@ -165,7 +165,7 @@ public final class SQLiteSceneStore: SceneStore {
                                        message: String(cString: strerror(errno)))
             }
             unlink(temporary)
-            try Self.sync(DatabaseDirectory.directory(of: resolved), flags: O_RDONLY | O_DIRECTORY)
+            try Self.sync(PathName.directory(of: resolved), flags: O_RDONLY | O_DIRECTORY)
         } catch {
             unlink(temporary)
             throw error
@@ -186,7 +186,7 @@ public final class SQLiteSceneStore: SceneStore {
     /// unprivileged writer plus the WAL file's own size (its blocks are reused); nil when
     /// the file system cannot say.
     static func walRoom(databaseFile file: String) -> Int64? {
-        let directory = DatabaseDirectory.directory(of: file)
+        let directory = PathName.directory(of: file)
         var volume = statvfs()
         guard statvfs(directory, &volume) == 0 else { return nil }
         var wal = stat()

@@ -46,7 +46,7 @@ public final class WALFlush: DurableFlush, @unchecked Sendable {
         let opened = Glibc.open(path, O_RDWR | O_CLOEXEC)
         guard opened >= 0 else { throw failure("open") }
         descriptor = opened
-        let directoryDescriptor = Glibc.open(DatabaseDirectory.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let directoryDescriptor = Glibc.open(PathName.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryDescriptor >= 0 else { throw failure("open the directory of") }
         defer { close(directoryDescriptor) }
         guard fsync(directoryDescriptor) == 0 else { throw failure("fsync the directory of") }

@@ -37,6 +37,9 @@ int splitd_set_affinity(const uint64_t mask[16]);
 int32_t splitd_thread_id(void);
 /// Returns the allocator's free memory to the system (glibc's malloc_trim(0)); 1 if some was.
 int splitd_release_free_memory(void);
+/// accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK): a client close-on-exec and
+/// non-blocking in one call (accept4 needs _GNU_SOURCE, which Swift's Glibc module lacks).
+int splitd_accept_client(int fd);
 /// Until the daemon's signal watchers exist: SIGHUP ignored, SIGTERM/SIGINT noted (not fatal).
 void splitd_defer_startup_signals(void);
 /// The first SIGTERM/SIGINT noted since `splitd_defer_startup_signals`, or 0.
