@@ -12,9 +12,9 @@ func emit(_ text: String) {
 }
 
 /// Writes every byte of `text` to `fd`, retrying short writes, EINTR and EAGAIN. Nil when
-/// all was written, else `errno` just after the write that failed (a write of nothing
-/// included). The terminal ignores it (a vanished one cannot be told anything); golden files
-/// report it.
+/// all was written, else the `errno` of the write that failed, or EIO for a write that wrote
+/// nothing without an error (errno is not set then, so it would name an older failure). The
+/// terminal ignores it (a vanished one cannot be told anything); golden files report it.
 @discardableResult
 func writeAll(_ fd: Int32, _ text: String) -> Int32? {
     let bytes = Array(text.utf8)
@@ -23,11 +23,12 @@ func writeAll(_ fd: Int32, _ text: String) -> Int32? {
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
         if written > 0 {
             offset += written
-        } else if written < 0, errno == EINTR || errno == EAGAIN {
-            if errno == EAGAIN { usleep(1000) }
-        } else {
-            return errno
+            continue
         }
+        guard written < 0 else { return EIO }
+        let failure = errno
+        guard failure == EINTR || failure == EAGAIN else { return failure }
+        if failure == EAGAIN { usleep(1000) }
     }
     return nil
 }
