@@ -21,7 +21,7 @@ public struct ServerSettings: Sendable, Equatable {
     /// again (a checkpoint); a restart replays at most this many per scene (fewer after the
     /// periodic sweep or a graceful stop). 64: each checkpoint rewrites the scene's row, a
     /// WAL frame of its own, and 64 instead of 16 took ~6 % off the CPU per change (relaxed,
-    /// 100 connections, depth 1; docs/PERFORMANCE.md, stop 16); `replayBudget` keeps the
+    /// 100 connections, depth 1; docs/performance-history.md, stop 16); `replayBudget` keeps the
     /// worst restart after a crash where it was when many scenes are busy.
     public var checkpointEvery: Int = 64
     /// Journal entries above the checkpoints, over all scenes, that a start after a crash

@@ -50,7 +50,7 @@ public struct StoreOptions: Sendable {
     /// Entries past the retention before a commit prunes them, so history runs up to this
     /// many (less one) entries over `journalRetention`. A prune at every commit rewrote the
     /// log's head pages and the freelist in each commit's WAL frames: 512 took 3-4 % off
-    /// the CPU per change at 100 connections, depth 1 (docs/PERFORMANCE.md, stop 16).
+    /// the CPU per change at 100 connections, depth 1 (docs/performance-history.md, stop 16).
     /// 1 prunes at every commit.
     public var pruneBatch: Int64
     /// Copy the WAL into the database file on a thread of its own (`WALCheckpointer`) instead
