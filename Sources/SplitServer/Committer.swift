@@ -59,6 +59,8 @@ extension Server {
                     if turn.isEmpty, work.changeReplyCapacity <= Self.spareTurnMaxReplyBytes {
                         work.reset()
                         swap(&work, &turn)
+                        // The storage it replaces is freed: a burst's goes back to the system.
+                        noteFreedTurnStorage(work)
                     } else {
                         recycle(&work)
                     }
@@ -206,11 +208,16 @@ extension Server {
     /// Keeps an answered turn's storage for a later turn (at most `Self.spareTurnLimit`, and
     /// not the storage of an exceptionally large turn, which would stay allocated).
     private func recycle(_ work: inout Turn) {
-        if work.changeReplyCapacity > Self.spareTurnMaxReplyBytes { backlogMemoryToRelease = true }
         guard spareTurns.count < Self.spareTurnLimit, work.replyCapacity <= Self.spareTurnMaxReplies,
-              work.changeReplyCapacity <= Self.spareTurnMaxReplyBytes else { return }
+              work.changeReplyCapacity <= Self.spareTurnMaxReplyBytes else { return noteFreedTurnStorage(work) }
         work.reset()
         spareTurns.append(work)
+    }
+
+    /// A turn whose storage is about to be freed: when it is more than every turn may keep
+    /// (a burst's, or a backlog's), the memory goes back to the system with a backlog's.
+    private func noteFreedTurnStorage(_ work: borrowing Turn) {
+        if work.changeReplyCapacity > Self.keptTurnStorageFloorBytes { backlogMemoryToRelease = true }
     }
 
     /// A flush that answers this many turns at once ended a backlog: the disk stalled (a slow
@@ -235,6 +242,25 @@ extension Server {
         logger.debug("returned free memory to the system after a backlog (\((uv_hrtime() - started) / 1000) µs)")
     }
 
+    /// At the housekeeping tick: reply storage that the turns of the last second did not
+    /// need (more than twice the most one of them used, and at least
+    /// `keptTurnStorageFloorBytes`) is freed, and handed back to the system with a
+    /// backlog's. A burst read as one large turn (a stalled process, a client that sent
+    /// thousands of lines at once) left its storage, up to `spareTurnMaxReplyBytes`, kept
+    /// for turns that no longer come.
+    func trimKeptTurnStorage() {
+        let needed = max(Self.keptTurnStorageFloorBytes, 2 * turnReplyBytesHighWater)
+        turnReplyBytesHighWater = 0
+        var freed = turn.dropReplyStorage(above: needed)
+        for index in spareTurns.indices { freed += spareTurns[index].dropReplyStorage(above: needed) }
+        guard freed > 0 else { return }
+        backlogMemoryToRelease = true
+        logger.debug("freed \(freed >> 10) KiB of turn storage the last second's turns did not need")
+    }
+
+    /// Reply storage every turn may keep: a few hundred changes' replies.
+    static let keptTurnStorageFloorBytes = 256 << 10
+
     static let spareTurnLimit = 2
     static let spareTurnMaxReplies = 4096
     /// 4 MiB: about 4000 changes' replies, twice what 100 clients pipelining 16 stage in a turn
@@ -253,6 +279,7 @@ extension Server {
 
     /// Writes a turn's replies and pushes, one write per connection.
     private func answer(_ work: Turn, committed: Bool, rolledBack: Set<String>) {
+        turnReplyBytesHighWater = max(turnReplyBytesHighWater, work.changeReplyByteCount)
         for (slot, id) in work.connectionOrder.enumerated() {
             guard let session = sessions[id] else { continue }
             let replies = work.replies(of: slot)

@@ -43,6 +43,9 @@ final class Server: @unchecked Sendable {
     var backlogMemoryToRelease = false
     /// `uv_now` of the last such release.
     var lastBacklogRelease: UInt64 = 0
+    /// The most change-reply bytes one turn answered since the last housekeeping tick: what
+    /// the storage kept for the next turns should hold (`trimKeptTurnStorage`).
+    var turnReplyBytesHighWater = 0
     /// Unwritten output of all clients, as last counted per client (`accountOutput`), and
     /// the clients that have some: the ones `output.totalLimitBytes` chooses from.
     var queuedOutputTotal = 0
@@ -274,14 +277,15 @@ final class Server: @unchecked Sendable {
     static let droppedOutputTrimThreshold = 8 << 20
 
     /// Starts the once-a-second housekeeping: `closeStalledLines`, `retryWindowLeftResizes`,
-    /// `releaseDroppedOutputMemory` and a backlog's release that its once-a-second limit put
-    /// off (the caller closes the timer).
+    /// `releaseDroppedOutputMemory`, `trimKeptTurnStorage` and a backlog's release that its
+    /// once-a-second limit put off (the caller closes the timer).
     func startHousekeeping() -> LoopTimer {
         let timer = LoopTimer(loop: loop) { [unowned self] in
             self.closeStalledLines()
             self.watchDatabaseFile()
             self.retryWindowLeftResizes()
             self.releaseDroppedOutputMemory()
+            self.trimKeptTurnStorage()
             self.releaseBacklogMemory()
         }
         timer.start(delay: 1000, interval: 1000)

@@ -90,6 +90,18 @@ struct Turn {
     /// How many bytes of change replies the turn's storage holds without growing.
     var changeReplyCapacity: Int { changeReplyBytes.capacity }
 
+    /// How many bytes of change replies the turn holds.
+    var changeReplyByteCount: Int { changeReplyBytes.count }
+
+    /// Frees the change-reply storage of a turn that holds no reply when it can hold more than
+    /// `limit` bytes; the bytes freed (0: kept).
+    mutating func dropReplyStorage(above limit: Int) -> Int {
+        let capacity = changeReplyBytes.capacity
+        guard changeReplyBytes.isEmpty, capacity > limit else { return 0 }
+        changeReplyBytes = []
+        return capacity
+    }
+
     /// Keeps a change reply's bytes with the turn's others; where they are, for `.change`.
     mutating func appendChangeReply(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
         let start = changeReplyBytes.count

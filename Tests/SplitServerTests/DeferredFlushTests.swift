@@ -118,6 +118,65 @@ struct DeferredFlushTests {
         #expect(try watcher.request(["op": "stats"])["freeMemoryReleases"] == 1, "released once the backlog was answered")
     }
 
+    /// 1000 changes in one write: one turn of ~0.9 MiB of replies (or two), not a backlog
+    /// of turns behind a slow flush, so only the turn storage's own rules can free it.
+    private func sendBurst(_ client: TestClient) throws {
+        let lines = (1...1000).map { resizeLine(id: 1000 + $0, width: $0 % 2 == 0 ? 1366 : 400) }
+        try client.send(raw: lines.joined(separator: "\n") + "\n")
+        let ids = try (0..<1000).map { _ in try client.readMessage()["id"]?.int ?? -1 }
+        #expect(ids == Array(1001...2000))
+    }
+
+    @Test("storage a burst's large turn left is handed back when a smaller turn's replaces it")
+    func burstTurnStorageIsReleased() throws {
+        let gate = GatedFlush()
+        let daemon = try startDaemon(gate)
+        defer { daemon.stop() }
+        let client = try daemon.connect(), watcher = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        try sendBurst(client)
+        var releases = 0
+        for _ in 0..<40 where releases == 0 {
+            usleep(100_000)
+            #expect(try client.request(["op": "resize", "scene": "s", "width": 400, "height": 1024]).isOK)
+            releases = try watcher.request(["op": "stats"])["freeMemoryReleases"]?.int ?? -1
+        }
+        #expect(releases == 1, "the burst's storage was freed and released within 4 s")
+    }
+
+    @Test("storage a burst's large turn left, kept for turns that stay small, is freed at the second tick")
+    func keptBurstTurnStorageIsTrimmed() throws {
+        let gate = GatedFlush()
+        let daemon = try startDaemon(gate)
+        defer { gate.open(); daemon.stop() }
+        let client = try daemon.connect(), watcher = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        try sendBurst(client)
+        // Five changes held behind a stalled flush (too many to flush inline on the loop, which
+        // goes on): the next turn collects in the burst's storage, which no other turn replaces
+        // while the flush stalls. The housekeeping tick in the burst's second keeps it (twice
+        // what that second's turns used); the next one frees it.
+        gate.close()
+        try client.send(raw: (3001...3005).map { resizeLine(id: $0, width: $0 % 2 == 0 ? 1366 : 400) }.joined(separator: "\n") + "\n")
+        usleep(2_300_000)
+        gate.open()
+        #expect(try (0..<5).map { _ in try client.readMessage()["id"]?.int ?? -1 } == Array(3001...3005))
+        #expect(try watcher.request(["op": "stats"])["freeMemoryReleases"] == 1, "freed at a tick, released once nothing was held")
+    }
+
+    @Test("storage the turns of every second use is kept, not freed and released")
+    func busyTurnStorageIsKept() throws {
+        let gate = GatedFlush()
+        let daemon = try startDaemon(gate)
+        defer { daemon.stop() }
+        let client = try daemon.connect(), watcher = try daemon.connect()
+        #expect(try client.request(create).isOK)
+        // Bursts for 2.5 s: every housekeeping tick sees turns as large as the storage.
+        let started = DispatchTime.now().uptimeNanoseconds
+        while DispatchTime.now().uptimeNanoseconds - started < 2_500_000_000 { try sendBurst(client) }
+        #expect(try watcher.request(["op": "stats"])["freeMemoryReleases"] == 0)
+    }
+
     @Test("a graceful stop answers held turns before it closes the clients")
     func stopWaitsForHeldTurns() throws {
         let gate = GatedFlush()

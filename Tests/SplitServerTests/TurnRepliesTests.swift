@@ -35,6 +35,21 @@ struct TurnRepliesTests {
         return order.map { ($0, replies[$0]!) }
     }
 
+    @Test("reply storage is freed only when the turn holds no reply and keeps more than the limit")
+    func dropReplyStorage() {
+        var turn = Turn()
+        let reply = [UInt8](repeating: 0x61, count: 64 << 10)
+        _ = reply.withUnsafeBytes { turn.appendChangeReply($0) }
+        #expect(turn.dropReplyStorage(above: 1024) == 0, "a reply is still in it")
+        #expect(turn.changeReplyByteCount == 64 << 10)
+        turn.reset()
+        let capacity = turn.changeReplyCapacity
+        #expect(capacity >= 64 << 10, "reset keeps the storage")
+        #expect(turn.dropReplyStorage(above: capacity) == 0, "no more than the limit")
+        #expect(turn.dropReplyStorage(above: 1024) == capacity)
+        #expect(turn.changeReplyCapacity == 0)
+    }
+
     @Test func groupsRepliesPerConnectionInStagingOrder() async {
         let owners = Gen.int(in: 0...6).array(of: 0...60)
         await propertyCheck(count: 300, input: owners) { owners in
