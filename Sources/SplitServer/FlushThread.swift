@@ -31,6 +31,9 @@ final class FlushThread: @unchecked Sendable {
     /// The highest generation a flush under way or done covers: the loop reads it without
     /// taking the lock.
     private let startedThrough = Atomic<Int>(0)
+    /// The highest generation a successful flush covers, stored before the flush is posted
+    /// to the loop: the loop may answer its turns before the post arrives (`completed`).
+    private let completedThrough = Atomic<Int>(0)
     private var stopping = false
     private let delay: Delay
     /// False once the daemon stops: what is left is flushed without delay.
@@ -164,6 +167,9 @@ final class FlushThread: @unchecked Sendable {
     /// Whether a flush covering `generation` has started (loop thread).
     func hasStarted(_ generation: Int) -> Bool { startedThrough.load(ordering: .acquiring) >= generation }
 
+    /// The highest generation flushed without an error so far (any thread).
+    var completed: Int { completedThrough.load(ordering: .acquiring) }
+
     /// Whether a flush may wait for company at all (`Delay`).
     var delays: Bool { delay.microseconds > 0 }
 
@@ -254,6 +260,7 @@ final class FlushThread: @unchecked Sendable {
             }
             let took = uv_hrtime() - began
             flushed = target
+            if failure == nil { completedThrough.store(target, ordering: .releasing) }
             mailbox.post { onFlushed(target, failure) }
             condition.lock()
             if let warning = record(took) {

@@ -386,6 +386,7 @@ final class Server: @unchecked Sendable {
 extension Server: ConnectionDelegate {
     func connection(_ connection: Connection, didReceiveLine line: UnsafeRawBufferPointer) -> Bool {
         guard phase == .running, let session = sessions[connection.id], !session.isClosing else { return false }
+        answerFlushedTurns()
         stats.requests += 1
         stats.bytesIn += line.count + 1
         noteLineRead()

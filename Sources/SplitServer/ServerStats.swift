@@ -9,6 +9,9 @@ struct ServerStats {
     var busyPolledTurns = 0
     /// Flushes started early because the loop had nothing left to read (`IdleFlush.swift`).
     var idleFlushStarts = 0
+    /// Held turns answered as soon as a read found their flush done, before the flush
+    /// thread's post reached the loop (`answerFlushedTurns`).
+    var heldTurnsAnsweredAtRead = 0
     /// Free memory handed back to the system (glibc's `malloc_trim`) after a backlog or dropped output.
     var freeMemoryReleases = 0
     var failedCommits = 0

@@ -27,6 +27,7 @@ extension Server {
         add("bytesOut", stats.bytesOut)
         add("busyPolledTurns", stats.busyPolledTurns)
         add("idleFlushStarts", stats.idleFlushStarts)
+        add("heldTurnsAnsweredAtRead", stats.heldTurnsAnsweredAtRead)
         add("freeMemoryReleases", stats.freeMemoryReleases)
         add("busyPolling", busyPolling ? 1 : 0)
         add("uptimeSeconds", Int((uv_hrtime() - startedAt) / 1_000_000_000))
