@@ -94,11 +94,8 @@ struct DeferredFlushTests {
 
     @Test("memory a backlog freed goes back to the system once it is answered")
     func backlogMemoryIsReleased() throws {
-        let gate = GatedFlush()
-        let daemon = try startDaemon(gate)
+        let (gate, daemon, client, watcher) = try startWithScene()
         defer { gate.open(); daemon.stop() }
-        let client = try daemon.connect(), watcher = try daemon.connect()
-        #expect(try client.request(create).isOK)
         for round in 0..<5 {
             #expect(try client.request(["op": "resize", "scene": "s", "width": round % 2 == 0 ? 400 : 1366, "height": 1024]).isOK)
         }
@@ -118,6 +115,26 @@ struct DeferredFlushTests {
         #expect(try watcher.request(["op": "stats"])["freeMemoryReleases"] == 1, "released once the backlog was answered")
     }
 
+    /// A daemon over a gated flush (open), scene "s" created by the first client, and a
+    /// second client.
+    private func startWithScene() throws -> (GatedFlush, TestDaemon, TestClient, TestClient) {
+        let gate = GatedFlush()
+        let daemon = try startDaemon(gate)
+        do {
+            let client = try daemon.connect(), second = try daemon.connect()
+            #expect(try client.request(create).isOK)
+            return (gate, daemon, client, second)
+        } catch {
+            daemon.stop()
+            throw error
+        }
+    }
+
+    /// Resizes of scene "s" with these ids, one line each, alternating the width.
+    private func changeLines(_ ids: ClosedRange<Int>) -> String {
+        ids.map { resizeLine(id: $0, width: $0 % 2 == 0 ? 1366 : 400) }.joined(separator: "\n") + "\n"
+    }
+
     /// 1000 changes in one write: one turn of ~0.9 MiB of replies (or two), not a backlog
     /// of turns behind a slow flush, so only the turn storage's own rules can free it.
     private func sendBurst(_ client: TestClient) throws {
@@ -129,11 +146,8 @@ struct DeferredFlushTests {
 
     @Test("storage a burst's large turn left is handed back when a smaller turn's replaces it")
     func burstTurnStorageIsReleased() throws {
-        let gate = GatedFlush()
-        let daemon = try startDaemon(gate)
-        defer { daemon.stop() }
-        let client = try daemon.connect(), watcher = try daemon.connect()
-        #expect(try client.request(create).isOK)
+        let (gate, daemon, client, watcher) = try startWithScene()
+        defer { gate.open(); daemon.stop() }
         try sendBurst(client)
         var releases = 0
         for _ in 0..<40 where releases == 0 {
@@ -146,18 +160,15 @@ struct DeferredFlushTests {
 
     @Test("storage a burst's large turn left, kept for turns that stay small, is freed at the second tick")
     func keptBurstTurnStorageIsTrimmed() throws {
-        let gate = GatedFlush()
-        let daemon = try startDaemon(gate)
+        let (gate, daemon, client, watcher) = try startWithScene()
         defer { gate.open(); daemon.stop() }
-        let client = try daemon.connect(), watcher = try daemon.connect()
-        #expect(try client.request(create).isOK)
         try sendBurst(client)
         // Five changes held behind a stalled flush (too many to flush inline on the loop, which
         // goes on): the next turn collects in the burst's storage, which no other turn replaces
         // while the flush stalls. The housekeeping tick in the burst's second keeps it (twice
         // what that second's turns used); the next one frees it.
         gate.close()
-        try client.send(raw: (3001...3005).map { resizeLine(id: $0, width: $0 % 2 == 0 ? 1366 : 400) }.joined(separator: "\n") + "\n")
+        try client.send(raw: changeLines(3001...3005))
         usleep(2_300_000)
         gate.open()
         #expect(try (0..<5).map { _ in try client.readMessage()["id"]?.int ?? -1 } == Array(3001...3005))
@@ -166,11 +177,8 @@ struct DeferredFlushTests {
 
     @Test("storage the turns of every second use is kept, not freed and released")
     func busyTurnStorageIsKept() throws {
-        let gate = GatedFlush()
-        let daemon = try startDaemon(gate)
-        defer { daemon.stop() }
-        let client = try daemon.connect(), watcher = try daemon.connect()
-        #expect(try client.request(create).isOK)
+        let (gate, daemon, client, watcher) = try startWithScene()
+        defer { gate.open(); daemon.stop() }
         // Bursts for 2.5 s: every housekeeping tick sees turns as large as the storage.
         let started = DispatchTime.now().uptimeNanoseconds
         while DispatchTime.now().uptimeNanoseconds - started < 2_500_000_000 { try sendBurst(client) }
@@ -179,15 +187,12 @@ struct DeferredFlushTests {
 
     @Test("a read answers held turns whose flush is done, in order, and never before it is")
     func readsAnswerFlushedTurns() throws {
-        let gate = GatedFlush()
-        let daemon = try startDaemon(gate)
+        let (gate, daemon, writer, other) = try startWithScene()
         defer { gate.open(); daemon.stop() }
-        let writer = try daemon.connect(), other = try daemon.connect()
-        #expect(try writer.request(create).isOK)
         #expect(try other.request(["op": "scene.create", "scene": "o", "device": "ipad-pro-12.9"]).isOK)
         // Five changes held behind a flush that cannot finish.
         gate.close()
-        try writer.send(raw: (501...505).map { resizeLine(id: $0, width: $0 % 2 == 0 ? 1366 : 400) }.joined(separator: "\n") + "\n")
+        try writer.send(raw: changeLines(501...505))
         #expect(try writer.readLine(timeout: 300) == nil, "no answer while the flush cannot finish")
         // A thousand lines that take the loop a while, already in its socket when the flush
         // finishes: the loop reads them before the flush thread's post (their socket was ready
