@@ -1,5 +1,4 @@
 import CLibUV
-import CLinuxShims
 import Glibc
 import SplitStore
 import SplitWire
@@ -237,8 +236,8 @@ extension Server {
     }
 
     /// A flush that answers this many turns at once ended a backlog: the disk stalled (a slow
-    /// `fdatasync`) while the loop went on reading. So did a turn with more reply bytes than a
-    /// spare turn keeps (`spareTurnMaxReplyBytes`).
+    /// `fdatasync`) while the loop went on reading. Freed turn storage over
+    /// `keptTurnStorageFloorBytes` marks one too (`noteFreedTurnStorage`).
     static let backlogTurns = 8
     static let backlogReleaseIntervalMilliseconds: UInt64 = 1000
 
@@ -252,10 +251,7 @@ extension Server {
         guard lastBacklogRelease == 0 || now - lastBacklogRelease >= Self.backlogReleaseIntervalMilliseconds else { return }
         backlogMemoryToRelease = false
         lastBacklogRelease = now
-        let started = uv_hrtime()
-        splitd_release_free_memory()
-        stats.freeMemoryReleases += 1
-        logger.debug("returned free memory to the system after a backlog (\((uv_hrtime() - started) / 1000) µs)")
+        releaseFreeMemory(after: "a backlog")
     }
 
     /// At the housekeeping tick: reply storage that the turns of the last second did not

@@ -74,7 +74,6 @@ public enum SocketPathGuard {
     /// The umask that makes `bind` create the socket no wider than its final mode.
     public static func bindUmask(group: UInt32?) -> mode_t { group == nil ? 0o177 : 0o117 }
 
-
     /// Creates the socket directory chain; only directories created here get the private mode.
     static func ensureDirectory(_ dir: String, group: UInt32?) throws(SystemError) {
         var info = stat()

@@ -30,7 +30,7 @@ enum DatabaseDirectory {
             }
             // Missing (or a dangling link): resolve the directory, then follow the link by hand.
             let directory = PathName.directory(of: current)
-            let name = current.lastIndex(of: "/").map { String(current[current.index(after: $0)...]) } ?? current
+            let name = PathName.name(of: current)
             guard let realDirectory = realpath(directory, nil) else { return path }
             let base = String(cString: realDirectory)
             free(realDirectory)

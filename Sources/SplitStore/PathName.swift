@@ -6,4 +6,9 @@ public enum PathName {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
+
+    /// What follows the last "/" of `path` (all of it when there is none).
+    public static func name(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SplitStore
 import SplitWire
 #if canImport(Glibc)
 import Glibc
@@ -14,14 +15,8 @@ struct GoldenStore {
     var directory: String?
 
     func path(for file: ScenarioFile) -> String {
-        let base = directory ?? (directoryOf(file.path) + "/golden")
+        let base = directory ?? (PathName.directory(of: file.path) + "/golden")
         return base + "/" + file.stem + ".json"
-    }
-
-    /// The directory part of `path` as written (kept relative so reports stay short).
-    private func directoryOf(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     func document(for file: ScenarioFile, runs: [JSONValue]) -> JSONValue {
@@ -33,7 +28,7 @@ struct GoldenStore {
     /// made is reported at once (exit 73) rather than after the runs.
     func prepareDirectory(for file: ScenarioFile) throws(GoldenWriteError) {
         let target = path(for: file)
-        try makeDirectories(directoryOf(target), for: target)
+        try makeDirectories(PathName.directory(of: target), for: target)
     }
 
     /// Writes the golden file: a temporary file beside it, then renamed over it, so a failed
