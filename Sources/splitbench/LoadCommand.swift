@@ -34,8 +34,8 @@ struct LoadCommand: ParsableCommand {
     @Option(help: "Measured seconds per cell.")
     var seconds: Double = 5
 
-    @Option(help: "Upper bound on requests sent per cell.")
-    var maxRequests: Int = 5_000_000
+    @Option(help: "Upper bound on requests sent per cell, warm-up included (default: none); reaching it ends the cell's measured period early, and the rates are over the shorter time.")
+    var maxRequests: Int?
 
     func run() throws {
         daemon.pinClient()
@@ -48,7 +48,7 @@ struct LoadCommand: ParsableCommand {
                 let result = try daemon.withDaemon(named: "load") { socket, pid in
                     try SceneSetup.createScenes(socketPath: socket, count: count)
                     let plan = LoadPlan(socketPath: socket, connections: count, pacing: .closed(depth: depth),
-                                        warmupSeconds: warmup, measureSeconds: seconds, maxRequests: maxRequests,
+                                        warmupSeconds: warmup, measureSeconds: seconds, maxRequests: maxRequests ?? .max,
                                         templates: templates, daemonPID: pid)
                     return LoadEngine(plan: plan).run()
                 }
@@ -94,6 +94,7 @@ enum LoadReport {
             "unanswered=\(result.unanswered)", "unexpected=\(result.unexpectedLines)",
         ]
         if result.skippedSends > 0 { fields.append("skipped=\(result.skippedSends)") }
+        if result.stoppedAtRequestCap { fields.append("stopped_at_max_requests=\(result.plan.maxRequests)") }
         var text = "RESULT " + fields.joined(separator: " ")
         if let error = result.firstError { text += "\n  first error: \(error)" }
         return text

@@ -38,6 +38,8 @@ final class LoadEngine {
     private var measureStart: UInt64 = 0
     private var measureEnd: UInt64 = 0
     private var sending = true
+    /// Whether `plan.maxRequests` ended the sending before `measureSeconds` did.
+    private var stoppedAtRequestCap = false
 
     init(plan: LoadPlan) {
         self.plan = plan
@@ -97,10 +99,19 @@ final class LoadEngine {
                 daemonCPU.start()
                 clientCPUStart = processCPUSeconds()
             }
-            if sending && now >= measureEnd {
+            if sending && (now >= measureEnd || sent >= plan.maxRequests) {
                 sending = false
-                daemonCPUPercent = daemonCPU.percent()
-                clientCPU = (processCPUSeconds() - clientCPUStart) / max(1e-9, Double(now - measureStart) / 1e9) * 100
+                if now < measureEnd {
+                    // The request cap ended the run early: the measured period ends here, so
+                    // that rates are over the time requests were sent, not the time asked for.
+                    stoppedAtRequestCap = true
+                    measureStart = min(measureStart, now)
+                    measureEnd = now
+                }
+                if measuring {
+                    daemonCPUPercent = daemonCPU.percent()
+                    clientCPU = (processCPUSeconds() - clientCPUStart) / max(1e-9, Double(now - measureStart) / 1e9) * 100
+                }
             }
             if let sampleEvery, now >= nextSample, let resident = probe.residentBytes() {
                 memory.append(MemorySample(seconds: Double(now - start) / 1e9, residentBytes: resident))
@@ -125,9 +136,9 @@ final class LoadEngine {
             }
         }
         let unanswered = totalInFlight
-        let seconds = plan.measureSeconds
+        let seconds = Double(measureEnd - measureStart) / 1e9
         return LoadResult(
-            plan: plan, seconds: seconds, answered: answered,
+            plan: plan, seconds: seconds, answered: answered, stoppedAtRequestCap: stoppedAtRequestCap,
             requestsPerSecond: seconds > 0 ? Double(answered) / seconds : 0,
             latency: latencies.summary(), sent: sent, errorReplies: errorReplies,
             unexpectedLines: unexpectedLines, unanswered: unanswered,

@@ -16,7 +16,8 @@ struct LoadPlan: Sendable {
     var pacing: Pacing = .closed(depth: 1)
     var warmupSeconds: Double = 1
     var measureSeconds: Double = 5
-    /// Upper bound on requests sent in total.
+    /// Upper bound on requests sent in total, warm-up included; reaching it ends the measured
+    /// period early (`LoadResult.stoppedAtRequestCap`).
     var maxRequests: Int = .max
     var templates: [RequestTemplate]
     /// The daemon to sample CPU and memory of.
@@ -44,6 +45,9 @@ struct LoadResult: Sendable {
     var seconds: Double
     /// Replies read during the measured period.
     var answered: Int
+    /// Whether `plan.maxRequests` ended the measured period before `plan.measureSeconds`
+    /// (then `seconds` is the shorter time, and the rates are over it).
+    var stoppedAtRequestCap = false
     var requestsPerSecond: Double
     /// Latencies of the requests sent during the measured period.
     var latency: LatencySummary
