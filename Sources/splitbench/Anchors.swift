@@ -83,10 +83,17 @@ struct Anchors {
         var line: String
     }
 
-    /// Redis on a Unix socket with the append-only file flushed before every reply, on the
+    /// How often Redis flushes its append-only file: before every reply (the durable anchor),
+    /// or once a second (no flush on the path of a request, as splitd's `normal`).
+    enum AppendFsync: String {
+        case always
+        case everysec
+    }
+
+    /// Redis on a Unix socket with the append-only file (flushed as `appendfsync` says), on the
     /// same file system as splitd's databases, measured with redis-benchmark: SET, 400-byte
     /// values, `clients` clients, no pipelining (the anchors README's command).
-    static func runRedis(clients: Int, requests: Int, serverCPU: Int?, clientCPU: Int?,
+    static func runRedis(clients: Int, requests: Int, appendfsync: AppendFsync = .always, serverCPU: Int?, clientCPU: Int?,
                          scratch: String) throws -> RedisResult {
         let directory = scratch + "/redis-\(monotonicNanoseconds() % 1_000_000_000)"
         try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
@@ -101,7 +108,7 @@ struct Anchors {
             logfile \(directory)/redis.log
             save ""
             appendonly yes
-            appendfsync always
+            appendfsync \(appendfsync.rawValue)
 
             """
         try config.write(toFile: directory + "/redis.conf", atomically: true, encoding: .utf8)

@@ -15,6 +15,8 @@ struct GoalFigures {
     /// redis-benchmark's p99 in each round, in µs (an anchor for the durable p99: what the same
     /// disk's flushes give a server that flushes in its loop).
     var redisP99: [Double] = []
+    /// Redis with `appendfsync everysec` in each round (no goal).
+    var redisEverysec: [Double] = []
     var durable: [Double] = []
     var durableP99: [Double] = []
     var durableOwnClient: [Double] = []
@@ -39,6 +41,15 @@ struct GoalFigures {
         if let own = median(durableOwnClient), let redis = median(redis) {
             table.add(["  same, splitbench's own client", rate(own), "redis always \(rate(redis))",
                        "\(fixed(own / redis, 2))x / >= 1.5x", verdict(own / redis >= 1.5)])
+        }
+        if let relaxed = median(relaxed), let redis = median(redis) {
+            // The durable ratio's ceiling: what splitd reaches with no flush at all.
+            table.add(["  splitd normal (no flush) against it", rate(relaxed), "redis always \(rate(redis))",
+                       "\(fixed(relaxed / redis, 2))x", "-"])
+        }
+        if let durable = median(durable), let relaxed = median(relaxed), let always = median(redis), let everysec = median(redisEverysec) {
+            table.add(["  durable over relaxed (what a flush per reply costs)", "\(fixed(durable / relaxed, 2))x",
+                       "redis always / everysec \(fixed(always / everysec, 2))x", "(no goal)", "-"])
         }
         if let relaxed = median(relaxed), let echo = median(echo) {
             let ratio = relaxed / echo

@@ -168,6 +168,13 @@ struct Suite {
                 + "p50 \(fixed(redis.p50Milliseconds * 1000, 0)) µs, p99 \(fixed(redis.p99Milliseconds * 1000, 0)) µs")
             goals.redis.append(redis.requestsPerSecond)
             if redis.p99Milliseconds.isFinite { goals.redisP99.append(redis.p99Milliseconds * 1000) }
+            // No goal: Redis without a flush per reply, beside splitd's `normal`, shows what
+            // durability costs each of them.
+            let everysec = try Anchors.runRedis(clients: 100, requests: command.redisRequests, appendfsync: .everysec,
+                                                serverCPU: serverCPU, clientCPU: clientCPU, scratch: scratch)
+            print("round \(round): redis appendfsync everysec (redis-benchmark): \(rate(everysec.requestsPerSecond)) req/s, "
+                + "p50 \(fixed(everysec.p50Milliseconds * 1000, 0)) µs, p99 \(fixed(everysec.p99Milliseconds * 1000, 0)) µs")
+            goals.redisEverysec.append(everysec.requestsPerSecond)
         }
 
         let durable = try loadgenAgainstSplitd(durability: "full", connections: 100, anchors: anchors)
