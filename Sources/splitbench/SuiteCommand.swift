@@ -146,6 +146,11 @@ struct Suite {
         print("\nsuite took \(fixed(Double(monotonicNanoseconds() - started) / 1e9, 0)) s")
     }
 
+    private func reportRedis(_ round: Int, _ redis: Anchors.RedisResult, appendfsync: Anchors.AppendFsync) {
+        print("round \(round): redis appendfsync \(appendfsync.rawValue) (redis-benchmark): \(rate(redis.requestsPerSecond)) req/s, "
+            + "p50 \(fixed(redis.p50Milliseconds * 1000, 0)) µs, p99 \(fixed(redis.p99Milliseconds * 1000, 0)) µs")
+    }
+
     /// One round of the comparisons behind the ratios, alternating servers.
     private mutating func goalRound(_ round: Int, anchors: Anchors) throws {
         let warmup = command.warmup
@@ -164,16 +169,14 @@ struct Suite {
         if !command.skipRedis {
             let redis = try Anchors.runRedis(clients: 100, requests: command.redisRequests, serverCPU: serverCPU,
                                              clientCPU: clientCPU, scratch: scratch)
-            print("round \(round): redis appendfsync always (redis-benchmark): \(rate(redis.requestsPerSecond)) req/s, "
-                + "p50 \(fixed(redis.p50Milliseconds * 1000, 0)) µs, p99 \(fixed(redis.p99Milliseconds * 1000, 0)) µs")
+            reportRedis(round, redis, appendfsync: .always)
             goals.redis.append(redis.requestsPerSecond)
             if redis.p99Milliseconds.isFinite { goals.redisP99.append(redis.p99Milliseconds * 1000) }
             // No goal: Redis without a flush per reply, beside splitd's `normal`, shows what
             // durability costs each of them.
             let everysec = try Anchors.runRedis(clients: 100, requests: command.redisRequests, appendfsync: .everysec,
                                                 serverCPU: serverCPU, clientCPU: clientCPU, scratch: scratch)
-            print("round \(round): redis appendfsync everysec (redis-benchmark): \(rate(everysec.requestsPerSecond)) req/s, "
-                + "p50 \(fixed(everysec.p50Milliseconds * 1000, 0)) µs, p99 \(fixed(everysec.p99Milliseconds * 1000, 0)) µs")
+            reportRedis(round, everysec, appendfsync: .everysec)
             goals.redisEverysec.append(everysec.requestsPerSecond)
         }
 
