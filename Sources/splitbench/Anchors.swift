@@ -3,20 +3,41 @@ import Glibc
 
 /// The anchors splitd is compared with in the same run: the bare libuv echo server driven by
 /// the C closed-loop load generator (the ceiling), and Redis with `appendfsync always`
-/// driven by `redis-benchmark` (the durable comparison). Built from a copy of
-/// /work/shared/bench-anchors, never in place.
+/// driven by `redis-benchmark` (the durable comparison). The echo server and the load
+/// generator are the repository's own (`Benchmarks/anchors`), built from a copy so that a
+/// read-only checkout works and the build leaves nothing in the tree.
 struct Anchors {
+    /// The folder of the anchors' sources inside the repository.
+    static let sourceFolder = "Benchmarks/anchors"
+
     let directory: String
-    var echoServer: String { directory + "/build/uv_echo_server" }
+    var echoServer: String { directory + "/build/echo" }
     var loadgen: String { directory + "/build/loadgen" }
-    var resizeTemplate: String { directory + "/examples/resize.txt" }
+    var resizeTemplate: String { directory + "/resize.txt" }
+
+    /// The anchors' sources when `--anchors` is not given: `Benchmarks/anchors` in the
+    /// current directory, else in the checkout that holds this splitbench binary (found by
+    /// walking up from `.build/<triple>/<configuration>/splitbench`).
+    static func defaultSource() throws -> String {
+        var candidates = [FileManager.default.currentDirectoryPath]
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: me).deletingLastPathComponent()
+        while folder.path != "/" {
+            candidates.append(folder.path)
+            folder = folder.deletingLastPathComponent()
+        }
+        for root in candidates where FileManager.default.fileExists(atPath: root + "/" + sourceFolder + "/Makefile") {
+            return root + "/" + sourceFolder
+        }
+        throw BenchError("cannot find \(sourceFolder)/Makefile in the current directory or above splitbench; pass --anchors")
+    }
 
     /// Copies the anchors' sources into `scratch` and builds them with `make`.
     static func build(from source: String, in scratch: String) throws -> Anchors {
         let directory = scratch + "/anchors"
         try? FileManager.default.removeItem(atPath: directory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        for item in ["Makefile", "src", "examples"] {
+        for item in ["Makefile", "echo.c", "loadgen.c", "resize.txt"] {
             try FileManager.default.copyItem(atPath: source + "/" + item, toPath: directory + "/" + item)
         }
         let make = try Subprocess.run("make", [], directory: directory, timeout: 300, scratch: scratch)
@@ -92,7 +113,7 @@ struct Anchors {
 
     /// Redis on a Unix socket with the append-only file (flushed as `appendfsync` says), on the
     /// same file system as splitd's databases, measured with redis-benchmark: SET, 400-byte
-    /// values, `clients` clients, no pipelining (the anchors README's command).
+    /// values, `clients` clients, no pipelining.
     static func runRedis(clients: Int, requests: Int, appendfsync: AppendFsync = .always, serverCPU: Int?, clientCPU: Int?,
                          scratch: String) throws -> RedisResult {
         let directory = scratch + "/redis-\(monotonicNanoseconds() % 1_000_000_000)"

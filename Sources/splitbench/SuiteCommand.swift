@@ -16,8 +16,10 @@ struct SuiteCommand: ParsableCommand {
 
     @OptionGroup var daemon: DaemonOptions
 
-    @Option(help: ArgumentHelp("The anchors' sources (copied, then built with make).", valueName: "dir"))
-    var anchors = "/work/shared/bench-anchors"
+    @Option(help: ArgumentHelp(
+        "The anchors' sources, copied then built with make (default: Benchmarks/anchors of this checkout).",
+        valueName: "dir"))
+    var anchors: String?
 
     @Option(help: "Alternated rounds of the goal comparisons (medians are reported).")
     var rounds = 3
@@ -95,7 +97,7 @@ struct Suite {
         print(microTable(try CodecBench.run(Microbench())).render())
 
         section("anchors: build")
-        let anchors = try Anchors.build(from: command.anchors, in: scratch)
+        let anchors = try Anchors.build(from: command.anchors ?? Anchors.defaultSource(), in: scratch)
         print("built \(anchors.echoServer) and \(anchors.loadgen)")
 
         section("goal runs: 100 connections, depth 1, \(command.rounds) alternated rounds")
