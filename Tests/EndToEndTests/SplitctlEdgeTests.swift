@@ -151,8 +151,9 @@ private func startWatching(_ daemon: DaemonProcess) throws -> (ChildProcess, Str
 }
 
 extension EndToEnd {
-    /// Fixes from the audit of splitctl (audit D): each test fails without its fix.
-    @Suite struct SplitctlAuditFixes {
+    /// splitctl's output and options are safe: control characters escaped, timeouts and
+    /// socket paths checked, the version stated.
+    @Suite struct SplitctlOutputAndOptions {
         /// Control characters in view-controller ids used to be written raw by the human
         /// renderings (change commands, `scene get`, `watch`): an escape injection.
         @Test func humanOutputShowsControlCharactersAsHexEscapes() throws {

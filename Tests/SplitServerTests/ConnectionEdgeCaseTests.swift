@@ -5,10 +5,10 @@ import SplitWire
 import Testing
 @testable import SplitServer
 
-/// Fixes of issue 3's black-box findings: half-closed clients, read backpressure, size
-/// policy changes, reproducible `scene.get`, reads in a rolled-back turn, id limits.
-@Suite("Daemon fixes", .serialized)
-struct DaemonFixesTests {
+/// Edges of serving clients: half-closed clients, read backpressure, size policy changes,
+/// reads in a rolled-back turn, id limits.
+@Suite("Connection edge cases", .serialized)
+struct ConnectionEdgeCaseTests {
     private let create: JSONObject = ["op": "scene.create", "scene": "s", "device": "ipad-pro-12.9"]
 
     // WIRE: exactly one response per request, even when the client half-closes right after

@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 extension EndToEnd {
-    /// `simulate` fixes from the usability review of splitctl (review 21): each test fails without its fix.
-    @Suite struct SimulateReview {
+    /// How `simulate` handles its files: golden files it cannot write, scenario files it
+    /// cannot use, a file given twice, a refused creation counted as a step.
+    @Suite struct SimulateFileHandling {
         static let passing = #"{"device": "ipad-pro-12.9", "steps": [{"resize": "landscape/1/3"}, {"expect": {"collapsed": true}}]}"#
 
         /// A golden file that could not be written was a FAILED scenario (exit 1) with

@@ -8,8 +8,9 @@ import Glibc
 #endif
 
 extension EndToEnd {
-    /// Fixes from the usability review of splitctl (review 21): each test fails without its fix.
-    @Suite struct SplitctlReview {
+    /// splitctl's command line: bare preset names, exit codes, usage, arguments that are
+    /// not UTF-8, the attach status line.
+    @Suite struct SplitctlCommandLine {
         /// A bare preset name took the window's own orientation: a 700x1024 window on a
         /// landscape 12.9-inch iPad is taller than wide, so `--preset 1/3` went portrait.
         @Test func aBarePresetKeepsTheOrientationTheDeviceIsHeldIn() throws {
@@ -17,8 +18,8 @@ extension EndToEnd {
                 #expect(try splitctl(daemon, "scene", "create", "s", "--device", IPadPro129.device).exitCode == 0)
                 func presetSize(from size: String, _ preset: String) throws -> JSONValue? {
                     #expect(try splitctl(daemon, "resize", "s", size).exitCode == 0)
-                    // splitd's snapshot presets read a bare name with the same rule (they took
-                    // the window's shape until stop 22: 375x1366 for 700x1024's `1/3`).
+                    // splitd's snapshot presets read a bare name with the same rule (not the
+                    // window's shape, which would give 375x1366 for 700x1024's `1/3`).
                     let snapshot = try jsonOutput(try splitctl(daemon, "--json", "snapshot", "s", "--preset", preset))
                     let resized = try jsonOutput(try splitctl(daemon, "--json", "resize", "s", "--preset", preset))["layout"]?["size"]
                     #expect(snapshot["snapshots"]?[0]?["size"] == resized, "\(size) \(preset): snapshot and resize disagree")

@@ -4,8 +4,8 @@ import SplitClient
 import Testing
 
 extension EndToEnd {
-    /// Daemon fixes that need separate processes (issue 3 findings).
-    @Suite struct DaemonFixes {
+    /// What needs separate daemon processes: answers that do not depend on the process.
+    @Suite struct ReproducibleAcrossProcesses {
         /// `scene.get` answers byte for byte the same in two daemon processes (member order
         /// does not depend on the process's hash seed).
         @Test func sceneGetIsByteForByteReproducibleAcrossProcesses() throws {
@@ -55,8 +55,9 @@ private func readLines(_ fd: Int32, count: Int) throws -> [[UInt8]] {
 private struct ReadFailure: Error {}
 
 extension EndToEnd {
-    /// Signals that arrive while splitd starts (audit of stop 22: SIGHUP at 30-200 ms killed it
-    /// with status 129 and no log line, SIGTERM with 143, before its signal watchers existed).
+    /// Signals that arrive while splitd starts, before its signal watchers exist, neither kill
+    /// it silently (a SIGHUP once ended it with status 129 and no log line) nor leave it
+    /// half-started.
     @Suite struct StartupSignals {
         /// Spawns splitd and waits for its first log line ("starting": its code runs, nothing
         /// can guard the process's own exec before that); true when it came.
