@@ -54,7 +54,7 @@ enum DatabaseDirectory {
     /// ("attempt to write a readonly database": the WAL and shared-memory files go next to it).
     /// Also refuses, before anything is opened or created, a database file, `-wal` or `-shm`
     /// the process cannot write, naming it: SQLite opens such a file read-only without a word,
-    /// and every write fails later (audit D3: a store said ready, then refused every change,
+    /// and every write fails later (a store would say it is ready, then refuse every change,
     /// because of a read-only `-wal` and `-shm` next to a writable database file).
     /// `resolved` is `path`'s `resolvedPath`.
     static func checkUsable(_ path: String, resolved: String) throws(StoreError) {

@@ -9,8 +9,8 @@ import CSQLite
 ///
 /// Nor is anything created next to it: a read-only SQLite connection still creates the
 /// `-wal` and `-shm` it finds missing (with the database file's mode), and a refused start
-/// left them behind (audit D3: read-only ones next to a read-only file, which broke the
-/// next start once the file was fixed). Without a `-wal` the database file holds every
+/// would leave them behind (read-only ones next to a read-only file break the next start
+/// once the file is fixed). Without a `-wal` the database file holds every
 /// commit, so it is read `immutable` (no lock, nothing created); with one, through the WAL,
 /// which then exists already.
 enum DatabaseVerification {

@@ -223,8 +223,8 @@ public final class SQLiteSceneStore: SceneStore {
                                    message: "cannot use WAL journal mode (got \(mode)); is the file system local?")
         }
         // secure_delete: Debian builds SQLite with it on, zeroing every pruned journal cell and
-        // freed page; the history holds nothing secret, and the zeroing cost 4.4 % of a commit's
-        // instructions (callgrind, 40-entry batches).
+        // freed page; the history holds nothing secret, and the zeroing is a measurable share of
+        // a commit's instructions.
         try database.execute("""
             PRAGMA synchronous = \(options.sqliteSynchronous);
             PRAGMA foreign_keys = ON;

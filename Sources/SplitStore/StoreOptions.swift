@@ -48,20 +48,18 @@ public struct StoreOptions: Sendable {
     /// scenes with changes above their checkpoint. 0 recomputes it at every commit.
     public var pruneRefreshMilliseconds: Int64
     /// Entries past the retention before a commit prunes them, so history runs up to this
-    /// many (less one) entries over `journalRetention`. A prune at every commit rewrote the
-    /// log's head pages and the freelist in each commit's WAL frames: 512 took 3-4 % off
-    /// the CPU per change at 100 connections, depth 1 (docs/performance-history.md, stop 16).
-    /// 1 prunes at every commit.
+    /// many (less one) entries over `journalRetention`. A prune at every commit rewrites the
+    /// log's head pages and the freelist in each commit's WAL frames; batching the prunes
+    /// spares that CPU per change. 1 prunes at every commit.
     public var pruneBatch: Int64
     /// Copy the WAL into the database file on a thread of its own (`WALCheckpointer`) instead
     /// of inside the commit that crosses 1000 pages. Read-write stores only.
     public var backgroundWALCheckpoints: Bool
     /// WAL size in pages that starts a background checkpoint (SQLite's automatic checkpoint
     /// uses 1000). 16000 (66 MB of WAL): a cycle copies each page the commits rewrote once,
-    /// so 4 times longer cycles write the database file less per change, and its syncs and
-    /// the writer's hold come 4 times rarer; against 4000, durable p99 at 100 connections
-    /// was lower in 10 of 10 alternated pairs (2.4-3.9 ms against 3.7-4.9). At 4 times this
-    /// the writer checkpoints itself so the WAL stays bounded.
+    /// so longer cycles write the database file less per change, and its syncs and the
+    /// writer's hold come rarer, which lowers the durable p99 (docs/PERFORMANCE.md). At 4
+    /// times this the writer checkpoints itself so the WAL stays bounded.
     public var walCheckpointPages: Int32
     /// With `.full`: SQLite commits with `synchronous=NORMAL` and the store hands out
     /// `deferredFlush`, so the WAL's flush can run on another thread while the writer commits
@@ -122,10 +120,9 @@ extension StoreOptions {
 
     /// The size `preallocatesWAL` fills the WAL to: as far as a checkpoint cycle lets it grow
     /// under full load, 1.5 cycles (`WALCheckpointer.raisePages`). Filled to one cycle only,
-    /// a loop that never sleeps grew the WAL past the zeros in every cycle, up to 80 MB of
-    /// 66, and `journal_size_limit` cut the new blocks off again at the next restart of the
-    /// WAL: 13 % of the time, its commits wrote blocks the file had to allocate and zero
-    /// (relaxed 100 × 1: 8.72-9.06 µs per change against 8.69-8.77 now, 5 alternated pairs).
+    /// a loop that never sleeps grows the WAL past the zeros in every cycle, and
+    /// `journal_size_limit` cuts the new blocks off again at the next restart of the WAL, so
+    /// part of the time its commits would write blocks the file has to allocate and zero.
     func preallocatedWALBytes(pageSize: Int) -> Int {
         let pages = WALCheckpointer.raisePages(threshold: max(1, walCheckpointPages))
         return WALPreallocation.size(pages: Int(pages), pageSize: pageSize)

@@ -23,9 +23,9 @@ import CSQLite
 /// the writer committed meanwhile and syncs the database file. The file is synced before
 /// that, too (`syncCopiedPages`), so the last pass syncs little. The writer's loop keeps
 /// working meanwhile: it keeps the turns it could not commit and commits them together
-/// afterwards. Before, the writer copied that
-/// last stretch itself, in its commit: 10-20 ms of the loop every few seconds of a storm,
-/// most of it the database file's sync. A thread that does not get that close (a disk slower
+/// afterwards. Were the writer to copy that last stretch itself, in its commit, the loop
+/// would stop for milliseconds every few seconds of a storm, most of it the database file's
+/// sync. A thread that does not get that close (a disk slower
 /// than the writer) holds the writer back anyway once the WAL is twice the threshold; if the
 /// WAL still reaches `writerLimitPages` (4 times the threshold), the writer waits for the
 /// thread's pass and checkpoints too: the WAL stays bounded. Ordinary passes run in the
@@ -241,8 +241,9 @@ final class WALCheckpointer: @unchecked Sendable {
             pthread_cond_signal(&wakeUp)
         }
         // A loop that never sleeps (normal durability at full load) leaves a nice-19 thread
-        // ~1.5 % of its core: the WAL outgrew the cycle and the last pass held the writer
-        // 25-73 ms. Past 1.5 times the threshold the cycle's passes share the core evenly.
+        // almost none of its core: the WAL would outgrow the cycle and the last pass hold the
+        // writer for tens of milliseconds. Past 1.5 times the threshold the cycle's passes
+        // share the core evenly.
         // Under the lock: the thread cannot start its next cycle (in the background) between.
         if walPages >= Self.raisePages(threshold: thresholdPages), running, !caughtUp, let catchUpNice {
             caughtUp = true
@@ -291,8 +292,8 @@ final class WALCheckpointer: @unchecked Sendable {
     private static let passesPerWakeUp = 8
 
     /// The thread's nice values. Its ordinary passes copy megabytes through the page cache:
-    /// on the loop's core (a daemon pinned to one CPU) they took 1-5 ms of CPU at a time
-    /// from the loop, which then answered late; in the background they use what the loop
+    /// on the loop's core (a daemon pinned to one CPU) they take milliseconds of CPU at a
+    /// time from the loop, which then answers late; in the background they use what the loop
     /// leaves, unless that is too little to keep up (`catchUp`, raised by the writer). The
     /// last pass holds the writer's commits back, so it runs ahead of the loop.
     /// Switching needs CAP_SYS_NICE or an RLIMIT_NICE down to `urgent` (systemd/splitd.service:
@@ -371,9 +372,8 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// Before the last pass, with the writer still committing: syncs the database file, then
     /// copies what the writer added during that sync and syncs again, while that is more than
-    /// `catchUpPages`. The first sync took 10-13 ms here (4000-page cycles), in which a storm
-    /// added 500-2000 frames; left to the last pass, their copy and sync held the writer 6-16 ms (5 alternated
-    /// storm runs: longest hold 2.9-4.1 ms against 5.0-19.5).
+    /// `catchUpPages`. A storm adds many frames during the first sync; left to the last
+    /// pass, their copy and sync would hold the writer back that much longer.
     private func syncCopiedPages(after frames: Int32) {
         var seen = frames
         for _ in 0..<Self.syncRoundsBeforeHold {
@@ -390,11 +390,9 @@ final class WALCheckpointer: @unchecked Sendable {
     private static let syncRoundsBeforeHold = 3
 
     /// Syncs the database file before the last pass, with the writer still committing. The
-    /// passes before wrote every page the cycle's commits touched into it (~700 pages, 2.8
-    /// MB, per 4000 frames here) and left them to the last pass's sync, which the writer waited for: ~17 ms of a 17-23
-    /// ms hold on this disk. Synced here, the last pass syncs only what it copies itself
-    /// (5 alternated storm runs: longest hold 6.6-15.9 ms against 14.2-22.5, commits refused
-    /// ~80 against ~600). Through SQLite's own file handle: closing a descriptor of our own
+    /// passes before wrote every page the cycle's commits touched into it and would leave
+    /// them to the last pass's sync, which the writer waits for: most of the hold. Synced
+    /// here, the last pass syncs only what it copies itself. Through SQLite's own file handle: closing a descriptor of our own
     /// on the file would drop the process's POSIX locks on it. A failure is left to the last
     /// pass's own sync, which reports it.
     private func syncDatabaseFile() {

@@ -5,8 +5,8 @@ import CSQLite
 
 /// Extends the WAL file with zeros to the size a checkpoint cycle lets it reach, so that commits
 /// overwrite blocks the file already has instead of growing it: the `fdatasync` of a commit
-/// that grows the file must also write the inode's new size (here 190-230 µs against 100-150
-/// µs for an overwrite, `splitbench fsync`-style probe), and SQLite keeps the WAL at its
+/// that grows the file must also write the inode's new size, which makes it slower than an
+/// overwrite (docs/PERFORMANCE.md, "Figures behind the tunables"), and SQLite keeps the WAL at its
 /// largest size once it has been there. PostgreSQL zero-fills its WAL segments for the same
 /// reason (`wal_init_zero`).
 ///

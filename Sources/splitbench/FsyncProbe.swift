@@ -14,10 +14,10 @@ enum FsyncProbe {
     }
 
     /// Measures on CPU `cpu` when one is given, then gives this thread back the CPUs it had: a
-    /// flush's latency depends on where its waiter runs. On this VM the disk's completion
-    /// interrupt goes to CPU 1, and a flush waited for on CPU 0 took 10-120 µs longer (a
-    /// wake-up sent across CPUs to a halted vCPU): the daemon, pinned to CPU 0, pays that on
-    /// every flush, so its flushes are compared with a probe on its CPU.
+    /// flush's latency depends on where its waiter runs. When the disk's completion interrupt
+    /// goes to another CPU, a flush waited for here takes longer (a wake-up sent across CPUs,
+    /// maybe to a halted vCPU): the daemon, pinned to its CPU, pays that on every flush, so
+    /// its flushes are compared with a probe on its CPU.
     static func measure(directory: String, count: Int = 200, mode: Mode = .append, onCPU cpu: Int?) throws -> LatencySummary {
         guard let cpu else { return try measure(directory: directory, count: count, mode: mode) }
         var saved = [UInt64](repeating: 0, count: 16)

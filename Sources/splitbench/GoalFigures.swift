@@ -1,4 +1,4 @@
-/// The figures the goals of issue 5 are judged on, gathered by `suite`, and the table that
+/// The figures the performance goals are judged on, gathered by `suite`, and the table that
 /// sets each one beside its anchor.
 struct GoalFigures {
     /// The flush probes' p50 in each round, measured right before its 1-connection run (the

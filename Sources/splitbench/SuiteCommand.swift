@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// `splitbench suite`: everything in one invocation, anchors included, ending with the table
-/// of the goals of issue 5 and their ratios.
+/// of the performance goals and their ratios.
 struct SuiteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "suite",
@@ -143,7 +143,7 @@ struct Suite {
             goals.idle = idle
         }
 
-        section("goals (issue 5)")
+        section("goals")
         print(goals.table().render())
         print("\nsuite took \(fixed(Double(monotonicNanoseconds() - started) / 1e9, 0)) s")
     }
@@ -285,8 +285,8 @@ struct Suite {
                 }
             }
         }
-        // Pipelines shallower than the group-commit count (database.flushDelayCount, 16): each
-        // flush once waited out the whole delay for company that could not come (stop 23).
+        // Pipelines shallower than the group-commit count (database.flushDelayCount, 16): a
+        // flush must not wait out the whole delay for company that cannot come.
         for connections in [1, 10] {
             let result = try splitbenchLoad(durability: "full", connections: connections, depth: 4,
                                             seconds: command.matrixSeconds, workload: .resize)

@@ -112,7 +112,7 @@ private func showsOneColumn(_ screen: String) -> Bool {
 }
 
 extension EndToEnd {
-    /// Issue 4 item 2: `splitctl attach` driven inside tmux.
+    /// `splitctl attach` driven inside tmux.
     @Suite struct Attach {
         @Test func aTerminalIsALiveWindowThatCollapsesExpandsAndStaysInSync() throws {
             try withDaemon { daemon in

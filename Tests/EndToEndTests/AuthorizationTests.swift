@@ -6,7 +6,7 @@ import SplitClient
 import Testing
 
 extension EndToEnd {
-    /// Issue 3 item 5: peers are checked with SO_PEERCRED against an allow-list (default:
+    /// Peers are checked with SO_PEERCRED against an allow-list (default:
     /// the daemon's own uid and root); anyone else gets `unauthorized` and is closed.
     @Suite struct Authorization {
         /// Running a client as another user needs root (setpriv) and a socket that user can reach.

@@ -7,7 +7,7 @@ import SplitWire
 import Testing
 
 extension EndToEnd {
-    /// Issue 3 item 4: a subscriber that does not read never slows the others.
+    /// A subscriber that does not read never slows the others.
     @Suite struct Backpressure {
         @Test func aStalledReaderDoesNotSlowTheOthers() throws {
             try withDaemon { daemon in

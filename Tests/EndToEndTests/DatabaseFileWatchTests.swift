@@ -7,10 +7,10 @@ import SplitCore
 import Testing
 
 extension EndToEnd {
-    /// A database file deleted or replaced under a running splitd: before stop 22 it went on
-    /// acknowledging changes into the unlinked file, stopped with status 0, and the next start
-    /// had none of them (audit of stop 22, D4). Now it refuses changes once it notices (within
-    /// a second), copies what was committed back, and stops with status 75.
+    /// A database file deleted or replaced under a running splitd: it must not go on
+    /// acknowledging changes into the unlinked file, which the next start would not have. It
+    /// refuses changes once it notices (within a second), copies what was committed back, and
+    /// stops with status 75.
     @Suite struct DatabaseFileWatch {
         /// Resizes `scene` until a change is refused `storage` (the daemon noticed), returning the
         /// last acknowledged revision.

@@ -84,10 +84,9 @@ extension EndToEnd {
             }
         }
 
-        /// On a volume smaller than a WAL cycle (66 MB by default) the WAL filled the disk
-        /// before its first checkpoint, and every change after failed for good (audit of stop
-        /// 22: 1905 changes on an 8 MiB tmpfs, then only `storage`). splitd now fits the cycle
-        /// to the room it has, says so, and keeps going.
+        /// On a volume smaller than a WAL cycle (66 MB by default) the WAL would fill the disk
+        /// before its first checkpoint, and every change after would fail for good. splitd
+        /// fits the cycle to the room it has, says so, and keeps going.
         @Test(.enabled(if: Machine.canMountTmpfs, "needs root and permission to mount a tmpfs"))
         func aSmallVolumeKeepsTakingChanges() throws {
             try withTmpfs(size: "8m", prefix: "splitd-small") { directory in

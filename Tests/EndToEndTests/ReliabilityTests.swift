@@ -5,7 +5,7 @@ import Glibc
 import SplitClient
 import Testing
 
-// Issue 6 (docs/RELIABILITY.md): what the fault, hostile-client and access tests share, and
+// docs/RELIABILITY.md: what the fault, hostile-client and access tests share, and
 // the suite that runs the crash-consistency tool on the binaries under test.
 
 /// Probes for what the reliability tests need from the machine; a test whose needs are not

@@ -26,7 +26,7 @@ func simulate(_ arguments: String...) throws -> CommandOutput {
 }
 
 extension EndToEnd {
-    /// Issue 4 item 3: `splitctl simulate` with golden files.
+    /// `splitctl simulate` with golden files.
     @Suite struct Simulate {
         @Test func checkPassesOnEveryShippedScenario() throws {
             let output = try simulate("--embedded", "--check", "--json", ShippedScenarios.directory)

@@ -30,7 +30,7 @@ func statusRevision(of screen: String) -> Int {
 }
 
 extension EndToEnd {
-    /// `splitctl attach` defects found by the audit of the terminal client (audit D).
+    /// `splitctl attach` as a terminal client: what it draws, reads and survives.
     @Suite struct SplitctlAttach {
         /// A view-controller id is any string: its control characters used to reach the
         /// terminal raw (an OSC sequence retitled it, `ESC [2J` cleared it).

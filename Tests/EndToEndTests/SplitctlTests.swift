@@ -29,7 +29,7 @@ func jsonOutput(_ output: CommandOutput, sourceLocation: SourceLocation = #_sour
 }
 
 extension EndToEnd {
-    /// Issue 4 item 1: argument parsing, JSON output shape, exit codes and error lines.
+    /// splitctl's argument parsing, JSON output shape, exit codes and error lines.
     @Suite struct Splitctl {
         @Test func helpListsEverySubcommandAndExitsZero() throws {
             let output = try splitctl(nil, "--help")

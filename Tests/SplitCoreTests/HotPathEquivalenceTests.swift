@@ -2,7 +2,7 @@ import PropertyBased
 import Testing
 @testable import SplitCore
 
-/// Issue 5 reworked `SplitEngine.apply` for the daemon's hot path (the caller's layout
+/// `SplitEngine.apply` is written for the daemon's hot path (the caller's layout
 /// instead of resolving the old one again, a resize's `changed` without comparing whole
 /// states, events appended in place). Its transitions must be exactly those of the
 /// straightforward reducer kept here as the reference, over random histories.

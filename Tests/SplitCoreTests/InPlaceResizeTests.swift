@@ -2,7 +2,7 @@ import PropertyBased
 import Testing
 @testable import SplitCore
 
-/// Issue 5: `SplitEngine.apply` reduces a resize in place on one copy of the state, with
+/// `SplitEngine.apply` reduces a resize in place on one copy of the state, with
 /// `Collapse.collapse(_:inout)` and `Expand.expand(_:inout)`. Its transitions must be those
 /// of the copying resize kept here as the reference, over random histories, and the in-place
 /// collapse and expand must give what the value-returning ones give.
@@ -10,7 +10,7 @@ import Testing
     static let seeds = Gen.int(in: 0...Int(Int32.max))
     static let steps = Gen.int(in: 0...Int(Int32.max)).array(of: 1...30)
 
-    /// The resize as written before issue 5's in-place version: a copy of the state, and
+    /// The resize as a plain value transformation: a copy of the state, and
     /// collapse or expand returning a new navigation.
     static func referenceResize(_ state: SceneState, to size: Size) throws(CoreError) -> (SceneState, TransitionNote) {
         guard size.isValidWindowSize else { throw .badRequest("invalid size \(size)") }

@@ -1,7 +1,7 @@
 import Testing
 @testable import SplitCore
 
-/// Issue 5: `DisplayResolver.interpret` picks its mode without building the allowed modes'
+/// `DisplayResolver.interpret` picks its mode without building the allowed modes'
 /// array. Every mode, behavior and style must give what indexing `allowedModes` gives.
 @Suite struct InterpretModeTests {
     @Test func interpretIsTheAllowedModeWithAsManySidebars() {

@@ -74,7 +74,7 @@ import Testing
 
     /// SEMANTICS 8.3 from a collapsed base: navigation while collapsed, then expand and
     /// collapse again with no navigation in between gives the collapsed scene back exactly,
-    /// whatever the policies (the audit's three cases among them).
+    /// whatever the policies.
     @Test(arguments: collapsePolicies, expandPolicies)
     func expandThenCollapseAfterNavigatingWhileCollapsedIsExact(_ collapse: CollapsePolicy, _ expand: ExpandPolicy) throws {
         for style in SplitStyle.allCases {

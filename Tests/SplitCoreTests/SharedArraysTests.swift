@@ -2,7 +2,7 @@ import PropertyBased
 import Testing
 @testable import SplitCore
 
-/// Issue 5 (allocations per request): the allowed modes are stored arrays, an expanded
+/// Few allocations per request: the allowed modes are stored arrays, an expanded
 /// layout makes its columns straight from the frames, and the ids a collapse or expand moves
 /// reuse the secondary's array when they are exactly it. Results must be those of the former
 /// code, kept here as the reference.

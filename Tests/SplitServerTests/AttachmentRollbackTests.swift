@@ -126,9 +126,9 @@ struct AttachmentRollbackTests {
 }
 
 /// The sweep's checkpoints change nothing a read shows: when their commit fails (a full
-/// disk), reads of the same turn still stand. Before, a read that shared its turn with a
-/// failing sweep was answered `storage` ("a change in the same turn could not be stored"),
-/// though no client changed anything (audit of stop 22, D7).
+/// disk), reads of the same turn still stand: a read that shares its turn with a failing
+/// sweep is not answered `storage` ("a change in the same turn could not be stored"), since
+/// no client changed anything.
 @Suite("Reads beside a failing checkpoint sweep")
 struct SweepFailureReadTests {
     @Test func readsStandWhenOnlyTheSweepsCommitFails() throws {

@@ -339,8 +339,8 @@ struct FlushDelayTests {
         try client.send(raw: tenResizes(from: 100))
         #expect(try readIDs(client, count: 10) == Array(100..<110))
         // A client pipelining fewer changes than the count, then waiting: nothing else will
-        // come before its answers, so its flush does not wait out the delay (60 s here;
-        // before, every such turn waited the delay: 600 µs per flush by default).
+        // come before its answers, so its flush does not wait out the delay (60 s here, so
+        // that waiting it out could not pass unnoticed).
         for round in 0..<5 {
             let before = flush.flushes
             try client.send(raw: tenResizes(from: 200 + 10 * round))

@@ -6,7 +6,7 @@ import SplitWire
 import Testing
 @testable import SplitServer
 
-/// Issue 5's hot-path rework of the server: the layout digest's hex written in place, the
+/// The server's hot path: the layout digest's hex written in place, the
 /// turn keeping every replaced scene value in a list (undone last to first), and the record
 /// of a change swapping the new value in without copying the scene.
 @Suite("Hot path", .serialized)

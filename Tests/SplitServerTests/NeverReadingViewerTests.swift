@@ -7,11 +7,10 @@ import Testing
 /// pushes are coalesced; a well-behaved client changing the scenes it watches must still get
 /// every answer, and the viewer's waiting lines are answered once it reads.
 ///
-/// Issue 6 reported the opposite from Scripts/hostile's "deep" phase, but what hung there was
-/// the harness: its viewer's `sendall` with a timeout waits on poll(), which on AF_UNIX reports
-/// POLLOUT only while the sender's unread bytes (skb truesize) are under a quarter of its
-/// SO_SNDBUF, ~70 unread attach lines: scene 80 (10 read before the throttle + 70). The
-/// daemon had answered every request of the deep client.
+/// A client harness can seem to show the opposite: a viewer's `sendall` with a timeout waits
+/// on poll(), which on AF_UNIX reports POLLOUT only while the sender's unread bytes (skb
+/// truesize) are under a quarter of its SO_SNDBUF, ~70 unread attach lines, so the harness
+/// hangs while the daemon has answered every request.
 @Suite struct NeverReadingViewerTests {
     @Test func aWriterIsAnsweredWhileANeverReadingViewerOfItsScenesIsThrottled() throws {
         // Small limits so that the viewer passes the soft limit within a few scenes.

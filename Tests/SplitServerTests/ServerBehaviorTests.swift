@@ -4,7 +4,7 @@ import SplitWire
 import Testing
 @testable import SplitServer
 
-/// The daemon's turn, ordering, subscription and failure rules (WIRE.md, issue 3), against a
+/// The daemon's turn, ordering, subscription and failure rules (docs/PROTOCOL.md), against a
 /// real loop and socket in this process, with a store the tests can make fail.
 @Suite("Server behavior", .serialized)
 struct ServerBehaviorTests {

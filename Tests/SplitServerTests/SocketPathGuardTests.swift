@@ -60,7 +60,7 @@ struct SocketPathGuardTests {
         return fd
     }
 
-    /// D8: the daemon that holds `PATH.lock` may be between bind and listen, its socket
+    /// The daemon that holds `PATH.lock` may be between bind and listen, its socket
     /// looking stale: a second daemon is refused ("in use") and leaves that socket alone;
     /// once the lock is free, a socket nobody listens on is stale again.
     @Test func aHeldLockRefusesAndLeavesASocketThatDoesNotListenYet() throws {

@@ -3,7 +3,7 @@ import SplitWire
 import Testing
 @testable import SplitServer
 
-/// Issue 5, the resize storm: under overload the requests wait in the kernel's socket
+/// A resize storm: under overload the requests wait in the kernel's socket
 /// buffers, not in the daemon's turn, so its memory does not grow with the backlog.
 @Suite struct TurnBudgetTests {
     // Many clients pipeline far more changes than one turn may take: no turn commits more

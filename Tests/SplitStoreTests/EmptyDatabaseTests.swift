@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SplitStore
 
-/// Audit D11: a zero-length database file is taken as a new database (an interrupted first
+/// A zero-length database file is taken as a new database (an interrupted first
 /// start leaves one), silently even when the files next to it say the database had been
 /// used (a truncated or replaced file). The writer lock sees the evidence before it creates
 /// anything and words a warning for the daemon's log.

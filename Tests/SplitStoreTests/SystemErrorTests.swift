@@ -3,8 +3,8 @@ import Testing
 import CSQLite
 @testable import SplitStore
 
-/// Audit D10: an immutable file or a file system remounted read-only showed as "disk I/O
-/// error (ioError)", the system's reason nowhere. The store classifies EROFS/EPERM/EACCES
+/// An immutable file or a file system remounted read-only must not show as "disk I/O
+/// error (ioError)" with the system's reason nowhere. The store classifies EROFS/EPERM/EACCES
 /// as `.readOnly` and says what the system said.
 @Suite("System errors")
 struct SystemErrorTests {

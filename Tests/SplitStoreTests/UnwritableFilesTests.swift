@@ -47,10 +47,10 @@ func listing(_ directory: String) -> Set<String> {
     Set((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
 }
 
-/// Audit D3: the read-only verification connection created `-wal` and `-shm` next to a
-/// database the start then refused as not writable, with the database file's mode (0400);
-/// once the operator fixed the database file, the next start said ready and refused every
-/// write. A refused start now creates nothing, and a `-wal` or `-shm` the process cannot
+/// A read-only verification connection would create `-wal` and `-shm` next to a database
+/// the start then refuses as not writable, with the database file's mode (0400); once the
+/// operator fixed the database file, the next start would say ready and refuse every
+/// write. A refused start creates nothing, and a `-wal` or `-shm` the process cannot
 /// write is refused at start, named.
 @Suite("Unwritable files at open")
 struct UnwritableFilesTests {

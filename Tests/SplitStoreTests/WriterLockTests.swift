@@ -3,9 +3,9 @@ import Testing
 @testable import SplitStore
 
 /// One writer per database file, whatever name reaches it: the path given, a symbolic link to
-/// the file or to a directory above it, or a hard link (audit D2: a second daemon on a link
-/// started, and on a hard link both wrote, each into its own WAL, and one side's
-/// acknowledged changes were lost at the next start).
+/// the file or to a directory above it, or a hard link (two daemons on one file through a
+/// hard link would each write into its own WAL, and one side's acknowledged changes would
+/// be lost at the next start).
 @Suite("Writer lock by file")
 struct WriterLockTests {
     @Test("a store opened through a symbolic link to the database is refused while the first is open")

@@ -4,7 +4,7 @@ import SplitWire
 import Testing
 
 /// The change response and the layout push are built straight from the shared
-/// `ChangeFields` bytes (issue 5: no intermediate writer on the hot path). They must be
+/// `ChangeFields` bytes (no intermediate writer on the hot path). They must be
 /// byte for byte what composing the same members with `JSONWriter` gives.
 @Suite struct ChangeMessageTests {
     static let ids = Generator<RequestID, Shrink.None<RequestID>>(run: { rng in

@@ -3,7 +3,7 @@ import SplitCore
 import SplitWire
 import Testing
 
-/// `WireEncoder.changeResponse` writes a change's response in one pass (issue 5) and
+/// `WireEncoder.changeResponse` writes a change's response in one pass and
 /// locates its fields for the pushes: the bytes must be those of the response composed from
 /// `ChangeFields`, and the located fields those `ChangeFields` encodes.
 @Suite struct ChangeResponseTests {

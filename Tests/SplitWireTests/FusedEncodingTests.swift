@@ -3,7 +3,7 @@ import SplitCore
 @testable import SplitWire
 import Testing
 
-/// Issue 5: the layout and event writers copy runs of fixed text (a member's name with its
+/// The layout and event writers copy runs of fixed text (a member's name with its
 /// punctuation, a traits object, a flag pair) as one static string. Their bytes must be
 /// those of the token-by-token writer kept here as the reference (the writers as they were
 /// before), over random layouts and events, also after other members and in arrays.

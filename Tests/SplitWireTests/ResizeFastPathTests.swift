@@ -4,7 +4,7 @@ import Testing
 @testable import SplitWire
 import SplitTestSupport
 
-/// `ResizeFastPath` reads plain `resize` lines without building a JSON tree (issue 5). Every
+/// `ResizeFastPath` reads plain `resize` lines without building a JSON tree. Every
 /// line it accepts must decode to exactly what the general path (parse, then read the
 /// tree) gives; everything else is left to the general path, errors included.
 @Suite struct ResizeFastPathTests {
