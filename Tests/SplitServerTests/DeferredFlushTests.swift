@@ -11,6 +11,7 @@ final class GatedFlush: DurableFlush, @unchecked Sendable {
     private let condition = NSCondition()
     private var isOpen = true
     private var completed = 0
+    private var waiting = 0
 
     var flushes: Int { condition.lock(); defer { condition.unlock() }; return completed }
 
@@ -25,9 +26,24 @@ final class GatedFlush: DurableFlush, @unchecked Sendable {
 
     func flush() throws(StoreError) {
         condition.lock()
+        waiting += 1
+        condition.broadcast()
         while !isOpen { condition.wait() }
+        waiting -= 1
         completed += 1
         condition.unlock()
+    }
+
+    /// Waits until a flush waits at the closed gate: the turn that started it has committed
+    /// and is held. The event a test waits for instead of sleeping; false after `seconds`.
+    func awaitHeldFlush(within seconds: Double = 10) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while waiting == 0 {
+            guard condition.wait(until: deadline) else { return waiting > 0 }
+        }
+        return true
     }
 }
 
@@ -59,6 +75,7 @@ struct DeferredFlushTests {
         #expect(before >= 1, "the creation was flushed before it was answered")
         gate.close()
         try client.send(raw: resizeLine(id: 50, width: 400) + "\n")
+        #expect(gate.awaitHeldFlush(), "the change reached its flush")
         #expect(try client.readLine(timeout: 300) == nil, "no answer while the flush cannot complete")
         gate.open()
         let reply = try client.readMessage()
@@ -77,7 +94,7 @@ struct DeferredFlushTests {
         // Ten changes in one turn go to the flush thread; the turn is held.
         let lines = (1...10).map { resizeLine(id: 100 + $0, width: $0 % 2 == 0 ? 1366 : 400) }
         try writer.send(raw: lines.joined(separator: "\n") + "\n")
-        usleep(100_000)
+        #expect(gate.awaitHeldFlush(), "the turn is held behind its flush")
         // A read in a later turn would show the held changes: it waits behind them.
         try reader.send(raw: #"{"id":7,"op":"scene.get","scene":"s"}"# + "\n")
         #expect(try writer.readLine(timeout: 300) == nil, "no change answered before its flush")
@@ -193,6 +210,7 @@ struct DeferredFlushTests {
         // Five changes held behind a flush that cannot finish.
         gate.close()
         try writer.send(raw: changeLines(501...505))
+        #expect(gate.awaitHeldFlush(), "the turn is held behind its flush")
         #expect(try writer.readLine(timeout: 300) == nil, "no answer while the flush cannot finish")
         // A thousand lines that take the loop a while, already in its socket when the flush
         // finishes: the loop reads them before the flush thread's post (their socket was ready
@@ -215,7 +233,7 @@ struct DeferredFlushTests {
         gate.close()
         let lines = (1...8).map { resizeLine(id: 200 + $0, width: $0 % 2 == 0 ? 1366 : 400) }
         try client.send(raw: lines.joined(separator: "\n") + "\n")
-        usleep(100_000)
+        #expect(gate.awaitHeldFlush(), "the turn is held behind its flush")
         daemon.requestStop()
         #expect(try client.readLine(timeout: 200) == nil)
         gate.open()
