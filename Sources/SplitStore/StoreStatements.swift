@@ -36,7 +36,7 @@ final class StoreStatements {
     /// ?1 key, ?2 value.
     let setMeta: Statement
 
-    /// Table order: sorting by id would walk the id index and cost 3x at 100k scenes.
+    /// Table order: sorting by id would walk the id index, several times slower at 100k scenes.
     let loadScenes: Statement
     /// ?1 scene, ?2 from revision, ?3 limit (-1: none). Scans the log: for tools and tests.
     let journal: Statement
