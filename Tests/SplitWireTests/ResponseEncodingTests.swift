@@ -203,6 +203,15 @@ struct ResponseEncodingTests {
         #expect(try SnapshotRecord(json: value) == record)
     }
 
+    @Test("snapshot session bodies stored by earlier builds read back and re-encode to the same bytes")
+    func storedSnapshotBodies() throws {
+        for (index, text) in StoredFormatFixtures.snapshotBodies.enumerated() {
+            let stored = Array(text.utf8)
+            let result = try JSONDecoder().decode(SnapshotResult.self, from: Data(stored))
+            #expect(try StreamingJSONEncoder().encode(result) == stored, "fixture \(index)")
+        }
+    }
+
     @Test("JSONValue(encoding:) renders Codable values")
     func encodingBridge() throws {
         #expect(try JSONValue(encoding: Traits.compactRegular) == ["horizontalSizeClass": "compact", "verticalSizeClass": "regular"])

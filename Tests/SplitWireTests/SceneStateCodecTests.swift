@@ -55,6 +55,21 @@ struct SceneStateCodecTests {
 
     // MARK: Round trips and byte equality
 
+    @Test("states stored by earlier builds decode as Codable reads them and re-encode to the same bytes")
+    func storedStates() throws {
+        for (index, text) in StoredFormatFixtures.sceneStates.enumerated() {
+            let stored = Array(text.utf8)
+            let state = try SceneStateCodec.decode(stored)
+            #expect(state == (try JSONDecoder().decode(SceneState.self, from: Data(stored))), "fixture \(index)")
+            #expect(try SceneStateCodec.encode(state) == stored, "fixture \(index)")
+        }
+        for (index, text) in StoredFormatFixtures.foundationSceneStates.enumerated() {
+            let stored = Array(text.utf8)
+            #expect(try SceneStateCodec.decode(stored) == JSONDecoder().decode(SceneState.self, from: Data(stored)),
+                    "Foundation fixture \(index)")
+        }
+    }
+
     @Test("new encode writes the old encoder's bytes; each decoder reads the other's output")
     func roundTrips() async {
         await propertyCheck(count: 400, input: Self.sceneState) { state throws in
