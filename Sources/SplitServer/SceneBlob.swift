@@ -2,9 +2,8 @@ import SplitCore
 import SplitWire
 
 /// Scene states as stored: the JSON of `SceneState`'s Codable conformance, written and read
-/// by SplitWire's hand-written `SceneStateCodec` (the same bytes as the streaming Codable
-/// encoder; the Codable tree decoder took two thirds of a 100k-scene restart). It also reads
-/// the blobs Foundation wrote into older databases (same JSON, keys in another order).
+/// by SplitWire's `SceneStateCodec`. It also reads the blobs Foundation wrote into older
+/// databases (same JSON, keys in another order).
 enum SceneBlob {
     static func encode(_ state: SceneState) -> [UInt8] {
         // SceneState is plain data with finite numbers; failing to encode it is a bug, which must be loud.

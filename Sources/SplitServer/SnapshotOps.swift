@@ -90,10 +90,9 @@ enum SnapshotCodec {
         return encodeSorted(Content(snapshots: result.snapshots, roundTrip: result.roundTrip))
     }
 
-    /// The stored body: only ever decoded (never hashed), so the streaming encoder's order
-    /// is fine and it is several times cheaper than Foundation's sorted encoding.
+    /// The stored body: only ever decoded (never hashed), so it need not be sorted.
     static func encodeBody(_ result: SnapshotResult) -> [UInt8] {
-        (try? StreamingJSONEncoder().encode(result)) ?? encodeSorted(result)
+        SnapshotResultCodec.encode(result)
     }
 
     static func encodeSizes(_ sizes: [Size]) -> [UInt8] { encodeSorted(sizes) }

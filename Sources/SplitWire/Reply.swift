@@ -12,8 +12,8 @@ public enum Reply: Hashable, Sendable {
     /// `revision`, `layout` and `events` (a client already attached gets no push of the
     /// revision, so the answer carries what the push would).
     case attachedChange(scene: String, change: ChangeFields)
-    /// `scene.get`: `scene`, `revision`, `layout`, `state` (config + navigation, as the
-    /// server renders it, e.g. `JSONValue(encoding: sceneState)`).
+    /// `scene.get`: `scene`, `revision`, `layout`, `state` (the scene state as stored:
+    /// `SceneStateCodec`'s JSON).
     case sceneDetail(scene: String, revision: Int, layout: Layout, state: JSONValue)
     /// `scene.list`: `scenes`.
     case sceneList([SceneListing])

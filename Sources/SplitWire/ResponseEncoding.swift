@@ -224,26 +224,7 @@ extension JSONWriter {
             rawKey("hash")
             write(hash)
         }
-        rawKey("baseRevision")
-        write(record.result.baseRevision)
-        rawKey("snapshots")
-        beginArray()
-        for snapshot in record.result.snapshots {
-            beginObject()
-            rawKey("size")
-            write(snapshot.size)
-            rawKey("layout")
-            write(snapshot.layout)
-            endObject()
-        }
-        endArray()
-        rawKey("roundTrip")
-        beginObject()
-        rawKey("lossless")
-        write(record.result.roundTrip.lossless)
-        rawKey("differences")
-        write(record.result.roundTrip.differences)
-        endObject()
+        writeMembers(of: record.result)
     }
 
     public mutating func write(_ listing: SceneListing) {

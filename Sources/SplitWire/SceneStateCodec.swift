@@ -1,10 +1,12 @@
 import SplitCore
 
-/// The stored JSON form of a `SceneState`, read and written by hand: the same bytes
-/// `StreamingJSONEncoder` writes for its Codable conformance, and the same documents
-/// `JSONValueDecoder` accepts (Foundation's output too: any member order, unknown members
-/// ignored). Several times cheaper than going through Codable, whose containers and
-/// SplitConfigPatch detour dominated a restart with many scenes (`splitbench codec`).
+/// The stored JSON form of a `SceneState`, the only one splitd writes and reads: the JSON of
+/// SplitCore's Codable conformances with members in declaration order, read back under those
+/// conformances' rules from strict JSON (Foundation's output too: any member order, unknown
+/// members ignored). Databases hold these bytes, so the format only ever grows: a new field
+/// is optional on reading, and existing fields keep their names, order and spelling
+/// (`StoredFormatFixtures` holds bytes earlier builds wrote). Written by hand because
+/// Codable's containers would dominate a restart with many scenes.
 public enum SceneStateCodec {
     /// The JSON of `state`. Throws `EncodingError.invalidValue` for a non-finite number.
     public static func encode(_ state: SceneState) throws -> [UInt8] {

@@ -1,7 +1,7 @@
 import SplitCore
 
-// Reads a stored SceneState exactly as its Codable conformances read it through
-// JSONValueDecoder: members in any order, unknown members ignored, the same fields required
+// Reads a stored SceneState exactly as its Codable conformances read it from strict JSON:
+// members in any order, unknown members ignored, the same fields required
 // (a synthesized conformance requires every non-optional property, defaults or not), optional
 // ones absent or null, SplitConfig through SplitConfigPatch's rules (absent keys keep UIKit's
 // defaults, `null` refused except for automatic widths and the placeholder, display modes

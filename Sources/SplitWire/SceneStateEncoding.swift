@@ -1,9 +1,10 @@
 import SplitCore
 
-// Writes a SceneState byte for byte as StreamingJSONEncoder writes its Codable conformance:
-// members in declaration order, nil optionals omitted (synthesized `encodeIfPresent`) except
-// in SplitConfig, whose `encode(to:)` writes every key with `null` for nil; doubles as
-// JSONWriter prints them. No containers, no dynamic dispatch, field names as static text.
+// Writes a SceneState as its Codable conformances describe it: members in declaration
+// order, nil optionals omitted (synthesized `encodeIfPresent`) except in SplitConfig, whose
+// `encode(to:)` writes every key with `null` for nil; doubles as JSONWriter prints them.
+// No containers, no dynamic dispatch, field names as static text. A new field is one line
+// here and one member of the matching name table and switch in SceneStateDecoding.swift.
 
 extension JSONWriter {
     /// Throws `EncodingError.invalidValue` for a non-finite number, as Codable encoders do.
@@ -157,7 +158,8 @@ extension JSONWriter {
 
     private mutating func writeFinite(_ value: Double) throws {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "\(value) cannot be represented in JSON"))
+            throw EncodingError.invalidValue(value, .init(codingPath: [],
+                                                          debugDescription: "\(value) cannot be represented in JSON"))
         }
         write(value)
     }

@@ -69,26 +69,16 @@ enum CodecBench {
             consume(try decoder.decode(SceneState.self, from: blob))
         })
 
-        try verifyStreamingCodable(transition.state)
-        let streaming = StreamingJSONEncoder()
-        results.append(try harness.measure("encode scene state blob: StreamingJSONEncoder") {
-            consume(try streaming.encode(transition.state))
-        })
-        let streamed = try streaming.encode(transition.state)
-        results.append(try harness.measure("parse scene state blob: SplitWire JSONParser (tree only)") {
-            consume(try JSONParser.parse(streamed))
-        })
-        let treeDecoder = JSONValueDecoder()
-        results.append(try harness.measure("decode scene state blob: JSONValueDecoder") {
-            consume(try treeDecoder.decode(SceneState.self, from: streamed))
-        })
-
         try verifySceneStateCodec(transition.state)
+        let stored = try SceneStateCodec.encode(transition.state)
+        results.append(try harness.measure("parse scene state blob: SplitWire JSONParser (tree only)") {
+            consume(try JSONParser.parse(stored))
+        })
         results.append(try harness.measure("encode scene state blob: SceneStateCodec (hand-written)") {
             consume(try SceneStateCodec.encode(transition.state))
         })
         results.append(try harness.measure("decode scene state blob: SceneStateCodec (hand-written)") {
-            consume(try SceneStateCodec.decode(streamed))
+            consume(try SceneStateCodec.decode(stored))
         })
         // Older databases hold Foundation's blobs: keys in another order miss the field hints.
         let sortedBlob = Array(blob)
@@ -98,27 +88,15 @@ enum CodecBench {
         return results
     }
 
-    /// The proposed codec must agree with Foundation both ways before its speed means anything.
-    static func verifyStreamingCodable(_ state: SceneState) throws {
-        let foundation = try JSONEncoder().encode(state)
-        let streamed = try StreamingJSONEncoder().encode(state)
-        let viaFoundation = try JSONDecoder().decode(SceneState.self, from: Data(streamed))
-        let viaTree = try JSONValueDecoder().decode(SceneState.self, from: Array(foundation))
-        guard viaFoundation == state, viaTree == state,
-              try JSONValueDecoder().decode(SceneState.self, from: streamed) == state else {
-            throw BenchError("StreamingJSONEncoder/JSONValueDecoder disagree with Foundation on SceneState")
-        }
-        guard try JSONParser.parse(streamed) == JSONParser.parse(Array(foundation)) else {
-            throw BenchError("StreamingJSONEncoder output differs from Foundation's as JSON")
-        }
-    }
-
-    /// The hand-written codec must write the Codable path's bytes and read them back.
+    /// The codec must write the JSON Foundation writes and read both back before its speed
+    /// means anything.
     static func verifySceneStateCodec(_ state: SceneState) throws {
-        let streamed = try StreamingJSONEncoder().encode(state)
-        guard try SceneStateCodec.encode(state) == streamed, try SceneStateCodec.decode(streamed) == state,
-              try SceneStateCodec.decode(Array(JSONEncoder().encode(state))) == state else {
-            throw BenchError("SceneStateCodec disagrees with the Codable path on SceneState")
+        let stored = try SceneStateCodec.encode(state)
+        let foundation = try JSONEncoder().encode(state)
+        guard try SceneStateCodec.decode(stored) == state, try SceneStateCodec.decode(Array(foundation)) == state,
+              try JSONDecoder().decode(SceneState.self, from: Data(stored)) == state,
+              try JSONParser.parse(stored) == JSONParser.parse(Array(foundation)) else {
+            throw BenchError("SceneStateCodec disagrees with Foundation's Codable JSON on SceneState")
         }
     }
 

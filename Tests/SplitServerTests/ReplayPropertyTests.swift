@@ -1,3 +1,4 @@
+import Foundation
 import SplitCore
 import SplitStore
 import SplitWire
@@ -40,7 +41,7 @@ struct ReplayPropertyTests {
         var rng = Seeded(state: seed)
         let engine = SplitEngine()
         let config = try JSONParser.parse(#"{"roots":{"primary":"inbox","secondary":"detail"}}"#)
-        let patch = try JSONValueDecoder().decode(SplitConfigPatch.self, from: JSONWriter.encode(config))
+        let patch = try JSONDecoder().decode(SplitConfigPatch.self, from: Data(JSONWriter.encode(config)))
         var state = try engine.createScene(id: "s", device: "ipad-pro-12.9", size: nil, config: patch)
         var layout = engine.layout(of: state)
         var accepted: [(SceneChange, SceneState, Layout)] = [(.intent(.back), state, layout)]

@@ -203,9 +203,26 @@ struct ResponseEncodingTests {
         #expect(try SnapshotRecord(json: value) == record)
     }
 
-    @Test("JSONValue(encoding:) renders Codable values")
-    func encodingBridge() throws {
-        #expect(try JSONValue(encoding: Traits.compactRegular) == ["horizontalSizeClass": "compact", "verticalSizeClass": "regular"])
-        #expect(try JSONValue(encoding: Size(width: 1, height: 2.5)).decode(Size.self) == Size(width: 1, height: 2.5))
+    @Test("snapshot session bodies stored by earlier builds read back and re-encode to the same bytes")
+    func storedSnapshotBodies() throws {
+        for (index, text) in StoredFormatFixtures.snapshotBodies.enumerated() {
+            let stored = Array(text.utf8)
+            let result = try JSONDecoder().decode(SnapshotResult.self, from: Data(stored))
+            #expect(try SnapshotResult(json: JSONParser.parse(stored)) == result, "fixture \(index)")
+            #expect(SnapshotResultCodec.encode(result) == stored, "fixture \(index)")
+        }
+    }
+
+    @Test("snapshot session bodies are SplitCore's Codable JSON; Foundation and SplitWire read them back")
+    func snapshotBodies() async {
+        await propertyCheck(count: 200, input: WireGenerators.layout) { layout throws in
+            let result = SnapshotResult(
+                baseRevision: Int(layout.size.width), snapshots: [SizedLayout(size: layout.size, layout: layout)],
+                roundTrip: RoundTripReport(lossless: layout.collapsed, differences: layout.columns.flatMap(\.stack)))
+            let body = SnapshotResultCodec.encode(result)
+            #expect(try JSONParser.parse(body) == JSONParser.parse(Array(JSONEncoder().encode(result))))
+            #expect(try JSONDecoder().decode(SnapshotResult.self, from: Data(body)) == result)
+            #expect(try SnapshotResult(json: JSONParser.parse(body)) == result)
+        }
     }
 }

@@ -4,9 +4,10 @@ import SplitCore
 @testable import SplitWire
 import Testing
 
-/// The hand-written scene-state codec must be interchangeable with the Codable path it
-/// replaces (StreamingJSONEncoder / JSONValueDecoder) and read what Foundation wrote into
-/// older databases. "Old" below is the Codable path; "new" is SceneStateCodec.
+/// The scene-state codec writes SceneState's Codable JSON (the document Foundation's encoder
+/// writes, members in declaration order), reads what earlier builds and Foundation stored,
+/// and accepts and refuses what SplitCore's Codable conformances accept and refuse: Foundation's
+/// JSONDecoder over those conformances is the reference.
 @Suite("Scene state codec")
 struct SceneStateCodecTests {
     static let engine = SplitEngine()
@@ -46,23 +47,46 @@ struct SceneStateCodecTests {
         }
     })
 
-    /// Old and new agree on `bytes`: both refuse it, or both read the same state.
+    /// The codec and the reference agree on `bytes`: both refuse it, or both read the same
+    /// state. The reference is strict JSON (`JSONParser`: Foundation lets trailing commas and
+    /// malformed numbers in skipped members through) read by SplitCore's Codable conformances.
     static func expectSameOutcome(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
-        let old = try? JSONValueDecoder().decode(SceneState.self, from: bytes)
-        let new = try? SceneStateCodec.decode(bytes)
-        #expect(old == new, "\(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+        let strict = (try? JSONParser.parse(bytes)) != nil
+        let reference = strict ? try? JSONDecoder().decode(SceneState.self, from: Data(bytes)) : nil
+        let codec = try? SceneStateCodec.decode(bytes)
+        #expect(reference == codec, "\(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
     }
 
-    // MARK: Round trips and byte equality
+    /// The codec writes the JSON Foundation writes for `state`, and both read it back.
+    static func expectCodableJSON(_ state: SceneState, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let codec = try SceneStateCodec.encode(state)
+        #expect(try JSONParser.parse(codec) == JSONParser.parse(Array(JSONEncoder().encode(state))),
+                sourceLocation: sourceLocation)
+        #expect(try SceneStateCodec.decode(codec) == state, sourceLocation: sourceLocation)
+        #expect(try JSONDecoder().decode(SceneState.self, from: Data(codec)) == state, sourceLocation: sourceLocation)
+    }
 
-    @Test("new encode writes the old encoder's bytes; each decoder reads the other's output")
+    // MARK: Stored bytes and round trips
+
+    @Test("states stored by earlier builds decode as Codable reads them and re-encode to the same bytes")
+    func storedStates() throws {
+        for (index, text) in StoredFormatFixtures.sceneStates.enumerated() {
+            let stored = Array(text.utf8)
+            let state = try SceneStateCodec.decode(stored)
+            #expect(state == (try JSONDecoder().decode(SceneState.self, from: Data(stored))), "fixture \(index)")
+            #expect(try SceneStateCodec.encode(state) == stored, "fixture \(index)")
+        }
+        for (index, text) in StoredFormatFixtures.foundationSceneStates.enumerated() {
+            let stored = Array(text.utf8)
+            #expect(try SceneStateCodec.decode(stored) == JSONDecoder().decode(SceneState.self, from: Data(stored)),
+                    "Foundation fixture \(index)")
+        }
+    }
+
+    @Test("encode writes Foundation's JSON; the codec and Foundation read it back")
     func roundTrips() async {
         await propertyCheck(count: 400, input: Self.sceneState) { state throws in
-            let old = try StreamingJSONEncoder().encode(state)
-            let new = try SceneStateCodec.encode(state)
-            #expect(new == old)
-            #expect(try SceneStateCodec.decode(old) == state)
-            #expect(try JSONValueDecoder().decode(SceneState.self, from: new) == state)
+            try Self.expectCodableJSON(state)
         }
     }
 
@@ -76,9 +100,7 @@ struct SceneStateCodecTests {
                 collapsed += state.collapsed ? 1 : 0
                 tabbed += state.navigation.tabs.isEmpty ? 0 : 1
                 presented += state.navigation.presentations.isEmpty ? 0 : 1
-                let new = try SceneStateCodec.encode(state)
-                #expect(new == (try StreamingJSONEncoder().encode(state)), "\(device)")
-                #expect(try SceneStateCodec.decode(new) == state, "\(device)")
+                try Self.expectCodableJSON(state)
             }
         }
         // The sweep must reach the shapes the codec has special paths for.
@@ -87,7 +109,9 @@ struct SceneStateCodecTests {
 
     @Test("blobs Foundation wrote (any key order, escaped slashes, pretty-printed) decode equal")
     func foundationBlobs() async {
-        let formats: [JSONEncoder.OutputFormatting] = [[], [.sortedKeys], [.prettyPrinted, .sortedKeys], [.withoutEscapingSlashes]]
+        let formats: [JSONEncoder.OutputFormatting] = [
+            [], [.sortedKeys], [.prettyPrinted, .sortedKeys], [.withoutEscapingSlashes],
+        ]
         await propertyCheck(count: 200, input: Self.sceneState) { state throws in
             for format in formats {
                 let encoder = JSONEncoder()
@@ -99,22 +123,21 @@ struct SceneStateCodecTests {
 
     @Test("awkward strings: escapes, slashes, unicode, control characters, long ids")
     func awkwardStrings() throws {
-        var state = try Self.engine.createScene(id: "s", device: "ipad-pro-12.9", size: Size(width: 1366, height: 1024),
-                                                config: nil)
+        var state = try Self.engine.createScene(id: "s", device: "ipad-pro-12.9",
+                                                size: Size(width: 1366, height: 1024), config: nil)
         state.id = "a/b"
-        state.navigation.primary = ["a\"b", "x\\y", "设置", "tab\u{1}\n", "😀/é", String(repeating: "z", count: 200), ""]
+        state.navigation.primary = ["a\"b", "x\\y", "设置", "tab\u{1}\n", "😀/é", String(repeating: "z", count: 200),
+                                    ""]
         state.navigation.placeholder = "\u{7f}"
         state.device = "d\u{2028}"
-        let old = try StreamingJSONEncoder().encode(state)
-        #expect(try SceneStateCodec.encode(state) == old)
-        #expect(try SceneStateCodec.decode(old) == state)
+        try Self.expectCodableJSON(state)
         #expect(try SceneStateCodec.decode(Array(JSONEncoder().encode(state))) == state)
     }
 
     // MARK: Codable's rules, member by member
 
     /// Every member of the document removed, nulled, or replaced by a value of another type:
-    /// old and new must accept and refuse the same variants, with the same result.
+    /// the codec and the reference must accept and refuse the same variants, with the same result.
     @Test("each member missing, null or mistyped: same outcome as the Codable decoder")
     func memberVariants() async {
         let replacements: [JSONValue] = [.null, .string("automatic"), .string("compact"), .int(3), .double(3.0),
@@ -169,8 +192,8 @@ struct SceneStateCodecTests {
 
     @Test("members in reverse order, unknown members, escaped keys, optional keys absent")
     func documentShapes() throws {
-        let state = try Self.engine.createScene(id: "s", device: "ipad-pro-12.9", size: Size(width: 1366, height: 1024),
-                                                config: nil)
+        let state = try Self.engine.createScene(id: "s", device: "ipad-pro-12.9",
+                                                size: Size(width: 1366, height: 1024), config: nil)
         guard case .object(let object) = try JSONParser.parse(SceneStateCodec.encode(state)) else {
             Issue.record("not an object")
             return
@@ -191,7 +214,8 @@ struct SceneStateCodecTests {
             + #""navigation":{},"display":{}}"#
         Self.expectSameOutcome(Array(minimal.utf8))
         let decoded = try SceneStateCodec.decode(Array(minimal.utf8))
-        #expect(decoded.config == SplitConfig() && decoded.navigation == NavigationState() && decoded.display == DisplayMemory())
+        #expect(decoded.config == SplitConfig() && decoded.navigation == NavigationState()
+            && decoded.display == DisplayMemory())
     }
 
     // MARK: Malformed input
@@ -250,14 +274,16 @@ struct SceneStateCodecTests {
         for text in ["", " ", "null", "[]", "{}", "\"s\"", "{\"id\":1}", "{\"id\":\"s\"", "{\"id\":\"s\",}",
                      "{\"id\":\"s\" \"device\":\"d\"}", "{\"id\":\"s\",\"id\":\"t\"}", "\u{feff}{}",
                      String(repeating: "[", count: 100_000)] {
-            #expect(throws: StoredDocumentError.self, "\(text.prefix(20))") { try SceneStateCodec.decode(Array(text.utf8)) }
+            #expect(throws: StoredDocumentError.self, "\(text.prefix(20))") {
+                try SceneStateCodec.decode(Array(text.utf8))
+            }
         }
     }
 
     @Test("non-finite numbers are refused when encoding, as Codable refuses them")
     func nonFinite() throws {
-        var state = try Self.engine.createScene(id: "s", device: "ipad-pro-12.9", size: Size(width: 1366, height: 1024),
-                                                config: nil)
+        var state = try Self.engine.createScene(id: "s", device: "ipad-pro-12.9",
+                                                size: Size(width: 1366, height: 1024), config: nil)
         state.config.preferredPrimaryColumnWidth = .nan
         #expect(throws: EncodingError.self) { try SceneStateCodec.encode(state) }
         state.config.preferredPrimaryColumnWidth = nil

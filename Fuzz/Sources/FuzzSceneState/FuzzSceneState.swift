@@ -4,12 +4,14 @@ import SplitWire
 import FuzzDriver
 
 // Fuzzes the stored scene-state codec (`SceneStateCodec`, a byte scanner over raw pointers)
-// against the Codable path it replaced (`JSONValueDecoder`), on arbitrary bytes:
+// against a reference, on arbitrary bytes. The reference is strict JSON (`JSONParser`) read by
+// SplitCore's Codable conformances (Foundation's JSONDecoder, which alone would let trailing
+// commas and malformed numbers in skipped members through):
 // - both refuse, or both accept the same state. One intended divergence: the codec ignores
-//   a duplicated unknown member, which the old parser refused (`duplicateKey`); duplicated
+//   a duplicated unknown member, which the parser refuses (`duplicateKey`); duplicated
 //   known members are refused by both;
-// - an accepted state encodes to the same bytes as `StreamingJSONEncoder` writes, and those
-//   bytes decode back to the state.
+// - an accepted state encodes to the JSON Foundation writes for it, and those bytes decode
+//   back to the state.
 // The input is handed over as borrowed bytes of exactly its size, so that under ASan a read
 // past the end is reported.
 //
@@ -22,17 +24,19 @@ public func fuzzSceneState(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     let scanned: SceneState?
     do { scanned = try SceneStateCodec.decode(bytes) } catch { scanned = nil }
-    let reference = try? JSONValueDecoder().decode(SceneState.self, from: Array(bytes))
+    let strict = (try? JSONParser().parse(UnsafeRawBufferPointer(bytes))) != nil
+    let reference = strict ? try? JSONDecoder().decode(SceneState.self, from: Data(buffer: bytes)) : nil
     switch (scanned, reference) {
     case let (state?, reference?):
-        require(state == reference, "the codec and JSONValueDecoder decode different states", bytes)
+        require(state == reference, "the codec and the reference decode different states", bytes)
         checkEncoding(state, bytes)
     case let (state?, nil):
         // Allowed only for the intended divergence: a duplicated (unknown) member.
-        require(hasDuplicateKey(bytes), "the codec accepts a document JSONValueDecoder refuses, without a duplicated key", bytes)
+        require(hasDuplicateKey(bytes),
+                "the codec accepts a document the reference refuses, without a duplicated key", bytes)
         checkEncoding(state, bytes)
     case (nil, _?):
-        trap("the codec refuses a document JSONValueDecoder accepts", bytes)
+        trap("the codec refuses a document the reference accepts", bytes)
     case (nil, nil):
         break
     }
@@ -50,14 +54,16 @@ func hasDuplicateKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     }
 }
 
-/// The codec writes what StreamingJSONEncoder writes, and reads it back unchanged.
+/// The codec writes the JSON Foundation writes, and reads it back unchanged.
 func checkEncoding(_ state: SceneState, _ input: UnsafeBufferPointer<UInt8>) {
+    let foundation = try? JSONEncoder().encode(state)
     guard let encoded = try? SceneStateCodec.encode(state) else {
-        // Only a non-finite number cannot be written; the Codable path must refuse it too.
-        require((try? StreamingJSONEncoder().encode(state)) == nil, "the codec cannot encode a state StreamingJSONEncoder can", input)
+        // Only a non-finite number cannot be written; Foundation must refuse it too.
+        require(foundation == nil, "the codec cannot encode a state Foundation can", input)
         return
     }
-    require((try? StreamingJSONEncoder().encode(state)) == encoded, "the codec's bytes differ from StreamingJSONEncoder's", input)
+    let sameJSON = foundation.map { (try? JSONParser.parse(Array($0))) == (try? JSONParser.parse(encoded)) } ?? false
+    require(sameJSON, "the codec's JSON differs from Foundation's", input)
     require((try? SceneStateCodec.decode(encoded)) == state, "an encoded state does not decode back to itself", input)
 }
 
