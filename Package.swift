@@ -66,7 +66,7 @@ let package = Package(
         // Linux-only C interfaces (epoll, affinity) for the benchmark's load generator.
         .target(name: "CLinuxShims"),
         .executableTarget(name: "splitbench", dependencies: [
-            "SplitCore", "SplitWire", "SplitClient", "CLinuxShims",
+            "SplitCore", "SplitWire", "CLinuxShims",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
