@@ -1,4 +1,5 @@
 import SplitCore
+import SplitLoop
 import SplitWire
 
 // resize / intent, and the path every accepted change takes: engine -> memory -> turn ->

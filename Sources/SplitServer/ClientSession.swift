@@ -1,4 +1,5 @@
 import SplitCore
+import SplitLoop
 import SplitWire
 
 /// One connection's attachment to one scene.

@@ -1,4 +1,5 @@
 import SplitCore
+import SplitSettings
 import SplitWire
 
 // Request line -> op handler. Every request gets exactly one reply, staged in the turn in
@@ -116,9 +117,4 @@ extension AttachRole {
         case .viewer: self = .viewer
         }
     }
-}
-
-/// The daemon's version, reported by `hello` and `--version`.
-public enum SplitdVersion {
-    public static let current = "0.1.0"
 }
