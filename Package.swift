@@ -25,6 +25,10 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
+    // One-way dependencies, bottom to top: SplitLines, SplitCore < SplitWire < SplitSettings;
+    // SplitLines < SplitLoop (libuv, knows no request or scene); SplitStore (SQLite);
+    // SplitServer on all of them; SplitClient and SplitLaunch for the clients. splitctl links
+    // neither libuv nor SQLite.
     targets: [
         // System libraries (Debian: libuv1-dev, libsqlite3-dev).
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
@@ -34,39 +38,53 @@ let package = Package(
         .target(name: "SplitCore", exclude: ["CONTRACT.md"]),
         // Protocol 1: JSON values, fast codec of requests/layouts, message shapes.
         .target(name: "SplitWire", dependencies: ["SplitCore"], swiftSettings: releaseSpeed),
+        // The one line framer (WIRE.md framing) of the daemon, the client, the benchmark and
+        // the tests; no dependencies.
+        .target(name: "SplitLines", swiftSettings: releaseSpeed),
+        // The daemon's configuration: keys, layered loading, defaults, default paths, the
+        // settings report (splitd and splitctl).
+        .target(name: "SplitSettings", dependencies: [
+            "SplitCore", "SplitWire",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Configuration", package: "swift-configuration"),
+        ]),
         // Storage behind a narrow interface (SQLite today).
         .target(name: "SplitStore", dependencies: ["CSQLite", "CSQLiteVFS", "CLinuxShims"], swiftSettings: releaseSpeed),
         // A pass-through VFS that writes each WAL frame with one write instead of two.
         .target(name: "CSQLiteVFS", dependencies: ["CSQLite"]),
-        // The libuv shell: loop, connections, scenes, group commit, systemd glue.
+        // The libuv transport: listener, connections, mailbox, timers, signals, socket
+        // activation, sd_notify, peer credentials. Knows nothing of requests or scenes.
+        .target(name: "SplitLoop", dependencies: ["CLibUV", "CLinuxShims", "SplitLines"], swiftSettings: releaseSpeed),
+        // The daemon: scenes, sessions, dispatch, group commit, on SplitLoop's transport.
         .target(name: "SplitServer", dependencies: [
-            "CLibUV", "CLinuxShims", "SplitCore", "SplitWire", "SplitStore",
+            "CLibUV", "CLinuxShims", "SplitCore", "SplitWire", "SplitStore", "SplitSettings", "SplitLoop",
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "Configuration", package: "swift-configuration"),
             // The distribution of flush times in `stats`.
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], swiftSettings: releaseSpeed),
         // A small blocking client used by splitctl, benchmarks and tests.
-        .target(name: "SplitClient", dependencies: ["SplitWire", "SplitCore"]),
+        .target(name: "SplitClient", dependencies: ["SplitWire", "SplitCore", "SplitLines"]),
+        // Starting a `splitd` child process and waiting for it: splitctl's `simulate
+        // --embedded`, splitbench and the end-to-end tests.
+        .target(name: "SplitLaunch"),
 
         .executableTarget(name: "splitd", dependencies: [
-            "SplitServer",
+            "SplitServer", "SplitSettings",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "splitctl", dependencies: [
-            "SplitClient", "SplitCore", "SplitWire", "SplitServer",
+            "SplitClient", "SplitCore", "SplitWire", "SplitSettings", "SplitLaunch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
             // YAML scenario files (`simulate`), converted to the JSON value the JSON path reads.
             .product(name: "Yams", package: "Yams"),
         ]),
 
-        // Benchmarks: core microbenchmarks and (later) the daemon load generator.
+        // Benchmarks: core microbenchmarks and the daemon load generator.
         // Linux-only C interfaces (epoll, affinity) for the benchmark's load generator.
         .target(name: "CLinuxShims"),
         .executableTarget(name: "splitbench", dependencies: [
-            "SplitCore", "SplitWire", "SplitClient", "CLinuxShims",
+            "SplitCore", "SplitWire", "SplitLines", "SplitLaunch", "CLinuxShims",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -81,10 +99,13 @@ let package = Package(
         ]),
         .testTarget(name: "SplitStoreTests", dependencies: ["SplitStore", "SplitTestSupport", "CSQLite", "CSQLiteVFS"]),
         .testTarget(name: "SplitServerTests", dependencies: [
-            "SplitServer", "SplitCore", "SplitWire", "SplitStore", "SplitTestSupport",
+            "SplitServer", "SplitSettings", "SplitLoop", "SplitLines", "SplitCore", "SplitWire", "SplitStore",
+            "SplitTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "EndToEndTests", dependencies: ["SplitClient", "SplitWire", "SplitCore", "SplitTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "SplitClient", "SplitWire", "SplitCore", "SplitLaunch", "SplitTestSupport",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,14 +1,6 @@
 import SplitCore
 import SplitWire
 
-/// How an attached client counts for the scene's size (SEMANTICS 9).
-public enum AttachRole: String, Sendable, CaseIterable {
-    /// Its size counts for the scene's `sizePolicy`.
-    case window
-    /// Watches only.
-    case viewer
-}
-
 /// Typed helpers, one per op of WIRE.md. Each sends the request, waits for its response and
 /// throws `.server(code, message)` for an error response.
 extension SplitConnection {

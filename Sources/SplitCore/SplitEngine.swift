@@ -27,7 +27,7 @@ public struct SplitEngine: Sendable {
     /// A new scene at revision 1. `size` nil: the device's default size (required for rule
     /// sets). Born expanded, it is created collapsed when its size is compact. No events.
     public func createScene(id: String, device: String, size: Size?, config: SplitConfigPatch?) throws(CoreError) -> SceneState {
-        try checkSceneId(id)
+        try Self.checkSceneId(id)
         guard catalog.contains(device: device) else { throw CoreError(.unknownDevice, "unknown device '\(device)'") }
         guard let size = size ?? catalog.defaultSize(device: device) else {
             throw .badRequest("device '\(device)' is a rule set: a size is required")
@@ -227,8 +227,12 @@ public struct SplitEngine: Sendable {
 
     // MARK: validation
 
+    /// WIRE.md's ceiling for any id (scene or view controller), whatever
+    /// `CoreLimits.maxIdLength` says.
+    public static let idLengthCeiling = 128
+
     /// WIRE.md: 1-128 characters of `[A-Za-z0-9._:-]`.
-    func checkSceneId(_ id: String) throws(CoreError) {
+    public static func checkSceneId(_ id: String) throws(CoreError) {
         let allowed = id.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
@@ -237,8 +241,8 @@ public struct SplitEngine: Sendable {
             default: false
             }
         }
-        guard allowed, (1...128).contains(id.utf8.count) else {
-            throw .badRequest("scene id must be 1-128 characters of [A-Za-z0-9._:-]")
+        guard allowed, (1...idLengthCeiling).contains(id.utf8.count) else {
+            throw .badRequest("scene id must be 1-\(idLengthCeiling) characters of [A-Za-z0-9._:-]")
         }
     }
 

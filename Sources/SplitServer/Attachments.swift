@@ -5,7 +5,7 @@ import SplitWire
 // their windows size the scene (tmux's client <-> session links and resize.c).
 extension Server {
     func attachScene(id: RequestID, scene: String, role: AttachRole, size: Size?, notices: AttachNotices = [],
-                     line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
+                     from session: ClientSession) throws(WireError) {
         let live = try liveScene(scene)
         let reportedAt = size == nil ? 0 : nextSizeReport()
         noteAttachmentsBeforeChange(of: scene)

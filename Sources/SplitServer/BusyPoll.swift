@@ -1,4 +1,5 @@
 import CLibUV
+import SplitLoop
 
 // Busy polling: after a turn that did work, the loop keeps polling its sockets (epoll with a
 // zero timeout) for `settings.busyPollMicroseconds` instead of going to sleep. A client that

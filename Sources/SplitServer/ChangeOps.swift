@@ -1,11 +1,12 @@
 import SplitCore
+import SplitLoop
 import SplitWire
 
 // resize / intent, and the path every accepted change takes: engine -> memory -> turn ->
 // response -> pushes.
 extension Server {
     func resize(id: RequestID, scene: String, size: Size, baseRevision: Int?,
-                line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
+                from session: ClientSession) throws(WireError) {
         // Reads only the revision and policy: `apply` is the one place that takes the scene.
         let (index, policy) = try currentPolicy(of: scene, baseRevision: baseRevision)
         // One lookup: whether anyone is attached spares `change` hashing the id again. The
@@ -39,7 +40,7 @@ extension Server {
     }
 
     func applyIntent(id: RequestID, scene: String, intent: Intent, baseRevision: Int?,
-                     line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
+                     from session: ClientSession) throws(WireError) {
         let (index, policy) = try currentPolicy(of: scene, baseRevision: baseRevision)
         try checkViewControllerIDs(of: intent)
         // A new sizePolicy takes effect now (SEMANTICS 9), in the same change: the answer

@@ -1,4 +1,5 @@
 import SplitCore
+import SplitLoop
 import SplitStore
 import SplitWire
 

@@ -1,13 +1,6 @@
 import SplitCore
+import SplitLoop
 import SplitWire
-
-/// How a connection is attached to a scene (WIRE.md `scene.attach` roles).
-enum AttachRole: String, Sendable {
-    /// Its size counts for the scene's size policy.
-    case window
-    /// Sees every revision; its size never counts.
-    case viewer
-}
 
 /// One connection's attachment to one scene.
 struct Attachment: Sendable {

@@ -1,5 +1,6 @@
 import CLibUV
 import Glibc
+import SplitLoop
 import SplitStore
 import SplitWire
 

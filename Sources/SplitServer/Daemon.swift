@@ -3,6 +3,8 @@ import CLinuxShims
 import Foundation
 import Logging
 import SplitCore
+import SplitLoop
+import SplitSettings
 import SplitStore
 
 /// Starts splitd: takes its socket path's lock (unless socket-activated), opens and verifies
@@ -213,7 +215,8 @@ public enum Daemon {
     /// Opens the configured store; a database that fails its check is refused, never replaced.
     static func openStore(_ settings: ServerSettings, logger: Logger) throws -> any SceneStore {
         guard let path = settings.databasePath else { return MemorySceneStore() }
-        var options = StoreOptions(durability: settings.durability, integrityCheck: settings.integrityCheck,
+        var options = StoreOptions(durability: Durability(settings.durability),
+                                   integrityCheck: IntegrityCheck(settings.integrityCheck),
                                    busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds,
                                    journalRetention: settings.journalRetention,
                                    // The loop flushes through `FlushThread`, overlapping turns.
@@ -249,13 +252,14 @@ public enum Daemon {
         let listeners: [Listener]
         if let socketLock {
             listeners = [try Listener.bind(loop: server.loop, path: settings.socketPath, group: settings.socketGroup,
-                                           lock: socketLock, backlog: settings.backlog, onConnection: onConnection)]
+                                           backlog: settings.backlog, refusal: AcceptRefusal.line,
+                                           onClose: { socketLock.release() }, onConnection: onConnection)]
         } else {
             SocketActivation.consume(passed)
             logger.info("socket activation: \(passed.count) socket(s) passed by systemd")
             listeners = try passed.map { socket throws(SystemError) in
-                try Listener.adopt(loop: server.loop, fd: socket.fd, name: socket.name,
-                                   backlog: settings.backlog, onConnection: onConnection)
+                try Listener.adopt(loop: server.loop, fd: socket.fd, name: socket.name, backlog: settings.backlog,
+                                   refusal: AcceptRefusal.line, onConnection: onConnection)
             }
         }
         for listener in listeners {

@@ -1,4 +1,5 @@
 import Foundation
+import SplitLoop
 
 /// Lets an embedding program (tests, benchmarks) wait for a daemon running on another thread
 /// to be ready and stop it gracefully, as SIGTERM would.

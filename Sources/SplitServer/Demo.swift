@@ -1,5 +1,6 @@
 import Glibc
 import SplitCore
+import SplitLoop
 import SplitWire
 
 /// `splitd --demo`: a scene (`demo`, a WeChat-like iPad app of seed 000: tab bar, placeholder

@@ -1,4 +1,5 @@
 import SplitCore
+import SplitSettings
 import SplitWire
 
 // Request line -> op handler. Every request gets exactly one reply, staged in the turn in
@@ -13,13 +14,13 @@ extension Server {
             return
         }
         do {
-            try perform(request, line: line, from: session)
+            try perform(request, from: session)
         } catch {
             reply(error: error, id: request.id, to: session)
         }
     }
 
-    private func perform(_ request: Request, line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
+    private func perform(_ request: Request, from session: ClientSession) throws(WireError) {
         let id = request.id
         switch request.op {
         case let .hello(version, client):
@@ -27,21 +28,21 @@ extension Server {
         case .ping:
             respond(.fields(["pong": true]), id: id, to: session, as: .fixed)
         case let .sceneCreate(scene, device, size, config):
-            try createScene(id: id, scene: scene, device: device, size: size, config: config, line: line, from: session)
+            try createScene(id: id, scene: scene, device: device, size: size, config: config, from: session)
         case let .sceneGet(scene):
             try getScene(id: id, scene: scene, from: session)
         case .sceneList:
             listScenes(id: id, from: session)
         case let .sceneDelete(scene):
-            try deleteScene(id: id, scene: scene, line: line, from: session)
+            try deleteScene(id: id, scene: scene, from: session)
         case let .sceneAttach(scene, role, size, notices):
-            try attachScene(id: id, scene: scene, role: AttachRole(role), size: size, notices: notices, line: line, from: session)
+            try attachScene(id: id, scene: scene, role: AttachRole(role), size: size, notices: notices, from: session)
         case let .sceneDetach(scene):
             try detachScene(id: id, scene: scene, from: session)
         case let .resize(scene, size, baseRevision):
-            try resize(id: id, scene: scene, size: size, baseRevision: baseRevision, line: line, from: session)
+            try resize(id: id, scene: scene, size: size, baseRevision: baseRevision, from: session)
         case let .intent(scene, intent, baseRevision):
-            try applyIntent(id: id, scene: scene, intent: intent, baseRevision: baseRevision, line: line, from: session)
+            try applyIntent(id: id, scene: scene, intent: intent, baseRevision: baseRevision, from: session)
         case let .snapshot(scene, target):
             try snapshot(id: id, scene: scene, target: target, from: session)
         case let .snapshotList(scene):
@@ -116,9 +117,4 @@ extension AttachRole {
         case .viewer: self = .viewer
         }
     }
-}
-
-/// The daemon's version, reported by `hello` and `--version`.
-public enum SplitdVersion {
-    public static let current = "0.1.0"
 }

@@ -2,6 +2,7 @@ import CLibUV
 import Foundation
 import Histogram
 import Logging
+import SplitLoop
 import SplitStore
 import Synchronization
 

@@ -1,18 +1,14 @@
 import SplitCore
 import SplitWire
 
-// The one rule for ids (issue 3): an id that can never be valid (a scene id outside WIRE's
+// The one rule for ids: an id that can never be valid (a scene id outside WIRE's
 // 1-128 characters of [A-Za-z0-9._:-], a view-controller id empty or over 128 characters)
 // is `bad_request`; a valid id over the configured `limits.maxIdLength` is `limit_exceeded`.
 extension Server {
-    /// WIRE's hard ceiling for any id, whatever `limits.maxIdLength` says.
-    static let absoluteMaxIdLength = 128
-
-    /// Checks the id of a scene being created.
+    /// Checks the id of a scene being created: the engine's rule (`bad_request`), then the
+    /// configured length (`limit_exceeded`).
     func checkNewSceneID(_ id: String) throws(WireError) {
-        guard (1...Self.absoluteMaxIdLength).contains(id.utf8.count), id.utf8.allSatisfy(Self.isSceneIDByte) else {
-            throw WireError(.badRequest, "scene id must be 1-\(Self.absoluteMaxIdLength) characters of [A-Za-z0-9._:-]")
-        }
+        do { try SplitEngine.checkSceneId(id) } catch { throw WireError(error) }
         guard id.utf8.count <= settings.coreLimits.maxIdLength else {
             throw WireError(.limitExceeded, "scene id longer than \(settings.coreLimits.maxIdLength) characters")
         }
@@ -42,23 +38,12 @@ extension Server {
     }
 
     private func checkViewControllerID(_ id: String) throws(WireError) {
-        guard !id.isEmpty, id.count <= Self.absoluteMaxIdLength else {
-            throw WireError(.badRequest, "view controller id must be 1-\(Self.absoluteMaxIdLength) characters")
+        guard !id.isEmpty, id.count <= SplitEngine.idLengthCeiling else {
+            throw WireError(.badRequest, "view controller id must be 1-\(SplitEngine.idLengthCeiling) characters")
         }
         let limit = settings.coreLimits.maxIdLength
         guard id.count <= limit else {
             throw WireError(.limitExceeded, "view controller id '\(id.prefix(limit))…' is longer than limits.maxIdLength (\(limit))")
-        }
-    }
-
-    private static func isSceneIDByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
-             UInt8(ascii: ":"), UInt8(ascii: "-"):
-            true
-        default:
-            false
         }
     }
 }

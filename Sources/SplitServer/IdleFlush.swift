@@ -1,5 +1,6 @@
 import CLibUV
 import CLinuxShims
+import SplitLoop
 
 // A flush waiting for company (the group-commit delay, `FlushThread.Delay`) starts as soon
 // as the loop is about to sleep with nothing to read: until the loop wakes, no request can

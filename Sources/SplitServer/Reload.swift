@@ -1,4 +1,5 @@
 import Logging
+import SplitSettings
 
 // SIGHUP: apply what can change while running; say what needs a restart.
 extension Server {

@@ -4,7 +4,7 @@ import SplitWire
 // scene.create / scene.get / scene.list / scene.delete.
 extension Server {
     func createScene(id: RequestID, scene: String, device: String, size: Size?, config: SplitConfigPatch?,
-                     line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
+                     from session: ClientSession) throws(WireError) {
         try checkNewSceneID(scene)
         try checkViewControllerIDs(of: config)
         guard scenes[scene] == nil else { throw WireError(.sceneExists, "scene '\(scene)' already exists") }
@@ -45,7 +45,7 @@ extension Server {
         respond(.sceneList(listings), id: id, to: session, as: !turn.changedScenesVisibly ? .fixed : .readStaged("the scene list"))
     }
 
-    func deleteScene(id: RequestID, scene: String, line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
+    func deleteScene(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {
         let live = try liveScene(scene)
         turn.remember(scene: scene, before: live)
         scenes.removeValue(forKey: scene)

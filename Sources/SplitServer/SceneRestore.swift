@@ -1,5 +1,6 @@
 import Foundation
 import SplitCore
+import SplitLoop
 import SplitStore
 import SplitWire
 

@@ -3,6 +3,8 @@ import CLinuxShims
 import Glibc
 import Logging
 import SplitCore
+import SplitLoop
+import SplitSettings
 import SplitStore
 import SplitWire
 

@@ -1,4 +1,5 @@
 import Glibc
+import SplitLoop
 import SplitStore
 
 /// The filesystem rules for a self-bound socket path: a private directory, no symlinks, never
@@ -63,16 +64,6 @@ public enum SocketPathGuard {
         }
     }
 
-    /// Sets the socket file's mode after bind: `0600`, or `0660` owned by `group`.
-    public static func restrict(path: String, group: UInt32?) throws(SystemError) {
-        if let group {
-            guard chown(path, uid_t.max, group) == 0 else { throw .errno("cannot give \(path) to group \(group)") }
-        }
-        guard chmod(path, group == nil ? 0o600 : 0o660) == 0 else { throw .errno("cannot set the mode of \(path)") }
-    }
-
-    /// The umask that makes `bind` create the socket no wider than its final mode.
-    public static func bindUmask(group: UInt32?) -> mode_t { group == nil ? 0o177 : 0o117 }
 
     /// Creates the socket directory chain; only directories created here get the private mode.
     static func ensureDirectory(_ dir: String, group: UInt32?) throws(SystemError) {

@@ -1,4 +1,5 @@
 import CLibUV
+import SplitSettings
 import SplitWire
 
 // `stats`: the loop's counters, the store's, and errors by code.

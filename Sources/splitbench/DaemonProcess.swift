@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
+import SplitLaunch
 
-/// A `splitd` the benchmark started itself, on its own socket and database under a work
-/// folder, optionally pinned to one CPU with `taskset`.
+/// A `splitd` the benchmark started itself (through SplitLaunch's `DaemonProcess`), on its
+/// own socket and database under a work folder, optionally pinned to one CPU with `taskset`.
 final class DaemonProcess {
     /// How to start it.
     struct Launch {
@@ -18,97 +19,66 @@ final class DaemonProcess {
     }
 
     let launch: Launch
-    let socketPath: String
-    let databasePath: String
-    let logPath: String
-    private let process: Process
-    /// When it was spawned (monotonic nanoseconds).
-    let spawnedAt: UInt64
+    private let daemon: SplitLaunch.DaemonProcess
 
-    var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { process.isRunning }
+    var socketPath: String { daemon.socketPath }
+    var databasePath: String { daemon.databasePath }
+    var logPath: String { daemon.logPath }
+    var pid: Int32 { daemon.process?.pid ?? -1 }
+    var isRunning: Bool { daemon.isRunning }
 
     /// Spawns the daemon; it is not ready yet (see `waitUntilReady`).
     init(_ launch: Launch) throws {
         self.launch = launch
-        socketPath = launch.directory + "/splitd.sock"
-        databasePath = launch.directory + "/" + launch.databaseName
-        logPath = launch.directory + "/splitd.log"
-        try FileManager.default.createDirectory(atPath: launch.directory, withIntermediateDirectories: true)
-        unlink(socketPath)
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        log.seekToEndOfFile()
-        let process = Process()
-        var arguments = [launch.binary, "--socket", socketPath, "--database", databasePath,
-                         "--durability", launch.durability]
-        if let cpu = launch.cpu, let taskset = findExecutable("taskset") {
-            process.executableURL = URL(fileURLWithPath: taskset)
-            arguments = ["-c", String(cpu)] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: arguments.removeFirst())
-        }
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        for (key, value) in launch.environment { environment[key] = value }
+        var shared = SplitLaunch.DaemonProcess.Launch(binary: launch.binary, directory: launch.directory)
+        shared.socketName = "splitd.sock"
+        shared.databaseName = launch.databaseName
+        shared.durability = launch.durability
+        shared.environment = launch.environment
         // A config file in the caller's environment must not change what is measured.
-        environment["SPLITD_CONFIG"] = nil
-        process.environment = environment
-        process.standardError = log
-        process.standardOutput = log
-        process.standardInput = FileHandle.nullDevice
-        spawnedAt = monotonicNanoseconds()
-        try process.run()
-        self.process = process
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        shared.unsetting = ["SPLITD_CONFIG"]
+        if let cpu = launch.cpu, let taskset = ChildProcess.findExecutable("taskset") {
+            shared.launcher = [taskset, "-c", String(cpu)]
+        }
+        daemon = try SplitLaunch.DaemonProcess(shared, readyWithin: nil)
     }
 
     /// Waits until the socket answers a `ping`; answers the seconds since the spawn.
     func waitUntilReady(timeout: Double = 30) throws -> Double {
-        let deadline = spawnedAt + nanoseconds(seconds: timeout)
-        while monotonicNanoseconds() < deadline {
-            guard process.isRunning else {
-                throw BenchError("splitd exited (status \(process.terminationStatus)) before answering; log: \(logTail())")
-            }
-            if let client = try? LineClient(path: socketPath, timeout: 0.05),
-               (try? client.call(#"{"id":1,"op":"ping"}"#, timeout: max(0.1, Double(deadline - monotonicNanoseconds()) / 1e9))) != nil {
-                return Double(monotonicNanoseconds() - spawnedAt) / 1e9
-            }
-            sleep(seconds: 0.005)
+        do {
+            try daemon.waitUntilAcceptingConnections(within: .milliseconds(Int64(timeout * 1000)))
+        } catch {
+            throw BenchError("\(error)")
         }
-        throw BenchError("splitd did not answer within \(timeout) s; log: \(logTail())")
+        let left = max(0.1, timeout - seconds(since: daemon.spawnedAt))
+        let client = try LineClient(path: socketPath, timeout: left)
+        try client.call(#"{"id":1,"op":"ping"}"#, timeout: left)
+        return seconds(since: daemon.spawnedAt)
     }
 
     /// SIGTERM, then waits for the exit (SIGKILL after `timeout`); answers the exit status.
     @discardableResult
     func stop(timeout: Double = 20) -> Int32 {
-        guard process.isRunning else { return process.terminationStatus }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = monotonicNanoseconds() + nanoseconds(seconds: timeout)
-        while process.isRunning && monotonicNanoseconds() < deadline { sleep(seconds: 0.01) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        guard daemon.process != nil else { return 0 }
+        switch daemon.terminate(timeout: .milliseconds(Int64(timeout * 1000))) {
+        case let .exited(code)?: return code
+        case let .signaled(number)?: return 128 + number
+        case nil: return 128 + SIGKILL
         }
-        return process.terminationStatus
     }
 
     /// The last lines of the daemon's log.
     func logTail(_ characters: Int = 800) -> String {
-        String((readFile(logPath) ?? "").suffix(characters))
+        String(daemon.log.suffix(characters))
+    }
+
+    private func seconds(since instant: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - instant
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }
 
 /// The first `name` on $PATH.
 func findExecutable(_ name: String) -> String? {
-    if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for directory in path.split(separator: ":") {
-        let candidate = "\(directory)/\(name)"
-        if access(candidate, X_OK) == 0 { return candidate }
-    }
-    return nil
+    ChildProcess.findExecutable(name)
 }

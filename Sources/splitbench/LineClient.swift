@@ -1,11 +1,11 @@
 import Glibc
+import SplitLines
 
 /// A blocking newline-delimited client for setup and control (creating scenes, `stats`,
 /// readiness), with a deadline on every wait. Not used on measured paths.
 final class LineClient {
     let fd: Int32
-    private var pending: [UInt8] = []
-    private var start = 0
+    private var lines = LineQueue(maxLineLength: 64 << 20)
 
     init(path: String, timeout: Double = 10) throws(BenchError) {
         guard let fd = connectUnix(path: path, timeout: timeout) else {
@@ -35,15 +35,8 @@ final class LineClient {
     func readLine(timeout: Double = 10) throws(BenchError) -> [UInt8] {
         let deadline = monotonicNanoseconds() + nanoseconds(seconds: timeout)
         while true {
-            if let newline = pending[start...].firstIndex(of: 0x0A) {
-                let line = Array(pending[start..<newline])
-                start = newline + 1
-                if start > 1 << 16 {
-                    pending.removeFirst(start)
-                    start = 0
-                }
-                return line
-            }
+            if let line = lines.nextLine() { return line }
+            guard !lines.isBroken else { throw BenchError("a reply longer than \(lines.maxLineLength) bytes") }
             let now = monotonicNanoseconds()
             guard now < deadline else { throw BenchError("no reply within \(timeout) s") }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -54,7 +47,7 @@ final class LineClient {
             let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if got < 0 && errno == EINTR { continue }
             guard got > 0 else { throw BenchError(got == 0 ? "the daemon closed the connection" : "read: \(errnoText())") }
-            pending += chunk[0..<got]
+            chunk.withUnsafeBytes { lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<got])) }
         }
     }
 

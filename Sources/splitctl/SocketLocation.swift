@@ -1,13 +1,13 @@
 import ArgumentParser
 import Foundation
-import SplitServer
+import SplitSettings
 
 /// Where splitd listens, found with the daemon's own configuration code: `--socket`, else
 /// `socket.path` as splitd would resolve it from `SPLITD_SOCKET_PATH` (or its alias
 /// `SPLITD_SOCKET`), the config file named by `$SPLITD_CONFIG` (else
 /// `$CONFIGURATION_DIRECTORY/splitd.json` if it exists), then the built-in default
 /// (`$XDG_RUNTIME_DIR/splitd/splitd.sock`, else `/run/splitd/splitd.sock`). That is
-/// `ConfigLoader` and `DefaultPaths` of SplitServer, so the precedence (flags > environment >
+/// `ConfigLoader` and `DefaultPaths` of SplitSettings, so the precedence (flags > environment >
 /// config file > defaults) cannot drift from the daemon's.
 enum SocketLocation {
     /// The daemon's configuration could not be read, so neither can its socket path.

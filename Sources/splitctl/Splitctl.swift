@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SplitServer
+import SplitSettings
 #if canImport(Glibc)
 import Glibc
 #endif

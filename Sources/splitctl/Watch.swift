@@ -1,5 +1,6 @@
 import ArgumentParser
 import SplitClient
+import SplitCore
 import SplitWire
 
 struct Watch: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SplitServer
+import SplitSettings
 
 /// The splitd daemon: parses flags (the highest configuration layer), loads the layered
 /// configuration, and runs the loop in the foreground until SIGTERM/SIGINT.

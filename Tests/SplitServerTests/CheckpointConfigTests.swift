@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-import Testing
 @testable import SplitServer
+@testable import SplitSettings
+import Testing
 
 /// The settings loaded with `variable` set to `value` (nil: the built-in default).
 private func loadedSettings(_ variable: String, _ value: String?) async throws -> ServerSettings {

@@ -1,9 +1,10 @@
 import Foundation
 import SplitCore
+@testable import SplitServer
+@testable import SplitSettings
 import SplitStore
 import SplitWire
 import Testing
-@testable import SplitServer
 
 /// Journal-only writes with checkpoints: what a change stores, when a scene is checkpointed,
 /// that a failed commit puts the checkpoint bookkeeping back, and that a restart replays the

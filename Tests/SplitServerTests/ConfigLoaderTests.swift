@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-import Testing
 @testable import SplitServer
+@testable import SplitSettings
+import Testing
 
 @Suite("Configuration layering")
 struct ConfigLoaderTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
-import Testing
+import SplitLoop
 @testable import SplitServer
+@testable import SplitSettings
+import Testing
 
 /// Values that used to be dropped or bent silently are refused, naming the key.
 @Suite("Configuration values refused")

@@ -1,6 +1,7 @@
 import PropertyBased
-import Testing
+import SplitLines
 @testable import SplitServer
+import Testing
 
 @Suite("LineFramer")
 struct LineFramerTests {

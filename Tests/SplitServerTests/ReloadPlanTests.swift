@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import SplitServer
+@testable import SplitSettings
+import Testing
 
 /// Every configuration key, changed alone, is either applied by a SIGHUP or named as needing a
 /// restart, as its documentation says ("Reloaded on SIGHUP" / "Needs a restart"): a key that

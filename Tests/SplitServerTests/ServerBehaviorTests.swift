@@ -1,8 +1,9 @@
 import Foundation
+@testable import SplitServer
+@testable import SplitSettings
 import SplitStore
 import SplitWire
 import Testing
-@testable import SplitServer
 
 /// The daemon's turn, ordering, subscription and failure rules (docs/PROTOCOL.md), against a
 /// real loop and socket in this process, with a store the tests can make fail.

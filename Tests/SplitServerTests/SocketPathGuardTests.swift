@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-import Testing
+import SplitLoop
 @testable import SplitServer
+import Testing
 
 @Suite("SocketPathGuard (socket path security rules)")
 struct SocketPathGuardTests {

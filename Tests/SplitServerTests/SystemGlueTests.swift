@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
-import Testing
+import SplitLoop
 @testable import SplitServer
+@testable import SplitSettings
+import Testing
 
 @Suite("systemd glue, session hash, default paths")
 struct SystemGlueTests {

@@ -1,9 +1,12 @@
 import Foundation
 import Glibc
 import Logging
+import SplitLines
+import SplitLoop
+@testable import SplitServer
+@testable import SplitSettings
 import SplitStore
 import SplitWire
-@testable import SplitServer
 
 /// A splitd running on a thread of the test process, on a temporary socket, with an
 /// in-memory store the test can make fail.
@@ -69,7 +72,7 @@ struct TestFailure: Error, CustomStringConvertible {
 /// A blocking line client with timeouts on every read.
 final class TestClient {
     private var fd: Int32
-    private var buffer: [UInt8] = []
+    private var lines = LineQueue(maxLineLength: 64 << 20)
     private var nextID: Int64 = 1
     /// Pushes seen while waiting for responses.
     var pushes: [JSONValue] = []
@@ -172,17 +175,14 @@ final class TestClient {
     /// The next line; nil at end of stream or when nothing arrives within `timeout` ms.
     func readLine(timeout: Int32) throws -> [UInt8]? {
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Array(buffer[..<newline])
-                buffer.removeFirst(newline + 1)
-                return line
-            }
+            if let line = lines.nextLine() { return line }
+            guard !lines.isBroken else { throw TestFailure("a line longer than \(lines.maxLineLength) bytes") }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, timeout) > 0 else { return nil }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = recv(fd, &chunk, chunk.count, 0)
             if count <= 0 { return nil }
-            buffer += chunk.prefix(count)
+            chunk.withUnsafeBytes { lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SplitClient
+import SplitCore
 #if canImport(Glibc)
 import Glibc
 #endif

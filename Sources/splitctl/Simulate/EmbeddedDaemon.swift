@@ -1,60 +1,63 @@
 import Foundation
-import Logging
-import SplitServer
-#if canImport(Glibc)
-import Glibc
-#endif
+import SplitLaunch
 
-/// `simulate --embedded`: the real splitd daemon on a thread of this process, listening on a
-/// temporary socket with a temporary SQLite database, so scenarios travel the same socket and
-/// protocol as against a running daemon. Stopped (gracefully) and deleted by `stop()`.
-final class EmbeddedDaemon: Sendable {
-    /// About 4 MB of WAL (4 KiB pages).
-    static let walCheckpointPages: Int32 = 1000
+/// `simulate --embedded`: the `splitd` binary installed next to this splitctl, started as a
+/// child process on a temporary socket with a temporary SQLite database, so scenarios travel
+/// the same socket and protocol as against a running daemon. Stopped (gracefully) and
+/// deleted by `stop()`.
+final class EmbeddedDaemon {
+    /// About 4 MB of WAL (4 KiB pages): the WAL is zero-filled to 1.5 checkpoint cycles at
+    /// open, 94 MiB by default, a waste for a few hundred short scenes.
+    static let walCheckpointPages = 1000
 
-    let directory: String
-    let socketPath: String
-    private let control = DaemonControl()
-    private let finished = DispatchSemaphore(value: 0)
+    private let daemon: DaemonProcess
+    var socketPath: String { daemon.socketPath }
 
-    /// Starts the daemon and waits until it listens; throws when it refuses to start.
-    init(readyWithin seconds: Double = 30) throws {
+    /// Starts the daemon and waits until it listens; throws when it is missing or refuses to start.
+    init(readyWithin seconds: Int = 30) throws {
+        let binary = try Self.splitdNextToSplitctl()
         // $TMPDIR like other temporary files (tests watch their own), else /tmp.
-        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(temporary)/splitctl-sim-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw EmbeddedDaemonError("cannot create a temporary directory") }
-        directory = String(cString: made)
-        socketPath = directory + "/splitd.sock"
-        // A daemon thread writing to a client that went away must get EPIPE, not kill us.
-        signal(SIGPIPE, SIG_IGN)
-
-        var settings = ServerSettings(socketPath: socketPath, databasePath: directory + "/splitd.db")
-        settings.logLevel = .error
-        // The WAL is zero-filled to 1.5 checkpoint cycles at open: 24000 pages (94 MiB) by
-        // default, a waste for a few hundred short scenes and what a crash would leave behind.
-        settings.walCheckpointPages = Self.walCheckpointPages
-        var logger = Logger(label: "splitd.embedded", factory: { StreamLogHandler.standardError(label: $0) })
-        logger.logLevel = .error
-        let control = control, finished = finished, daemonSettings = settings, daemonLogger = logger
-        let thread = Thread {
-            _ = Daemon.run(settings: daemonSettings, logger: daemonLogger, environment: [:], configReloader: nil, demo: nil,
-                           store: nil, control: control, handleSignals: false)
-            finished.signal()
-        }
-        thread.name = "splitd (embedded)"
-        thread.start()
-        guard control.waitUntilReady(timeout: seconds) else {
-            stop()
-            throw EmbeddedDaemonError("the embedded splitd did not start (see the messages above)")
+        var launch = DaemonProcess.Launch(binary: binary,
+                                          directory: try DaemonProcess.makeTemporaryDirectory(prefix: "splitctl-sim"))
+        launch.removesDirectory = true
+        launch.socketName = "splitd.sock"
+        launch.databaseName = "splitd.db"
+        launch.durability = nil
+        launch.environment = [
+            "SPLITD_LOG_LEVEL": "error",
+            "SPLITD_DATABASE_WAL_CHECKPOINT_PAGES": String(Self.walCheckpointPages),
+        ]
+        // Built-in defaults, as the daemon a scenario's golden files were recorded with: no
+        // configuration of the caller's (file, variables, systemd's sockets) applies.
+        let environment = ProcessInfo.processInfo.environment
+        launch.unsetting = environment.keys.filter { $0.hasPrefix("SPLITD_") }
+            + ["CONFIGURATION_DIRECTORY", "STATE_DIRECTORY", "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES",
+               "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
+        do {
+            daemon = try DaemonProcess(launch, readyWithin: .seconds(seconds))
+        } catch {
+            throw EmbeddedDaemonError("the embedded splitd did not start: \(error)")
         }
     }
 
-    /// Stops the daemon as SIGTERM would, waits for it to close its database, then deletes
+    /// The `splitd` in the directory of the running splitctl executable.
+    static func splitdNextToSplitctl() throws -> String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        let binary = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("splitd").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw EmbeddedDaemonError("simulate --embedded runs the splitd next to splitctl, and there is none: "
+                + "\(binary) is missing or not executable (install splitd beside splitctl, "
+                + "or run against a daemon with --socket)")
+        }
+        return binary
+    }
+
+    /// Stops the daemon as SIGTERM does, waits for it to close its database, then deletes
     /// the temporary directory.
     func stop() {
-        control.stop()
-        _ = finished.wait(timeout: .now() + 30)
-        try? FileManager.default.removeItem(atPath: directory)
+        daemon.terminate(timeout: .seconds(30))
+        try? FileManager.default.removeItem(atPath: daemon.directory)
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import SplitStore
 import SplitWire
 #if canImport(Glibc)
 import Glibc
@@ -10,12 +9,19 @@ import Glibc
 /// The default directory is `golden/` beside the scenario file (`Config/scenarios/golden/`
 /// for the shipped scenarios).
 struct GoldenStore {
+    /// The directory `path` is in ("." for a bare name, "/" at the root), as `dirname` has
+    /// it for a path without a trailing slash.
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     static let format: Int64 = 1
     /// `--golden-dir`; nil: beside each scenario file.
     var directory: String?
 
     func path(for file: ScenarioFile) -> String {
-        let base = directory ?? (PathName.directory(of: file.path) + "/golden")
+        let base = directory ?? (Self.directory(of: file.path) + "/golden")
         return base + "/" + file.stem + ".json"
     }
 
@@ -28,7 +34,7 @@ struct GoldenStore {
     /// made is reported at once (exit 73) rather than after the runs.
     func prepareDirectory(for file: ScenarioFile) throws(GoldenWriteError) {
         let target = path(for: file)
-        try makeDirectories(PathName.directory(of: target), for: target)
+        try makeDirectories(Self.directory(of: target), for: target)
     }
 
     /// Writes the golden file: a temporary file beside it, then renamed over it, so a failed

@@ -7,16 +7,16 @@ import Glibc
 /// that still cannot hold `maxClients` is said in the log. Clients past the room it leaves
 /// get `limit_exceeded` from the server; should `accept` itself fail with EMFILE, the
 /// listener refuses them with its reserve descriptor (Listener.swift).
-enum FileDescriptorLimit {
+public enum FileDescriptorLimit {
     /// Descriptors besides clients: the database, its WAL and shared memory (twice: the
     /// checkpoint thread has its own connection), the listeners, the loop's epoll, eventfds and
     /// signal pipe, the standard streams, the listener's reserve descriptor and socket lock,
     /// with room to spare.
-    static let reserved = 64
+    public static let reserved = 64
 
     /// Raises the soft limit to hold `clients` clients, as far as the hard limit allows.
     /// Returns the soft limit before and after, or nil if it cannot be read.
-    static func raise(toHold clients: Int) -> (before: Int, after: Int)? {
+    public static func raise(toHold clients: Int) -> (before: Int, after: Int)? {
         var limit = rlimit()
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         guard getrlimit(resource, &limit) == 0 else { return nil }
@@ -30,14 +30,14 @@ enum FileDescriptorLimit {
     }
 
     /// The soft limit in force now, or nil if it cannot be read.
-    static func current() -> Int? {
+    public static func current() -> Int? {
         var limit = rlimit()
         guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
         return count(limit.rlim_cur)
     }
 
     /// Clients a soft limit of `limit` descriptors leaves room for.
-    static func clients(under limit: Int) -> Int { max(0, limit - reserved) }
+    public static func clients(under limit: Int) -> Int { max(0, limit - reserved) }
 
     private static func count(_ value: rlim_t) -> Int {
         value == rlim_t.max ? Int.max : Int(clamping: value)

@@ -1,6 +1,5 @@
 import Logging
 import SplitCore
-import SplitStore
 
 /// Everything the daemon is configured with, resolved (defaults applied, paths absolute).
 /// Built by `ConfigLoader` from defaults, the config file, the environment and flags.
@@ -13,8 +12,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var activationName: String = "splitd"
     /// The SQLite database; nil keeps scenes in memory only (the demo without `--database`).
     public var databasePath: String?
-    public var durability: Durability = .full
-    public var integrityCheck: IntegrityCheck = .quick
+    public var durability: DatabaseDurability = .full
+    public var integrityCheck: DatabaseIntegrityCheck = .quick
     public var busyTimeoutMilliseconds: Int32 = 100
     public var journalRetention: Int64 = 10_000
     /// Changes of a scene stored as journal entries only before its full state is written
@@ -98,15 +97,30 @@ public struct ServerSettings: Sendable, Equatable {
     /// what was checked, not a second read of a file that may have changed in between.
     public var ruleSetsJSON: [UInt8]?
 
-    /// Whether `peer` may use the daemon: on the allow-list, or in the group the socket is
-    /// shared with (`socket.group`: sharing the file without admitting the group would let its
-    /// members connect only to be refused). By the peer's primary gid, as SO_PEERCRED gives it.
-    public func admits(_ peer: PeerCredentials) -> Bool {
-        allowList.admits(peer) || socketGroup == peer.gid
+    /// Whether a peer of user `uid` and primary group `gid` (as SO_PEERCRED gives them) may
+    /// use the daemon: on the allow-list, or in the group the socket is shared with
+    /// (`socket.group`: sharing the file without admitting the group would let its members
+    /// connect only to be refused).
+    public func admits(uid: UInt32, gid: UInt32) -> Bool {
+        allowList.admits(uid: uid, gid: gid) || socketGroup == gid
     }
 
     public init(socketPath: String, databasePath: String?) {
         self.socketPath = socketPath
         self.databasePath = databasePath
     }
+}
+
+/// `database.durability`: what an acknowledged change survives (SplitStore's `Durability`).
+public enum DatabaseDurability: String, Sendable, CaseIterable {
+    /// The WAL is flushed before a change is acknowledged: it survives a power loss.
+    case full
+    /// `synchronous=NORMAL`: it survives a crash of splitd.
+    case normal
+}
+
+/// `database.integrityCheck`: what the store verifies when it opens an existing file
+/// (SplitStore's `IntegrityCheck`).
+public enum DatabaseIntegrityCheck: String, Sendable, CaseIterable {
+    case none, quick, full
 }

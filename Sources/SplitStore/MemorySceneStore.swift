@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import SplitStore
 
 /// A `SceneStore` that keeps everything in memory: the demo's store when no database is
 /// given, and a test double that can be told to fail commits.

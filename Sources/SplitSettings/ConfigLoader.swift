@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 import Logging
 import SplitCore
-import SplitStore
 import SplitWire
 import SystemPackage
 
@@ -100,8 +99,8 @@ public enum ConfigLoader {
         }
         settings.activationName = string("socket.activationName") ?? defaultString("socket.activationName")
         settings.backlog = Int32(clamping: int("socket.backlog", range: 1...65535))
-        settings.durability = Durability(rawValue: choice("database.durability")) ?? .full
-        settings.integrityCheck = IntegrityCheck(rawValue: choice("database.integrityCheck")) ?? .quick
+        settings.durability = DatabaseDurability(rawValue: choice("database.durability")) ?? .full
+        settings.integrityCheck = DatabaseIntegrityCheck(rawValue: choice("database.integrityCheck")) ?? .quick
         settings.busyTimeoutMilliseconds = Int32(clamping: int("database.busyTimeoutMilliseconds", range: 0...60_000))
         settings.journalRetention = Int64(int("database.journalRetention", range: 0...Int.max))
         settings.checkpointEvery = int("database.checkpointEvery", range: 1...1_000_000)

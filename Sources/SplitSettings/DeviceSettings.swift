@@ -6,7 +6,7 @@ extension ServerSettings {
     /// The built-in profiles and rule sets, windowed iPads regular from
     /// `windowedRegularMinWidth`, plus the rule sets of `ruleSetsFile`. Throws a
     /// `ConfigError` naming the file and what is wrong with it.
-    func deviceCatalog() throws(ConfigError) -> DeviceCatalog {
+    public func deviceCatalog() throws(ConfigError) -> DeviceCatalog {
         var catalog = DeviceCatalog.builtIn
         catalog.windowedRegularMinWidth = Double(windowedRegularMinWidth)
         guard let file = ruleSetsFile else { return catalog }

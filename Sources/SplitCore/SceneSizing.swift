@@ -1,18 +1,30 @@
-import SplitCore
+/// How a client attached to a scene counts for the scene's size (SEMANTICS 9; WIRE.md
+/// `scene.attach` roles).
+public enum AttachRole: String, Sendable, CaseIterable {
+    /// Its size counts for the scene's `sizePolicy`.
+    case window
+    /// Sees every revision; its size never counts.
+    case viewer
+}
 
 /// Decides a scene's size from its attached windows (SEMANTICS 9, after tmux's resize.c and
 /// its `window-size` option). Pure.
-enum SceneSizing {
+public enum SceneSizing {
     /// One attached window as sizing sees it.
-    struct Window: Equatable {
-        var size: Size
+    public struct Window: Equatable, Sendable {
+        public var size: Size
         /// Loop-wide order of the report; larger is more recent.
-        var reportedAt: UInt64
+        public var reportedAt: UInt64
+
+        public init(size: Size, reportedAt: UInt64) {
+            self.size = size
+            self.reportedAt = reportedAt
+        }
     }
 
     /// The component-wise maximum (`largest`) or minimum (`smallest`) of the windows' sizes;
     /// nil for the other policies or when no window reported a size.
-    static func aggregate(_ policy: SizePolicy, windows: [Window]) -> Size? {
+    public static func aggregate(_ policy: SizePolicy, windows: [Window]) -> Size? {
         guard let first = windows.first else { return nil }
         switch policy {
         case .largest:
@@ -31,7 +43,7 @@ enum SceneSizing {
     /// The size the scene takes after the window that provided its size left: under `latest`,
     /// the most recent report among the remaining windows; under `largest`/`smallest`, the
     /// aggregate of the remaining ones; nil (keep the size) otherwise.
-    static func afterWindowLeft(_ policy: SizePolicy, remaining: [Window], leaverWasLatest: Bool) -> Size? {
+    public static func afterWindowLeft(_ policy: SizePolicy, remaining: [Window], leaverWasLatest: Bool) -> Size? {
         switch policy {
         case .latest:
             guard leaverWasLatest else { return nil }
@@ -44,7 +56,7 @@ enum SceneSizing {
     }
 
     /// Whether a `resize` from a client attached with `role` (nil: not attached) is accepted.
-    static func acceptsResize(_ policy: SizePolicy, from role: AttachRole?) -> Bool {
+    public static func acceptsResize(_ policy: SizePolicy, from role: AttachRole?) -> Bool {
         switch policy {
         case .largest, .smallest: role == .window
         case .latest, .manual: true

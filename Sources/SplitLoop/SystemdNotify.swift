@@ -39,11 +39,11 @@ public struct SystemdNotifier: Sendable {
 }
 
 /// A `sockaddr_un` for a filesystem path or, with a leading `@`, an abstract name.
-struct UnixSocketAddress {
+public struct UnixSocketAddress {
     private var storage = sockaddr_un()
     private var length: socklen_t
 
-    init?(path: String) {
+    public init?(path: String) {
         storage.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(path.utf8)
         let abstract = bytes.first == UInt8(ascii: "@")
@@ -58,7 +58,7 @@ struct UnixSocketAddress {
         length = socklen_t(pathOffset + bytes.count + (abstract ? 0 : 1))
     }
 
-    mutating func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    public mutating func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         let length = self.length
         return withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }

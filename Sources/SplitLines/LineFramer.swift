@@ -1,6 +1,7 @@
 import Glibc
 
-/// Splits a byte stream into `\n`-terminated lines (WIRE.md framing).
+/// Splits a byte stream into `\n`-terminated lines (WIRE.md framing): the one framer of the
+/// daemon's connections and, through `LineQueue`, of every blocking client.
 ///
 /// The maximum line length is enforced before anything past it is buffered: a line that
 /// would exceed it ends framing with `.tooLarge` and the rest of the stream is ignored, so a
@@ -18,8 +19,11 @@ public struct LineFramer: Sendable {
 
     /// Longest accepted line in bytes, excluding the `\n` terminator.
     public var maxLineLength: Int
-    private var partial: [UInt8] = []
-    private(set) public var isBroken = false
+    @usableFromInline var partial: [UInt8] = []
+    @usableFromInline var broken = false
+
+    /// True once a line exceeded `maxLineLength`: framing is over for this stream.
+    public var isBroken: Bool { broken }
 
     public init(maxLineLength: Int) {
         precondition(maxLineLength > 0)
@@ -27,16 +31,20 @@ public struct LineFramer: Sendable {
     }
 
     /// After `.stopped`: how many bytes of the chunk were consumed (the rest was not looked at).
-    private(set) public var stoppedAt = 0
+    public var stoppedAt: Int { stoppedOffset }
+    @usableFromInline var stoppedOffset = 0
 
     /// Bytes of an incomplete line held until its newline arrives.
     public var bufferedByteCount: Int { partial.count }
 
     /// Delivers every complete line of `chunk` (without `\n`, and without a `\r` before it)
     /// to `onLine`, which answers false to stop. The line's bytes are valid only during the call.
+    /// Inlinable: the daemon frames every request through it, and the line handler must be
+    /// inlined into the loop's read callback, not called through a closure context.
+    @inlinable
     public mutating func feed(_ chunk: UnsafeRawBufferPointer,
                               onLine: (UnsafeRawBufferPointer) -> Bool) -> Outcome {
-        guard !isBroken else { return .tooLarge }
+        guard !broken else { return .tooLarge }
         guard let base = chunk.baseAddress, !chunk.isEmpty else { return .consumed }
         var start = 0
         while start < chunk.count {
@@ -57,7 +65,7 @@ public struct LineFramer: Sendable {
                 partial.removeAll(keepingCapacity: partial.count <= 4096)
             }
             if !keepGoing {
-                stoppedAt = start
+                stoppedOffset = start
                 return .stopped
             }
         }
@@ -69,14 +77,16 @@ public struct LineFramer: Sendable {
         partial.removeAll()
     }
 
-    private mutating func bufferTail(_ tail: UnsafeRawBufferPointer) -> Outcome {
+    @usableFromInline
+    mutating func bufferTail(_ tail: UnsafeRawBufferPointer) -> Outcome {
         guard fits(partial.count + tail.count, endingWith: tail.last) else { return breakStream() }
         partial.append(contentsOf: tail)
         return .consumed
     }
 
-    private mutating func breakStream() -> Outcome {
-        isBroken = true
+    @usableFromInline
+    mutating func breakStream() -> Outcome {
+        broken = true
         partial = []
         return .tooLarge
     }
@@ -84,11 +94,13 @@ public struct LineFramer: Sendable {
     /// Whether `count` bytes ending with `last` fit the limit. The limit counts the line
     /// without its terminator, and a `\r` before the `\n` is part of the terminator: a CRLF
     /// client may send as much as an LF one (one byte more is buffered, never more).
-    private func fits(_ count: Int, endingWith last: UInt8?) -> Bool {
+    @inlinable
+    func fits(_ count: Int, endingWith last: UInt8?) -> Bool {
         count <= maxLineLength || (count == maxLineLength + 1 && last == 0x0D)
     }
 
-    private func trimCarriageReturn(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    @inlinable
+    func trimCarriageReturn(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         guard let last = line.last, last == 0x0D else { return line }
         return UnsafeRawBufferPointer(rebasing: line.dropLast())
     }

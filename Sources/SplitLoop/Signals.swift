@@ -3,11 +3,11 @@ import Glibc
 
 /// Delivers POSIX signals on the loop thread (uv_signal), so a handler may touch loop state:
 /// SIGTERM/SIGINT start a graceful stop, SIGHUP reloads the configuration.
-final class SignalWatcher {
+public final class SignalWatcher {
     private var handles: [UnsafeMutablePointer<uv_signal_t>] = []
     private let onSignal: (Int32) -> Void
 
-    init(loop: UnsafeMutablePointer<uv_loop_t>, signals: [Int32], onSignal: @escaping (Int32) -> Void) throws(SystemError) {
+    public init(loop: UnsafeMutablePointer<uv_loop_t>, signals: [Int32], onSignal: @escaping (Int32) -> Void) throws(SystemError) {
         self.onSignal = onSignal
         // A peer that hangs up mid-write must cost an error code, not the process.
         signal(SIGPIPE, SIG_IGN)
@@ -28,12 +28,12 @@ final class SignalWatcher {
         }
     }
 
-    func close() {
+    public func close() {
         handles.forEach { closeAndFree($0) }
         handles = []
     }
 
-    static func name(of number: Int32) -> String {
+    public static func name(of number: Int32) -> String {
         switch number {
         case SIGTERM: "SIGTERM"
         case SIGINT: "SIGINT"
@@ -44,12 +44,12 @@ final class SignalWatcher {
 }
 
 /// A repeating (or one-shot) uv timer calling a closure on the loop thread.
-final class LoopTimer {
+public final class LoopTimer {
     private let handle: UnsafeMutablePointer<uv_timer_t>
     private let action: () -> Void
     private var isOpen = true
 
-    init(loop: UnsafeMutablePointer<uv_loop_t>, action: @escaping () -> Void) {
+    public init(loop: UnsafeMutablePointer<uv_loop_t>, action: @escaping () -> Void) {
         self.action = action
         handle = allocateUV(uv_timer_t.self)
         uv_timer_init(loop, handle)
@@ -57,7 +57,7 @@ final class LoopTimer {
     }
 
     /// Fires after `delay` ms, then every `interval` ms (0: once).
-    func start(delay: UInt64, interval: UInt64) {
+    public func start(delay: UInt64, interval: UInt64) {
         guard isOpen else { return }
         uv_timer_start(handle, { handle in
             guard let timer = owner(of: asHandle(handle!), as: LoopTimer.self) else { return }
@@ -65,15 +65,15 @@ final class LoopTimer {
         }, delay, interval)
     }
 
-    func stop() {
+    public func stop() {
         guard isOpen else { return }
         uv_timer_stop(handle)
     }
 
     /// Keeps the loop from waiting on this timer alone (a stopping daemon exits anyway).
-    func unref() { uv_unref(asHandle(handle)) }
+    public func unref() { uv_unref(asHandle(handle)) }
 
-    func close() {
+    public func close() {
         guard isOpen else { return }
         isOpen = false
         closeAndFree(handle)

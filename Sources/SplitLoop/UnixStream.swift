@@ -5,32 +5,32 @@ import Glibc
 /// (whole-module) build a constant used both from a file importing CLibUV and from one
 /// importing only Glibc was found by one of them only ("cannot find 'SOCK_STREAM' in
 /// scope"): keep them all here.
-enum UnixStream {
+public enum UnixStream {
     /// A new Unix stream socket (close-on-exec), or -1.
-    static func makeSocket() -> Int32 {
+    public static func makeSocket() -> Int32 {
         socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     }
 
-    static func receiveWithoutWaiting(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    public static func receiveWithoutWaiting(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
     }
 
     /// A new Unix datagram socket (close-on-exec), or -1.
-    static func makeDatagramSocket() -> Int32 {
+    public static func makeDatagramSocket() -> Int32 {
         socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     }
 
     /// The `SO_TYPE` value of a stream socket.
-    static var streamType: Int32 { Int32(SOCK_STREAM.rawValue) }
+    public static var streamType: Int32 { Int32(SOCK_STREAM.rawValue) }
 
     /// `sendto` that does not raise SIGPIPE.
-    static func sendDatagram(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int,
+    public static func sendDatagram(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int,
                              to address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> Int {
         sendto(fd, bytes, count, Int32(MSG_NOSIGNAL), address, length)
     }
 
     /// `send` that neither blocks nor raises SIGPIPE.
-    static func sendWithoutWaiting(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    public static func sendWithoutWaiting(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
         send(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
     }
 }

@@ -27,23 +27,3 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
         return PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid)
     }
 }
-
-/// Which peers may talk to the daemon: a uid or a primary gid on the list lets a peer in.
-public struct PeerAllowList: Hashable, Sendable {
-    public var uids: Set<UInt32>
-    public var gids: Set<UInt32>
-
-    public init(uids: Set<UInt32>, gids: Set<UInt32> = []) {
-        self.uids = uids
-        self.gids = gids
-    }
-
-    /// The default: the daemon's own uid and root.
-    public static func ownerAndRoot() -> PeerAllowList {
-        PeerAllowList(uids: [getuid(), 0])
-    }
-
-    public func admits(_ peer: PeerCredentials) -> Bool {
-        uids.contains(peer.uid) || gids.contains(peer.gid)
-    }
-}

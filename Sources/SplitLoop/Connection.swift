@@ -1,8 +1,9 @@
 import CLibUV
 import Glibc
+import SplitLines
 
 /// What a connection reports to its owner. Called on the loop thread only.
-protocol ConnectionDelegate: AnyObject {
+public protocol ConnectionDelegate: AnyObject {
     /// A complete request line; answer false to stop reading the rest of this chunk.
     func connection(_ connection: Connection, didReceiveLine line: UnsafeRawBufferPointer) -> Bool
     /// A line exceeded the maximum length; reading has stopped.
@@ -20,26 +21,26 @@ protocol ConnectionDelegate: AnyObject {
 
 /// One client on a `uv_pipe_t`: reads into the loop's shared buffer, frames lines, and writes
 /// each flush with at most one `uv_write` (after trying a synchronous `uv_try_write`).
-final class Connection {
-    typealias ID = Int
+public final class Connection {
+    public typealias ID = Int
 
-    let id: ID
-    let pipe: UnsafeMutablePointer<uv_pipe_t>
-    let peer: PeerCredentials?
-    private(set) var framer: LineFramer
-    private(set) var isOpen = true
-    private(set) var isReading = false
+    public let id: ID
+    public let pipe: UnsafeMutablePointer<uv_pipe_t>
+    public let peer: PeerCredentials?
+    public private(set) var framer: LineFramer
+    public private(set) var isOpen = true
+    public private(set) var isReading = false
     /// Whether lines framed from input are handed over; false once `stopReading()` ran.
     /// `pauseReading()` keeps it, so the rest of a chunk already read is still answered.
     private var acceptsLines = false
     private let readBuffer: UnsafeMutableRawBufferPointer
     private weak var delegate: ConnectionDelegate?
     /// Bytes written to the socket so far.
-    private(set) var bytesWritten = 0
-    private(set) var bytesRead = 0
+    public private(set) var bytesWritten = 0
+    public private(set) var bytesRead = 0
 
     /// Accepts a pending client of `listener`; nil if the accept failed.
-    init?(id: ID, loop: UnsafeMutablePointer<uv_loop_t>, listener: Listener, maxLineLength: Int,
+    public init?(id: ID, loop: UnsafeMutablePointer<uv_loop_t>, listener: Listener, maxLineLength: Int,
           readBuffer: UnsafeMutableRawBufferPointer, delegate: ConnectionDelegate) {
         self.id = id
         self.readBuffer = readBuffer
@@ -60,9 +61,9 @@ final class Connection {
     }
 
     /// Bytes waiting in libuv's write queue (written to the kernel as the peer reads).
-    var queuedBytes: Int { isOpen ? Int(asStream(pipe).pointee.write_queue_size) : 0 }
+    public var queuedBytes: Int { isOpen ? Int(asStream(pipe).pointee.write_queue_size) : 0 }
 
-    func startReading() {
+    public func startReading() {
         guard isOpen, !isReading, !reachedEnd else { return }
         // The clock of an unfinished line restarts: while paused, the client was waiting for us.
         if partialLineSince != nil { partialLineSince = uv_now(pipe.pointee.loop) }
@@ -86,21 +87,21 @@ final class Connection {
     }
 
     /// Stops reading for good (final error, daemon stopping): later lines are ignored.
-    func stopReading() {
+    public func stopReading() {
         acceptsLines = false
         pauseReading()
     }
 
     /// Stops reading from the socket until `startReading()` (backpressure); lines of the
     /// chunk being framed are still handed over.
-    func pauseReading() {
+    public func pauseReading() {
         guard isOpen, isReading else { return }
         uv_read_stop(asStream(pipe))
         isReading = false
     }
 
     /// True once the peer sent EOF: nothing more will be read.
-    private(set) var reachedEnd = false
+    public private(set) var reachedEnd = false
 
     private func didRead(_ count: Int) {
         if count == Int(UV_EOF.rawValue) {
@@ -128,7 +129,7 @@ final class Connection {
 
     /// Loop time (ms) when the framer began holding the incomplete line it holds now; nil
     /// while it holds none. For `limits.partialLineTimeoutSeconds`.
-    private(set) var partialLineSince: UInt64?
+    public private(set) var partialLineSince: UInt64?
 
     private func notePartialLine() {
         if framer.bufferedByteCount == 0 {
@@ -141,7 +142,7 @@ final class Connection {
     /// True when the connection is reading and has held an incomplete line since before
     /// `deadline` (loop time, ms). A connection the daemon paused (backpressure) is not
     /// waiting for its client.
-    func holdsPartialLine(since deadline: UInt64) -> Bool {
+    public func holdsPartialLine(since deadline: UInt64) -> Bool {
         guard isOpen, isReading, let since = partialLineSince else { return false }
         return since <= deadline
     }
@@ -197,12 +198,12 @@ final class Connection {
     private var heldStart = 0
 
     /// True while `drainPendingInput()` frames input the daemon read during a stop.
-    private(set) var isDraining = false
+    public private(set) var isDraining = false
 
     /// Reads, without blocking and after `stopReading()`, what the peer had already sent when
     /// the daemon began to stop, so a request written before SIGTERM is still answered.
     /// Reads at most what the kernel holds now (FIONREAD): a peer cannot prolong the stop.
-    func drainPendingInput() {
+    public func drainPendingInput() {
         guard isOpen, !isReading, !framer.isBroken else { return }
         if !heldInput.isEmpty {
             isDraining = true
@@ -226,11 +227,11 @@ final class Connection {
 
     /// Writes `bytes` now: synchronously as far as the socket takes them, the rest with one
     /// `uv_write` whose buffer is freed when it completes.
-    func write(_ bytes: [UInt8]) {
+    public func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { write($0) }
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) {
+    public func write(_ bytes: UnsafeRawBufferPointer) {
         guard isOpen, let base = bytes.baseAddress, !bytes.isEmpty else { return }
         var offset = 0
         if queuedBytes == 0 {
@@ -273,7 +274,7 @@ final class Connection {
     }
 
     /// Stops reading and closes once every queued byte is written (used after a final error).
-    func closeAfterWrites(reason: String) {
+    public func closeAfterWrites(reason: String) {
         guard isOpen else { return }
         stopReading()
         let request = allocateUV(uv_shutdown_t.self)
@@ -294,10 +295,10 @@ final class Connection {
     private var pendingCloseReason: String?
 
     /// Output still queued when the connection closed (dropped with it).
-    private(set) var droppedOutputBytes = 0
+    public private(set) var droppedOutputBytes = 0
 
     /// Closes now, dropping queued output; reports `connectionDidClose` once.
-    func close(reason: String) {
+    public func close(reason: String) {
         guard isOpen else { return }
         droppedOutputBytes = queuedBytes
         isOpen = false

@@ -1,11 +1,9 @@
 import CLibUV
 import CLinuxShims
 import Glibc
-import SplitStore
-import SplitWire
 
-/// A listening Unix socket on the loop: bound by the daemon under `SocketPathGuard`'s rules
-/// (holding the socket path's lock), or adopted from systemd socket activation. Calls
+/// A listening Unix socket on the loop: bound by the daemon (which holds the socket path's
+/// lock until `onClose`), or adopted from systemd socket activation. Calls
 /// `onConnection` for each pending client, which takes it with `accept(into:)`.
 ///
 /// It accepts by itself (a `uv_poll_t` on the listening descriptor and `accept`) rather than
@@ -13,25 +11,28 @@ import SplitWire
 /// every pending client without a callback (its "emfile trick"), so past the open-file limit
 /// clients were dropped without a word, uncounted. Here a failed accept is never a silent
 /// drop: at EMFILE/ENFILE the listener closes its reserve descriptor, accepts one client,
-/// writes it the `limit_exceeded` line without blocking, closes it at once (no shutdown to
+/// writes it the owner's `refusal` line without blocking, closes it at once (no shutdown to
 /// wait for, so refusals never pile up descriptors), reopens the reserve, and reports the
-/// refusal through `onAcceptError` (counted in `stats` as `acceptFailures`, logged
-/// rate-limited). Should even that fail (another thread took the freed descriptor), it stops
+/// refusal through `onAcceptError` (the daemon counts it in `stats` as `acceptFailures` and
+/// logs it rate-limited). Should even that fail (another thread took the freed descriptor), it stops
 /// accepting for a moment: the clients wait in the backlog instead of being dropped.
-final class Listener {
+public final class Listener {
     /// Where it listens, for logs (`fd N` for an activated socket).
-    let name: String
+    public let name: String
     private let fd: Int32
     private let poll: UnsafeMutablePointer<uv_poll_t>
     private let resumeTimer: UnsafeMutablePointer<uv_timer_t>
     /// The socket file bound by the daemon (unlinked at close); nil when adopted.
     private let boundPath: String?
-    /// Held while the self-bound socket listens (nil when adopted).
-    private var lock: LockFile?
+    /// Called once when the listener closes, after a self-bound socket file is removed
+    /// (releases the socket path's lock).
+    private var onClose: (() -> Void)?
+    /// The line written to a client refused at EMFILE/ENFILE, given the accept's errno.
+    private let refusal: (Int32) -> [UInt8]
     private let onConnection: (Listener) -> Void
     /// Called with a (negative errno) status when a pending client could not be served: it
-    /// was refused with `limit_exceeded` at EMFILE/ENFILE, or accepting stopped for a moment.
-    var onAcceptError: ((Int32) -> Void)?
+    /// was refused with the `refusal` line at EMFILE/ENFILE, or accepting stopped for a moment.
+    public var onAcceptError: ((Int32) -> Void)?
     private var isOpen = true
     private var isPaused = false
     /// The client accepted and not yet taken by `accept(into:)` (-1: none).
@@ -40,16 +41,18 @@ final class Listener {
     private var reserve: Int32 = -1
 
     /// Clients accepted per wake-up: the loop answers the clients it has between bursts.
-    static let acceptsPerWakeUp = 64
+    public static let acceptsPerWakeUp = 64
     /// How long accepting stops when even the reserve cannot make room.
-    static let pauseMilliseconds: UInt64 = 100
+    public static let pauseMilliseconds: UInt64 = 100
 
     private init(loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32, name: String, boundPath: String?,
-                 lock: LockFile?, onConnection: @escaping (Listener) -> Void) throws(SystemError) {
+                 refusal: @escaping (Int32) -> [UInt8], onClose: (() -> Void)?,
+                 onConnection: @escaping (Listener) -> Void) throws(SystemError) {
         self.name = name
         self.fd = fd
         self.boundPath = boundPath
-        self.lock = lock
+        self.refusal = refusal
+        self.onClose = onClose
         self.onConnection = onConnection
         poll = allocateUV(uv_poll_t.self)
         // Also makes the descriptor non-blocking.
@@ -65,17 +68,18 @@ final class Listener {
         reserve = Self.openReserve()
     }
 
-    /// Binds and listens on `path`, which `SocketPathGuard.prepare` readied under `lock` (the
-    /// socket file is removed again when closed); keeps `lock` until the listener closes.
-    static func bind(loop: UnsafeMutablePointer<uv_loop_t>, path: String, group: UInt32?, lock: LockFile,
-                     backlog: Int32, onConnection: @escaping (Listener) -> Void) throws(SystemError) -> Listener {
+    /// Binds and listens on `path`, which the caller readied under the path's lock (the
+    /// socket file is removed again when closed); `onClose` runs once the listener closed.
+    public static func bind(loop: UnsafeMutablePointer<uv_loop_t>, path: String, group: UInt32?, backlog: Int32,
+                            refusal: @escaping (Int32) -> [UInt8], onClose: @escaping () -> Void,
+                            onConnection: @escaping (Listener) -> Void) throws(SystemError) -> Listener {
         // A leading "@" would make an abstract name; the daemon binds files only.
         guard var address = UnixSocketAddress(path: path.hasPrefix("@") ? "./" + path : path) else {
             throw SystemError("cannot bind \(path): the path is too long for a Unix socket")
         }
         let fd = UnixStream.makeSocket()
         guard fd >= 0 else { throw .errno("cannot create a socket for \(path)") }
-        let previous = umask(SocketPathGuard.bindUmask(group: group))
+        let previous = umask(SocketFileMode.bindUmask(group: group))
         let bound = address.withSockaddr { Glibc.bind(fd, $0, $1) }
         umask(previous)
         guard bound == 0 else {
@@ -84,9 +88,10 @@ final class Listener {
             throw error
         }
         do throws(SystemError) {
-            try SocketPathGuard.restrict(path: path, group: group)
+            try SocketFileMode.restrict(path: path, group: group)
             guard Glibc.listen(fd, backlog) == 0 else { throw .errno("cannot listen on \(path)") }
-            let listener = try Listener(loop: loop, fd: fd, name: path, boundPath: path, lock: lock, onConnection: onConnection)
+            let listener = try Listener(loop: loop, fd: fd, name: path, boundPath: path, refusal: refusal,
+                                        onClose: onClose, onConnection: onConnection)
             listener.startPolling()
             return listener
         } catch {
@@ -97,15 +102,16 @@ final class Listener {
     }
 
     /// Listens on a socket passed by systemd (no lock: systemd bound it and keeps it).
-    static func adopt(loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32, name: String, backlog: Int32,
-                      onConnection: @escaping (Listener) -> Void) throws(SystemError) -> Listener {
+    public static func adopt(loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32, name: String, backlog: Int32,
+                             refusal: @escaping (Int32) -> [UInt8],
+                             onConnection: @escaping (Listener) -> Void) throws(SystemError) -> Listener {
         guard SocketActivation.isListeningUnixStream(fd) else {
             throw SystemError("passed descriptor \(fd) (\(name)) is not a listening Unix stream socket")
         }
         // listen(2) again sets the configured backlog, as uv_listen did.
         guard Glibc.listen(fd, backlog) == 0 else { throw .errno("cannot listen on fd \(fd) (\(name))") }
-        let listener = try Listener(loop: loop, fd: fd, name: "fd \(fd) (\(name))", boundPath: nil, lock: nil,
-                                    onConnection: onConnection)
+        let listener = try Listener(loop: loop, fd: fd, name: "fd \(fd) (\(name))", boundPath: nil,
+                                    refusal: refusal, onClose: nil, onConnection: onConnection)
         listener.startPolling()
         return listener
     }
@@ -181,7 +187,7 @@ final class Listener {
         while true {
             let client = acceptClient()
             if client >= 0 {
-                Self.refuse(client, line: Self.limitRefusal(failure))
+                Self.refuse(client, line: refusal(failure))
                 onAcceptError?(-failure)
                 return true
             }
@@ -206,7 +212,7 @@ final class Listener {
     }
 
     /// Takes the pending client into `client` (an initialized pipe): 0, or a libuv error.
-    func accept(into client: UnsafeMutablePointer<uv_pipe_t>) -> Int32 {
+    public func accept(into client: UnsafeMutablePointer<uv_pipe_t>) -> Int32 {
         guard pendingClient >= 0 else { return Int32(UV_EAGAIN.rawValue) }
         let descriptor = pendingClient
         pendingClient = -1
@@ -216,7 +222,7 @@ final class Listener {
     }
 
     /// Stops listening: a self-bound socket file is removed, then its lock released.
-    func close() {
+    public func close() {
         guard isOpen else { return }
         isOpen = false
         closeAndFree(poll)
@@ -227,8 +233,9 @@ final class Listener {
         pendingClient = -1
         if reserve >= 0 { Glibc.close(reserve) }
         reserve = -1
-        lock?.release()
-        lock = nil
+        let onClose = self.onClose
+        self.onClose = nil
+        onClose?()
     }
 
     /// accept4(2) on the listening socket, the client close-on-exec and non-blocking in the
@@ -241,20 +248,6 @@ final class Listener {
         open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
-    /// The line for a client refused because `accept` failed with `failure` (EMFILE, ENFILE).
-    /// The "too many clients" prefix is what splitctl recognizes (exit 69), as for the server's.
-    static func limitRefusal(_ failure: Int32) -> [UInt8] {
-        let reason: String
-        if failure == ENFILE {
-            reason = "the system's open-file table is full"
-        } else if let limit = FileDescriptorLimit.current() {
-            reason = "the open-file limit (\(limit) descriptors) leaves room for \(FileDescriptorLimit.clients(under: limit))"
-        } else {
-            reason = "the open-file limit is reached"
-        }
-        return Notices.error(id: nil, code: .limitExceeded, message: "too many clients (\(reason))")
-    }
-
     /// Writes `line` to a just-accepted client without blocking, and closes it.
     private static func refuse(_ client: Int32, line: [UInt8]) {
         // What the client already sent is read and dropped first: closing a Unix socket with
@@ -264,5 +257,20 @@ final class Listener {
         }
         _ = line.withUnsafeBytes { UnixStream.sendWithoutWaiting(client, $0) }
         Glibc.close(client)
+    }
+}
+
+/// The modes of a self-bound socket file: `0600` (directory `0700`), or `0660` with the group
+/// that shares it.
+public enum SocketFileMode {
+    /// The umask around `bind`, so the socket file never exists with a wider mode.
+    public static func bindUmask(group: UInt32?) -> mode_t { group == nil ? 0o177 : 0o117 }
+
+    /// Gives the socket file to `group` (if any) and sets its mode.
+    public static func restrict(path: String, group: UInt32?) throws(SystemError) {
+        if let group {
+            guard chown(path, uid_t.max, group) == 0 else { throw .errno("cannot give \(path) to group \(group)") }
+        }
+        guard chmod(path, group == nil ? 0o600 : 0o660) == 0 else { throw .errno("cannot set the mode of \(path)") }
     }
 }

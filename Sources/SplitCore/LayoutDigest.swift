@@ -1,5 +1,3 @@
-import SplitCore
-
 /// A digest of a layout's fields, stored with each journal entry so a restart can tell
 /// whether replaying the entry gives back the layout acknowledged then. Fed field by field
 /// (numbers as bit patterns, strings with their length) instead of over the encoded JSON,
@@ -10,9 +8,9 @@ import SplitCore
 ///   8 bytes at a time (`WordHash`). 15 bytes fit a String inline (no allocation) and the hash
 ///   costs a fifth of format 1's multiply per byte (format 1 was ~2 % of the daemon's CPU);
 /// - format 1 (entries of earlier daemons): 16 hex digits of FNV-1a 64, one byte at a time.
-enum LayoutDigest {
+public enum LayoutDigest {
     /// What a replay found when it compared a layout with a stored digest.
-    enum Verdict: Equatable {
+    public enum Verdict: Equatable, Sendable {
         case matches
         /// The layout's digest in the stored one's format.
         case differs(computed: String)
@@ -20,7 +18,7 @@ enum LayoutDigest {
     }
 
     /// The digest a new journal entry stores (format 2).
-    static func text(_ layout: Layout) -> String {
+    public static func text(_ layout: Layout) -> String {
         var hash = WordHash()
         feed(layout, into: &hash)
         let value = hash.finish() >> 8
@@ -34,7 +32,7 @@ enum LayoutDigest {
     }
 
     /// Compares `layout` with a stored digest of either format.
-    static func verify(_ layout: Layout, against stored: String) -> Verdict {
+    public static func verify(_ layout: Layout, against stored: String) -> Verdict {
         let computed: String
         switch stored.utf8.count {
         case 16: computed = hex(layout)
@@ -45,13 +43,13 @@ enum LayoutDigest {
     }
 
     /// Format 1: FNV-1a 64 as 16 hex digits.
-    static func hex(_ layout: Layout) -> String {
+    public static func hex(_ layout: Layout) -> String {
         hex(hash(layout))
     }
 
     /// 16 lowercase hex digits, written in place: `String(_:radix:)` and padding built three
     /// strings per change.
-    static func hex(_ value: UInt64) -> String {
+    public static func hex(_ value: UInt64) -> String {
         String(unsafeUninitializedCapacity: 16) { digits in
             for index in 0..<16 {
                 digits[index] = hexDigit(value >> UInt64(60 - 4 * index))
@@ -67,7 +65,7 @@ enum LayoutDigest {
     }
 
     /// Format 1's hash.
-    static func hash(_ layout: Layout) -> UInt64 {
+    public static func hash(_ layout: Layout) -> UInt64 {
         var fnv = FNV1a()
         feed(layout, into: &fnv)
         return fnv.value
