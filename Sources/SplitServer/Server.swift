@@ -38,7 +38,7 @@ final class Server: @unchecked Sendable {
     var pendingWindowLeftResizes: [String: Bool] = [:]
     /// Output dropped with closed connections since the allocator last returned memory.
     var droppedOutputSinceTrim = 0
-    /// A backlog was answered (`releaseBacklogMemory`, Committer.swift): its freed memory goes
+    /// A backlog was answered (`releaseBacklogMemory`, TurnMemory.swift): its freed memory goes
     /// back to the system once nothing is held, at most once a second.
     var backlogMemoryToRelease = false
     /// `uv_now` of the last such release.
@@ -72,24 +72,15 @@ final class Server: @unchecked Sendable {
     var checkpointsStaged = 0
     /// Flushes the WAL off the loop when the store defers its flush (full durability).
     var flushThread: FlushThread?
-    /// Turns committed (or behind committed ones) whose replies wait for a flush, oldest first.
-    var heldTurns: [HeldTurn] = []
-    /// Emptied turns whose storage the next turns reuse (Committer.swift).
-    var spareTurns: [Turn] = []
-    /// The last flush generation asked for.
-    var flushesRequested = 0
+    /// The turns between their end and their answer: uncommitted, held behind a flush, spare.
+    var committer: TurnCommitter
     /// The newest flush generation told not to wait for company (`IdleFlush.swift`).
     var hurriedFlush = 0
     /// Whether a flush may wait for more clients to join it, and what the flush thread was
     /// last told of it.
     var flushPeers = FlushPeers()
     var reportedOthersMayJoin = true
-    /// Turns whose commit the store held back (a WAL checkpoint's last pass), oldest first:
-    /// committed together, and before any later turn, by `commitDeferredTurns()`.
-    var deferredTurns: [Turn] = []
-    /// Their batches, appended as each turn is deferred: a retry commits it as it is.
-    var deferredBatch = StoreBatch()
-    /// Retries the deferred turns' commit while there are some.
+    /// Retries the commit of turns the store held back while there are some.
     var commitRetryTimer: LoopTimer?
     var commitRetriesActive = false
 
@@ -97,7 +88,7 @@ final class Server: @unchecked Sendable {
     /// Warnings a flood of clients could repeat without end.
     private var acceptWarning = RateLimitedWarning()
     private var refusalWarning = RateLimitedWarning()
-    /// Clients dropped by `output.totalLimitBytes` (200 stalled viewers make 179 at once).
+    /// Clients dropped by `output.totalLimitBytes` (many stalled viewers make many at once).
     var totalOutputWarning = RateLimitedWarning()
     var commitFailureWarning = RateLimitedWarning()
     var databaseRescueWarning = RateLimitedWarning()
@@ -131,6 +122,7 @@ final class Server: @unchecked Sendable {
         self.store = store
         self.engineBox = EngineBox(engine)
         self.notifier = notifier
+        committer = TurnCommitter(flushesAfterCommit: store.deferredFlush != nil)
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         checkHandle = allocateUV(uv_check_t.self)
         idleHandle = allocateUV(uv_idle_t.self)
@@ -271,8 +263,8 @@ final class Server: @unchecked Sendable {
         releaseFreeMemory(after: "\(dropped >> 20) MiB of dropped output")
     }
 
-    /// Hands the allocator's free memory back to the system (glibc's `malloc_trim`, 70-280 µs
-    /// here) and counts it in `stats.freeMemoryReleases`.
+    /// Hands the allocator's free memory back to the system (glibc's `malloc_trim`, which
+    /// takes a while: never per turn) and counts it in `stats.freeMemoryReleases`.
     func releaseFreeMemory(after what: String) {
         let started = uv_hrtime()
         splitd_release_free_memory()
