@@ -47,7 +47,7 @@ extension Server {
         var sceneChange = SceneChange.intent(intent)
         if case .setConfig(let patch) = intent, let after = patch.sizePolicy, after != policy,
            let target = SceneSizing.aggregate(after, windows: windows(of: scene)),
-           target != scenes.values[index].withValue({ $0.state.size }) {
+           target != scenes.size(at: index) {
             sceneChange = .reconfigure(patch, size: target)
         }
         try change(scene, at: index, by: sceneChange, id: id, from: session)
@@ -57,12 +57,9 @@ extension Server {
     /// (`unknown_scene`) at `baseRevision` when one is given (`conflict`), without copying
     /// the scene. The index stays valid until a scene is added or removed: the change passes
     /// it on rather than hashing the id again.
-    private func currentPolicy(of scene: String, baseRevision: Int?) throws(WireError) -> (Dictionary<String, LiveScene>.Index, SizePolicy) {
-        guard let index = scenes.index(forKey: scene) else { throw WireError(.unknownScene, "no scene '\(scene)'") }
-        // In place: `scenes[scene]?.state` copied the whole scene (a retain per field) twice.
-        let (revision, policy) = scenes.values[index].withValue { live in
-            (live.state.revision, live.state.config.sizePolicy)
-        }
+    private func currentPolicy(of scene: String, baseRevision: Int?) throws(WireError) -> (Scenes.Index, SizePolicy) {
+        guard let index = scenes.index(of: scene) else { throw WireError(.unknownScene, "no scene '\(scene)'") }
+        let (revision, policy) = scenes.revisionAndPolicy(at: index)
         if let baseRevision, baseRevision != revision {
             // A revision ahead of the scene is not stale: it names one that does not exist yet.
             let what = baseRevision < revision ? "is stale" : "is ahead of the scene"
@@ -73,9 +70,9 @@ extension Server {
 
     /// Applies `change` and answers `revision`, `layout`, `events`; a no-op answers the
     /// current revision with no events and stores nothing.
-    private func change(_ scene: String, at index: Dictionary<String, LiveScene>.Index, by change: SceneChange, id: RequestID,
+    private func change(_ scene: String, at index: Scenes.Index, by change: SceneChange, id: RequestID,
                         from session: ClientSession, mayHaveAttachments: Bool = true) throws(WireError) {
-        let transition = try engineTransition(change, to: scene, at: index)
+        let transition = try scenes.transition(change, of: scene, at: index)
         // The response is written once, into the turn's reply buffer; a push copies its fields
         // only if someone is attached. Both before `recordChange` reuses the writer.
         let fields = WireEncoder.writeChangeResponse(id: id, revision: transition.state.revision,
@@ -98,79 +95,11 @@ extension Server {
     /// Runs the engine on the live scene; an accepted change is recorded in the turn (the
     /// change as applied is what the journal keeps).
     func apply(_ change: SceneChange, to scene: String) throws(WireError) -> (fields: ChangeFields, changed: Bool) {
-        let transition = try engineTransition(change, to: scene)
+        let transition = try scenes.transition(change, of: scene)
         let fields = ChangeFields(revision: transition.state.revision, layout: transition.layout, events: transition.events)
         let changed = transition.changed
         if changed { recordChange(consume transition, as: .change(change)) }
         return (fields, changed)
-    }
-
-    /// `apply` before encoding and recording: the engine reads the scene where the dictionary
-    /// holds it (no copy of the scene) and starts from the layout kept with it; a no-op's
-    /// transition holds the current state and layout.
-    private func engineTransition(_ change: SceneChange, to scene: String,
-                                  at knownIndex: Dictionary<String, LiveScene>.Index? = nil) throws(WireError) -> Transition {
-        guard let index = knownIndex ?? scenes.index(forKey: scene) else { throw WireError(.unknownScene, "no scene '\(scene)'") }
-        let transition: Transition
-        let engineBox = engineBox
-        do {
-            transition = try scenes.values[index].withValue { live throws(CoreError) in
-                try engineBox.engine.apply(change, to: live.state, currentLayout: live.layout)
-            }
-        } catch {
-            throw WireError(error)
-        }
-        return transition
-    }
-
-    /// `record` (Checkpoints.swift) for a transition, which it consumes: its state and layout
-    /// are swapped into the scene and the transition, now holding the replaced ones, is kept
-    /// by the turn for a rollback. Neither state is copied (a copy is a retain and release of
-    /// each of the state's strings and arrays, ~1.5 % of the daemon's CPU per change).
-    func recordChange(_ transition: consuming Transition, as change: JournalRecord,
-                      at knownIndex: Dictionary<String, LiveScene>.Index? = nil) {
-        let id = transition.state.id
-        let index = knownIndex ?? scenes.index(forKey: id)
-        let revision = transition.state.revision
-        let previousCheckpoint = index.map { scenes.values[$0].withValue { $0.checkpointRevision } } ?? 0
-        var checkpointRevision = previousCheckpoint
-        // Left in the writer until `appendJournal` copies it (a checkpoint's blob has its own).
-        JournalRecordCoding.write(change, into: &scratchWriter)
-        let layoutHash = LayoutDigest.text(transition.layout)
-        let created = if case .created = change { true } else { false }
-        if created {
-            // The row must exist before its journal entry (foreign key).
-            stageCheckpoint(of: transition.state)
-            checkpointRevision = revision
-        }
-        scratchWriter.withBytes { turn.batch.appendJournal(scene: id, revision: Int64(revision), change: $0, layoutHash: layoutHash) }
-        if !created {
-            if revision - previousCheckpoint >= checkpointInterval {
-                stageCheckpoint(of: transition.state)
-                checkpointRevision = revision
-            } else if revision - previousCheckpoint == 1 || index == nil {
-                // A scene is listed from its first change above its checkpoint on (the start
-                // lists restored ones, the sweep relists all after a failed commit): hashing
-                // the id into the set at every change cost more than the rest of this.
-                uncheckpointed.insert(id)
-            }
-        }
-        if let index {
-            let replacedCheckpoint = scenes.values[index].exchange(&transition, checkpointRevision: checkpointRevision)
-            turn.remember(scene: id, swappedOut: consume transition, checkpointRevision: replacedCheckpoint)
-        } else {
-            scenes[id] = LiveScene(state: transition.state, layout: transition.layout, checkpointRevision: checkpointRevision)
-            turn.remember(scene: id, before: nil)
-        }
-        stats.changes += 1
-        scheduleTurn()
-    }
-
-    /// Stages the scene's row at `state`'s revision (a checkpoint).
-    func stageCheckpoint(of state: SceneState) {
-        turn.batch.upsertScene(id: state.id, device: state.device, revision: Int64(state.revision),
-                               state: SceneBlob.encode(state))
-        checkpointsStaged += 1
     }
 
     /// Stages the layout push of a new revision for every client attached to `scene`.

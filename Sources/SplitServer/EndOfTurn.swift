@@ -214,10 +214,7 @@ extension Server {
 
     /// Puts every scene changed this turn back to its pre-turn value.
     private func rollBack(_ work: Turn) {
-        // Last change first, so that each scene ends at the value its first change replaced.
-        for (id, previous) in work.replacedScenes.reversed() {
-            if let previous { scenes[id] = previous } else { scenes.removeValue(forKey: id) }
-        }
+        scenes.rollBack(work.replacedScenes)
         // The attachment side of the rolled-back changes (an attach or detach that changed
         // nothing else stands, as its answer does).
         // Visibly changed only: an attach beside a failing sweep checkpoint of its scene was

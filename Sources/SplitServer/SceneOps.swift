@@ -37,7 +37,7 @@ extension Server {
     }
 
     func listScenes(id: RequestID, from session: ClientSession) {
-        let listings = scenes.keys.sorted().map { key in
+        let listings = scenes.ids.sorted().map { key in
             let state = scenes[key]!.state
             return SceneListing(scene: key, revision: state.revision, device: state.device)
         }
@@ -48,7 +48,7 @@ extension Server {
     func deleteScene(id: RequestID, scene: String, line: UnsafeRawBufferPointer, from session: ClientSession) throws(WireError) {
         let live = try liveScene(scene)
         turn.remember(scene: scene, before: live)
-        scenes.removeValue(forKey: scene)
+        scenes.remove(scene)
         turn.batch.deleteScene(id: scene)
         stats.changes += 1
         respond(.empty, id: id, to: session, as: .change(scene))

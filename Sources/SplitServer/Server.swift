@@ -17,17 +17,13 @@ final class Server: @unchecked Sendable {
     var settings: ServerSettings
     var logger: Logger
     let store: any SceneStore
-    /// The engine in a box: a struct in a `var` of this class, read inside the scene
-    /// dictionary's mutating access, was copied for every change (a retain and release of
-    /// each of the device catalog's collections); a `let` of a final class is read in place.
-    private(set) var engineBox: EngineBox
     var engine: SplitEngine {
-        get { engineBox.engine }
-        set { engineBox = EngineBox(newValue) }
+        get { scenes.engine }
+        set { scenes.engine = newValue }
     }
     let notifier: SystemdNotifier
 
-    var scenes: [String: LiveScene] = [:]
+    var scenes: Scenes
     var sessions: [Connection.ID: ClientSession] = [:]
     /// scene -> attached connections.
     var attachments: [String: [Connection.ID: Attachment]] = [:]
@@ -63,13 +59,6 @@ final class Server: @unchecked Sendable {
     let startedAt = uv_hrtime()
     /// Called once the loop has nothing left to do after a graceful stop.
     var onStopped: (() -> Void)?
-    /// Scenes that may have changes above their checkpoint, for the sweep (a hint: the sweep
-    /// checks each scene's `LiveScene`).
-    var uncheckpointed: Set<String> = []
-    /// `stats.failedCommits` when the sweep last rebuilt `uncheckpointed`.
-    var failedCommitsAtSweep = 0
-    /// Checkpoints staged since start (logged at stop).
-    var checkpointsStaged = 0
     /// Flushes the WAL off the loop when the store defers its flush (full durability).
     var flushThread: FlushThread?
     /// The turns between their end and their answer: uncommitted, held behind a flush, spare.
@@ -120,7 +109,7 @@ final class Server: @unchecked Sendable {
         self.settings = settings
         self.logger = logger
         self.store = store
-        self.engineBox = EngineBox(engine)
+        scenes = Scenes(engine: engine)
         self.notifier = notifier
         committer = TurnCommitter(flushesAfterCommit: store.deferredFlush != nil)
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
@@ -432,9 +421,3 @@ extension Server: ConnectionDelegate {
     }
 }
 
-/// An engine that is replaced, not changed, when a reload changes its limits.
-final class EngineBox: Sendable {
-    let engine: SplitEngine
-
-    init(_ engine: SplitEngine) { self.engine = engine }
-}
