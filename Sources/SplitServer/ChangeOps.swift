@@ -10,30 +10,30 @@ extension Server {
         let (index, policy) = try currentPolicy(of: scene, baseRevision: baseRevision)
         // One lookup: whether anyone is attached spares `change` hashing the id again. The
         // scene's attachments are not held past this line (the window's update below would copy them).
-        let (attachment, anyoneAttached) = attachments[scene].map { ($0[session.id], !$0.isEmpty) } ?? (nil, false)
+        let (attachment, anyoneAttached) = sessions.attachments[scene].map { ($0[session.id], !$0.isEmpty) } ?? (nil, false)
         guard SceneSizing.acceptsResize(policy, from: attachment?.role) else {
             throw WireError(.badRequest, "scene '\(scene)' follows sizePolicy \(policy.rawValue): only a client attached as a window may resize it")
         }
         var target = size
         // What the resize changes besides the scene is put back if the change is refused, and
         // kept for the turn's rollback (`storage`): it must not count as the window's size.
-        let latestBefore = latestSizeSource[scene]
+        let latestBefore = sessions.latestSizeSource[scene]
         if attachment?.role == .window {
             noteAttachmentsBeforeChange(of: scene)
-            attachments[scene]?[session.id]?.size = size
-            attachments[scene]?[session.id]?.reportedAt = nextSizeReport()
-            if let aggregate = SceneSizing.aggregate(policy, windows: windows(of: scene)) { target = aggregate }
+            sessions.attachments[scene]?[session.id]?.size = size
+            sessions.attachments[scene]?[session.id]?.reportedAt = nextSizeReport()
+            if let aggregate = SceneSizing.aggregate(policy, windows: sessions.windows(of: scene)) { target = aggregate }
         }
         // Looked up before written: the same client resizing again is the common case.
         if policy == .latest, latestBefore != session.id {
             noteAttachmentsBeforeChange(of: scene)
-            latestSizeSource[scene] = session.id
+            sessions.latestSizeSource[scene] = session.id
         }
         do {
             try change(scene, at: index, by: .resize(target), id: id, from: session, mayHaveAttachments: anyoneAttached)
         } catch {
-            if attachment?.role == .window { attachments[scene]?[session.id] = attachment }
-            latestSizeSource[scene] = latestBefore
+            if attachment?.role == .window { sessions.attachments[scene]?[session.id] = attachment }
+            sessions.latestSizeSource[scene] = latestBefore
             throw error
         }
     }
@@ -46,7 +46,7 @@ extension Server {
         // already has the size of the attached windows under it, one revision later.
         var sceneChange = SceneChange.intent(intent)
         if case .setConfig(let patch) = intent, let after = patch.sizePolicy, after != policy,
-           let target = SceneSizing.aggregate(after, windows: windows(of: scene)),
+           let target = SceneSizing.aggregate(after, windows: sessions.windows(of: scene)),
            target != scenes.size(at: index) {
             sceneChange = .reconfigure(patch, size: target)
         }
@@ -84,7 +84,7 @@ extension Server {
         }
         let range = scratchWriter.withBytes { turn.appendChangeReply($0) }
         var push: ChangeFields?
-        if mayHaveAttachments, let attached = attachments[scene], !attached.isEmpty {
+        if mayHaveAttachments, let attached = sessions.attachments[scene], !attached.isEmpty {
             push = scratchWriter.withBytes { ChangeFields(encoded: UnsafeRawBufferPointer(rebasing: $0[fields])) }
         }
         recordChange(consume transition, as: .change(change), at: index)
@@ -104,21 +104,13 @@ extension Server {
 
     /// Stages the layout push of a new revision for every client attached to `scene`.
     func broadcast(scene: String, fields: ChangeFields, excluding excluded: Connection.ID? = nil) {
-        guard let attached = attachments[scene], !attached.isEmpty else { return }
+        guard let attached = sessions.attachments[scene], !attached.isEmpty else { return }
         var push: [UInt8] = []
         WireEncoder.appendLayoutPush(scene: scene, change: fields, to: &push)
         let revision = scenes[scene]?.state.revision ?? 0
         for connection in attached.keys where connection != excluded {
             guard let client = sessions[connection], !client.isClosing else { continue }
             stage(.push(scene: scene, revision: revision, bytes: push), for: client)
-        }
-    }
-
-    /// The attached windows of `scene` that reported a size.
-    func windows(of scene: String) -> [SceneSizing.Window] {
-        (attachments[scene] ?? [:]).values.compactMap { attachment in
-            guard attachment.role == .window, let size = attachment.size else { return nil }
-            return SceneSizing.Window(size: size, reportedAt: attachment.reportedAt)
         }
     }
 }

@@ -221,7 +221,7 @@ extension Server {
         // answered (it stands), so it must stay.
         let changed = work.visiblyChangedSceneIDs
         for (scene, before) in work.attachmentsBefore where changed.contains(scene) {
-            restoreAttachments(of: scene, to: before)
+            sessions.restore(attachmentsOf: scene, to: before, sceneExists: scenes[scene] != nil)
         }
         // The window is gone whatever the commit did: its scene's size is recomputed later.
         for (scene, leaverWasLatest) in work.windowLeftResizes where scenes[scene] != nil {

@@ -141,7 +141,7 @@ extension Server {
         }
         // Only a write that queued something can take the total past its limit.
         if queued > 0 || session.accountedOutput > 0 {
-            accountOutput(of: session)
+            sessions.accountOutput(of: session)
             enforceTotalOutputLimit()
         }
     }

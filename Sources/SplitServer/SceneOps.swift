@@ -55,9 +55,9 @@ extension Server {
         // Attached clients are detached; those that asked for the notice learn it after the
         // deleter's response.
         let notice = Notices.deleted(scene: scene, revision: live.state.revision)
-        if attachments[scene] != nil || latestSizeSource[scene] != nil { noteAttachmentsBeforeChange(of: scene) }
-        let attached = attachments.removeValue(forKey: scene) ?? [:]
-        latestSizeSource.removeValue(forKey: scene)
+        if sessions.attachments[scene] != nil || sessions.latestSizeSource[scene] != nil { noteAttachmentsBeforeChange(of: scene) }
+        let attached = sessions.attachments.removeValue(forKey: scene) ?? [:]
+        sessions.latestSizeSource.removeValue(forKey: scene)
         for connection in attached.keys.sorted() {
             guard let client = sessions[connection] else { continue }
             client.attachments.removeValue(forKey: scene)

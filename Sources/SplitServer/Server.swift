@@ -24,16 +24,11 @@ final class Server: @unchecked Sendable {
     let notifier: SystemdNotifier
 
     var scenes: Scenes
-    var sessions: [Connection.ID: ClientSession] = [:]
-    /// scene -> attached connections.
-    var attachments: [String: [Connection.ID: Attachment]] = [:]
-    /// scene -> the connection whose size the scene shows under the `latest` policy.
-    var latestSizeSource: [String: Connection.ID] = [:]
+    /// The clients, their attachments to scenes and their unwritten output.
+    var sessions = Sessions()
     /// Scenes whose window left during a turn whose commit failed, for
     /// `retryWindowLeftResizes` (and whether that window was the `latest` size source).
     var pendingWindowLeftResizes: [String: Bool] = [:]
-    /// Output dropped with closed connections since the allocator last returned memory.
-    var droppedOutputSinceTrim = 0
     /// A backlog was answered (`releaseBacklogMemory`, TurnMemory.swift): its freed memory goes
     /// back to the system once nothing is held, at most once a second.
     var backlogMemoryToRelease = false
@@ -42,10 +37,6 @@ final class Server: @unchecked Sendable {
     /// The most change-reply bytes one turn answered since the last housekeeping tick: what
     /// the storage kept for the next turns should hold (`trimKeptTurnStorage`).
     var turnReplyBytesHighWater = 0
-    /// Unwritten output of all clients, as last counted per client (`accountOutput`), and
-    /// the clients that have some: the ones `output.totalLimitBytes` chooses from.
-    var queuedOutputTotal = 0
-    var sessionsWithQueuedOutput: [Connection.ID: ClientSession] = [:]
     var turn = Turn()
     /// The writer every change response and journal record is encoded with, emptied each
     /// time: one buffer for the loop's life instead of two allocations per change.
@@ -73,7 +64,6 @@ final class Server: @unchecked Sendable {
     var commitRetryTimer: LoopTimer?
     var commitRetriesActive = false
 
-    private var nextConnectionID: Connection.ID = 1
     /// Warnings a flood of clients could repeat without end.
     private var acceptWarning = RateLimitedWarning()
     private var refusalWarning = RateLimitedWarning()
@@ -188,8 +178,7 @@ final class Server: @unchecked Sendable {
     }
 
     func accept(from listener: Listener) {
-        let id = nextConnectionID
-        nextConnectionID += 1
+        let id = sessions.takeNextID()
         guard let connection = Connection(id: id, loop: loop, listener: listener,
                                           maxLineLength: settings.maxLineLength,
                                           readBuffer: readBuffer, delegate: self) else {
@@ -201,7 +190,7 @@ final class Server: @unchecked Sendable {
             return
         }
         let session = ClientSession(connection: connection)
-        sessions[id] = session
+        sessions.add(session)
         stats.connectionsAccepted += 1
         guard let peer = connection.peer, settings.admits(peer) else {
             let who = connection.peer.map(String.init(describing:)) ?? "unknown peer"
@@ -234,7 +223,7 @@ final class Server: @unchecked Sendable {
         guard timeout > 0, phase == .running else { return }
         let now = uv_now(loop), limit = UInt64(timeout) * 1000
         guard now >= limit else { return }
-        for session in sessions.values where !session.isClosing && session.connection.holdsPartialLine(since: now - limit) {
+        for session in sessions.all where !session.isClosing && session.connection.holdsPartialLine(since: now - limit) {
             stats.partialLineTimeouts += 1
             logger.info("connection \(session.id): an unfinished line for \(timeout) s; closing")
             refuse(session, code: .badRequest,
@@ -246,9 +235,9 @@ final class Server: @unchecked Sendable {
     /// each), hands the freed memory back to the system: glibc keeps it otherwise, and the
     /// daemon's RSS would stay at its peak for good.
     func releaseDroppedOutputMemory() {
-        guard droppedOutputSinceTrim >= Self.droppedOutputTrimThreshold else { return }
-        let dropped = droppedOutputSinceTrim
-        droppedOutputSinceTrim = 0
+        guard sessions.droppedOutputSinceTrim >= Self.droppedOutputTrimThreshold else { return }
+        let dropped = sessions.droppedOutputSinceTrim
+        sessions.droppedOutputSinceTrim = 0
         releaseFreeMemory(after: "\(dropped >> 20) MiB of dropped output")
     }
 
@@ -300,7 +289,7 @@ final class Server: @unchecked Sendable {
             // waiting for slow readers; what was answered is already committed.
             if phase == .stopping, shutdownTimer != nil {
                 logger.warning("\(reason) again while stopping: closing \(sessions.count) client(s) without waiting for them to read")
-                for session in Array(sessions.values) { session.connection.close(reason: "daemon stopped") }
+                for session in Array(sessions.all) { session.connection.close(reason: "daemon stopped") }
             }
             return
         }
@@ -308,7 +297,7 @@ final class Server: @unchecked Sendable {
         notifier.notify("STOPPING=1\nSTATUS=stopping (\(reason))")
         listeners.forEach { $0.close() }
         listeners = []
-        for session in sessions.values.sorted(by: { $0.id < $1.id }) {
+        for session in sessions.all.sorted(by: { $0.id < $1.id }) {
             session.connection.stopReading()
             // Requests already sent are answered (this turn commits them), nothing later;
             // input held back by backpressure included.
@@ -319,7 +308,7 @@ final class Server: @unchecked Sendable {
         flushThread?.endDelays()
         shutdownTimer = LoopTimer(loop: loop) { [unowned self] in
             self.logger.warning("stop: clients did not drain within \(self.settings.shutdownTimeoutMilliseconds) ms; closing them")
-            for session in Array(self.sessions.values) { session.connection.close(reason: "daemon stopped") }
+            for session in Array(self.sessions.all) { session.connection.close(reason: "daemon stopped") }
         }
         shutdownTimer?.start(delay: settings.shutdownTimeoutMilliseconds, interval: 0)
         shutdownTimer?.unref()
@@ -328,7 +317,7 @@ final class Server: @unchecked Sendable {
 
     /// Called after the final turn: close every client once its output is written.
     func closeClientsForStop() {
-        for session in Array(sessions.values) where !session.isClosing {
+        for session in Array(sessions.all) where !session.isClosing {
             session.isClosing = true
             // A client behind on its output still gets the newest layout of each scene it
             // watches (within the shutdown timeout, like its replies), not a stale one.
@@ -393,7 +382,7 @@ extension Server: ConnectionDelegate {
 
     func connectionDidWrite(_ connection: Connection) {
         guard let session = sessions[connection.id] else { return }
-        accountOutput(of: session)
+        sessions.accountOutput(of: session)
         resumeIfCaughtUp(session)
     }
 
@@ -405,9 +394,9 @@ extension Server: ConnectionDelegate {
     }
 
     func connectionDidClose(_ connection: Connection, reason: String) {
-        droppedOutputSinceTrim += connection.droppedOutputBytes
-        guard let session = sessions.removeValue(forKey: connection.id) else { return }
-        accountOutput(of: session)
+        sessions.droppedOutputSinceTrim += connection.droppedOutputBytes
+        guard let session = sessions.remove(connection.id) else { return }
+        sessions.accountOutput(of: session)
         flushPeers.noteClosed(&session.flushPeer)
         reportFlushPeers()
         logger.debug("connection \(connection.id) closed: \(reason)")
