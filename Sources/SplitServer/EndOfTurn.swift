@@ -38,7 +38,7 @@ extension Server {
         for id in work.connectionOrder { sessions[id]?.linesThisTurn = 0 }
         // Behind turns whose commit the store held back, this one commits with them.
         let alone = !committer.hasHeldBackCommits
-        let batch = committer.turnEnded(work)
+        let batch = committer.turnEnded(consume work)
         commitAndAnswer(batch, alone: alone)
         if turn.isEmpty {
             unscheduleTurn()
