@@ -6,7 +6,9 @@ import SplitCore
 import SplitStore
 import SplitWire
 
-/// The state the loop thread owns: scenes, clients, subscriptions and the current turn.
+/// What the loop thread owns, and the effects it runs for them on libuv and the store: the
+/// live scenes (`Scenes`), the clients (`Sessions`), the turn being staged (`Turn`) and the
+/// turns after it until they are answered (`TurnCommitter`).
 ///
 /// `@unchecked Sendable` because libuv calls back into it from C on the loop thread only;
 /// nothing here is touched from another thread (config reloads arrive through `LoopMailbox`).
@@ -23,6 +25,7 @@ final class Server: @unchecked Sendable {
     }
     let notifier: SystemdNotifier
 
+    /// The live scenes, their engine and checkpoints.
     var scenes: Scenes
     /// The clients, their attachments to scenes and their unwritten output.
     var sessions = Sessions()
@@ -37,6 +40,7 @@ final class Server: @unchecked Sendable {
     /// The most change-reply bytes one turn answered since the last housekeeping tick: what
     /// the storage kept for the next turns should hold (`trimKeptTurnStorage`).
     var turnReplyBytesHighWater = 0
+    /// The turn being staged: what this loop turn's requests changed and answered.
     var turn = Turn()
     /// The writer every change response and journal record is encoded with, emptied each
     /// time: one buffer for the loop's life instead of two allocations per change.
