@@ -9,9 +9,9 @@ extension Server {
         let live = try liveScene(scene)
         let reportedAt = size == nil ? 0 : nextSizeReport()
         noteAttachmentsBeforeChange(of: scene)
-        let previous = attachments[scene]?[session.id]
+        let previous = sessions.attachments[scene]?[session.id]
         let keptSize = size == nil ? previous?.size : size
-        attachments[scene, default: [:]][session.id] = Attachment(role: role, size: keptSize,
+        sessions.attachments[scene, default: [:]][session.id] = Attachment(role: role, size: keptSize,
                                                                   reportedAt: size == nil ? previous?.reportedAt ?? 0 : reportedAt,
                                                                   notices: notices)
         session.attachments[scene] = role
@@ -20,16 +20,16 @@ extension Server {
         let policy = live.state.config.sizePolicy
         if role == .viewer, previous?.role == .window {
             // A window that became a viewer no longer counts.
-            target = SceneSizing.aggregate(policy, windows: windows(of: scene))
+            target = SceneSizing.aggregate(policy, windows: sessions.windows(of: scene))
         } else if role == .window {
             switch policy {
             case .latest:
                 if let size {
                     target = size
-                    latestSizeSource[scene] = session.id
+                    sessions.latestSizeSource[scene] = session.id
                 }
             case .largest, .smallest:
-                target = SceneSizing.aggregate(policy, windows: windows(of: scene))
+                target = SceneSizing.aggregate(policy, windows: sessions.windows(of: scene))
             case .manual:
                 break
             }
@@ -54,13 +54,13 @@ extension Server {
 
     func detachScene(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {
         _ = try liveScene(scene)
-        let wasLatest = latestSizeSource[scene] == session.id
+        let wasLatest = sessions.latestSizeSource[scene] == session.id
         guard session.attachments[scene] != nil else {
             respond(.empty, id: id, to: session, as: .fixed)
             return
         }
         noteAttachmentsBeforeChange(of: scene)
-        let removed = removeAttachment(of: session, from: scene)
+        let removed = sessions.removeAttachment(of: session, from: scene)
         session.heldPushes.removeValue(forKey: scene)
         let changed = removed?.role == .window && windowLeft(scene: scene, wasLatestSource: wasLatest)
         // Unchanged, it still reads the scene's attachments: if another change of the scene
@@ -72,20 +72,7 @@ extension Server {
     /// turn kept them already (the earliest state is the one to put back).
     func noteAttachmentsBeforeChange(of scene: String) {
         guard turn.attachmentsBefore[scene] == nil else { return }
-        turn.attachmentsBefore[scene] = AttachmentSnapshot(attachments: attachments[scene] ?? [:],
-                                                           latestSizeSource: latestSizeSource[scene])
-    }
-
-    /// Puts a scene's attachments back as they were (a failed commit): for the clients still
-    /// connected, and none at all if the scene itself was rolled back out of existence.
-    func restoreAttachments(of scene: String, to before: AttachmentSnapshot) {
-        let kept = scenes[scene] == nil ? [:] : before.attachments.filter { sessions[$0.key] != nil }
-        for id in (attachments[scene] ?? [:]).keys where kept[id] == nil {
-            sessions[id]?.attachments.removeValue(forKey: scene)
-        }
-        for (id, attachment) in kept { sessions[id]?.attachments[scene] = attachment.role }
-        attachments[scene] = kept.isEmpty ? nil : kept
-        latestSizeSource[scene] = before.latestSizeSource.flatMap { kept[$0] != nil ? $0 : nil }
+        turn.attachmentsBefore[scene] = sessions.snapshot(of: scene)
     }
 
     /// Retries the resizes of scenes whose window left during a turn whose commit failed
@@ -101,21 +88,11 @@ extension Server {
 
     private func restoreAttachment(_ previous: Attachment?, of session: ClientSession, to scene: String) {
         if let previous {
-            attachments[scene, default: [:]][session.id] = previous
+            sessions.attachments[scene, default: [:]][session.id] = previous
             session.attachments[scene] = previous.role
         } else {
-            removeAttachment(of: session, from: scene)
+            sessions.removeAttachment(of: session, from: scene)
         }
-    }
-
-    /// Forgets `session`'s attachment to `scene` (no size recomputation).
-    @discardableResult
-    func removeAttachment(of session: ClientSession, from scene: String) -> Attachment? {
-        session.attachments.removeValue(forKey: scene)
-        let removed = attachments[scene]?.removeValue(forKey: session.id)
-        if attachments[scene]?.isEmpty == true { attachments.removeValue(forKey: scene) }
-        if latestSizeSource[scene] == session.id { latestSizeSource.removeValue(forKey: scene) }
-        return removed
     }
 
     /// A client went away: every attachment goes, and scenes it was a window of recompute
@@ -124,9 +101,9 @@ extension Server {
     /// acknowledged revision), not at a resize nobody would hear of.
     func detachAll(_ session: ClientSession) {
         for scene in session.attachments.keys.sorted() {
-            let wasLatest = latestSizeSource[scene] == session.id
+            let wasLatest = sessions.latestSizeSource[scene] == session.id
             noteAttachmentsBeforeChange(of: scene)
-            guard let removed = removeAttachment(of: session, from: scene) else { continue }
+            guard let removed = sessions.removeAttachment(of: session, from: scene) else { continue }
             if removed.role == .window, phase == .running {
                 windowLeft(scene: scene, wasLatestSource: wasLatest)
             }
@@ -138,16 +115,16 @@ extension Server {
     @discardableResult
     func windowLeft(scene: String, wasLatestSource: Bool) -> Bool {
         guard let live = scenes[scene] else { return false }
-        let remaining = windows(of: scene)
+        let remaining = sessions.windows(of: scene)
         guard let target = SceneSizing.afterWindowLeft(live.state.config.sizePolicy, remaining: remaining,
                                                        leaverWasLatest: wasLatestSource),
               target != live.state.size else { return false }
         noteAttachmentsBeforeChange(of: scene)
         turn.windowLeftResizes[scene] = (turn.windowLeftResizes[scene] ?? false) || wasLatestSource
         if live.state.config.sizePolicy == .latest,
-           let newest = (attachments[scene] ?? [:]).filter({ $0.value.role == .window && $0.value.size == target })
+           let newest = (sessions.attachments[scene] ?? [:]).filter({ $0.value.role == .window && $0.value.size == target })
                .max(by: { $0.value.reportedAt < $1.value.reportedAt }) {
-            latestSizeSource[scene] = newest.key
+            sessions.latestSizeSource[scene] = newest.key
         }
         return resizeOnItsOwn(scene: scene, to: target, cause: "windowLeft")
     }

@@ -8,7 +8,7 @@
 // turn by more than that. And memory: all clients together are read for about
 // `linesPerTurnInTotal` lines per turn, so under overload requests wait in the kernel's
 // socket buffers instead of piling up in the turn (its staged rows, replies and rollback
-// copies: a storm of 1000 windows made turns of 26k changes and RSS grew with them). The
+// copies, which grow with the backlog). The
 // budget is shared fairly: each client may take its share (the budget divided among the
 // clients read in the previous turn); once the budget is spent, a client read gets one line.
 // Without shares, the clients resumed first in a turn took the whole budget every turn and
@@ -20,10 +20,8 @@ extension Server {
     /// Lines all clients together may send per turn before each client read waits for the
     /// next turn (beyond it, at most one line per client). Far above what a turn holds when
     /// the daemon keeps up (one line per connection at depth 1), so it only acts on a backlog.
-    /// Measured under the 1000-window storm: 4096 kept RSS flat at ~46 MiB but cost ~40 %
-    /// more CPU per change (per-turn costs: a commit, a write and a pause per client);
-    /// 16384 costs the same CPU as unbounded turns and RSS levels off at ~68 MiB (unbounded:
-    /// 80+ MiB, growing with the clients' backlog).
+    /// A smaller budget bounds memory more tightly but pays the per-turn costs (a commit, a
+    /// write and a pause per client) more often; docs/PERFORMANCE.md has the measurements.
     static let linesPerTurnInTotal = 16384
 
     /// Lines one client may send this turn: the total budget divided among the clients read
@@ -65,20 +63,6 @@ extension Server {
         session.connection.startReading()
     }
 
-    /// Brings `queuedOutputTotal` up to date with `session`'s unwritten output: after a write
-    /// queued some, after libuv finished one, and when the connection closed (then 0).
-    func accountOutput(of session: ClientSession) {
-        let queued = session.connection.queuedBytes
-        guard queued != session.accountedOutput else { return }
-        queuedOutputTotal += queued - session.accountedOutput
-        session.accountedOutput = queued
-        if queued == 0 {
-            sessionsWithQueuedOutput.removeValue(forKey: session.id)
-        } else {
-            sessionsWithQueuedOutput[session.id] = session
-        }
-    }
-
     /// Past `output.totalLimitBytes` for all clients together, disconnects the clients with
     /// the most unwritten output, largest first, until the total is under it again. Memory
     /// stays bounded however many clients stop reading (each may hold up to
@@ -86,17 +70,15 @@ extension Server {
     /// stalled viewers long before a client merely throttled at the soft limit. Like the hard
     /// limit, a client sees its connection close, never a gap in what it read.
     func enforceTotalOutputLimit() {
-        guard queuedOutputTotal > settings.outputTotalLimit else { return }
-        // libuv shrinks a queue on partial writes without a callback: count afresh first.
-        for session in Array(sessionsWithQueuedOutput.values) { accountOutput(of: session) }
-        while queuedOutputTotal > settings.outputTotalLimit,
-              let largest = sessionsWithQueuedOutput.values.max(by: { ($0.accountedOutput, $1.id) < ($1.accountedOutput, $0.id) }) {
+        guard sessions.queuedOutputTotal > settings.outputTotalLimit else { return }
+        sessions.recountQueuedOutput()
+        while sessions.queuedOutputTotal > settings.outputTotalLimit, let largest = sessions.holdingMostOutput() {
             stats.slowClientsDisconnected += 1
-            warn(&totalOutputWarning, "connection \(largest.id): \(largest.accountedOutput) bytes of output not read, \(queuedOutputTotal) for all clients (output.totalLimitBytes \(settings.outputTotalLimit)); disconnecting the client holding the most")
+            warn(&totalOutputWarning, "connection \(largest.id): \(largest.accountedOutput) bytes of output not read, \(sessions.queuedOutputTotal) for all clients (output.totalLimitBytes \(settings.outputTotalLimit)); disconnecting the client holding the most")
             largest.connection.close(reason: "output limit of all clients exceeded: this client held the most unread output")
             // `connectionDidClose` took it out of the count; a connection closed already is
             // taken out here so that the loop ends.
-            if sessionsWithQueuedOutput[largest.id] != nil { accountOutput(of: largest) }
+            if sessions.countsQueuedOutput(of: largest.id) { sessions.accountOutput(of: largest) }
         }
     }
 }

@@ -4,8 +4,8 @@ import SplitLoop
 // Busy polling: after a turn that did work, the loop keeps polling its sockets (epoll with a
 // zero timeout) for `settings.busyPollMicroseconds` instead of going to sleep. A client that
 // sends its next request within that window (a request-reply exchange, a script, a drag
-// whose client answers each layout) is read without waking a sleeping thread: on this VM a
-// wake-up costs 30-60 µs of latency and as much CPU (the halted vCPU's exit and re-entry).
+// whose client answers each layout) is read without waking a sleeping thread: a wake-up
+// costs latency and as much CPU (on a VM, the halted vCPU's exit and re-entry).
 // It costs at most the window's CPU per turn and nothing once the daemon is idle. Never
 // while a flush is in flight: the flush thread shares the core (the daemon is often pinned
 // to one) and would wait for the poller.
@@ -13,7 +13,7 @@ extension Server {
     /// Called when a turn's replies went out: poll for the next request for a while.
     func busyPollAfterWork() {
         let window = settings.busyPollMicroseconds
-        guard window > 0, heldTurns.isEmpty, phase == .running else {
+        guard window > 0, !committer.holdsTurns, phase == .running else {
             stopBusyPoll()
             return
         }
@@ -22,7 +22,7 @@ extension Server {
         busyPolling = true
         uv_idle_start(busyPollHandle) { handle in
             guard let server = owner(of: asHandle(handle!), as: Server.self) else { return }
-            if uv_hrtime() >= server.busyPollDeadline || !server.heldTurns.isEmpty { server.stopBusyPoll() }
+            if uv_hrtime() >= server.busyPollDeadline || server.committer.holdsTurns { server.stopBusyPoll() }
         }
     }
 

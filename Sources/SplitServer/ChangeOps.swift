@@ -11,30 +11,30 @@ extension Server {
         let (index, policy) = try currentPolicy(of: scene, baseRevision: baseRevision)
         // One lookup: whether anyone is attached spares `change` hashing the id again. The
         // scene's attachments are not held past this line (the window's update below would copy them).
-        let (attachment, anyoneAttached) = attachments[scene].map { ($0[session.id], !$0.isEmpty) } ?? (nil, false)
+        let (attachment, anyoneAttached) = sessions.attachments[scene].map { ($0[session.id], !$0.isEmpty) } ?? (nil, false)
         guard SceneSizing.acceptsResize(policy, from: attachment?.role) else {
             throw WireError(.badRequest, "scene '\(scene)' follows sizePolicy \(policy.rawValue): only a client attached as a window may resize it")
         }
         var target = size
         // What the resize changes besides the scene is put back if the change is refused, and
         // kept for the turn's rollback (`storage`): it must not count as the window's size.
-        let latestBefore = latestSizeSource[scene]
+        let latestBefore = sessions.latestSizeSource[scene]
         if attachment?.role == .window {
             noteAttachmentsBeforeChange(of: scene)
-            attachments[scene]?[session.id]?.size = size
-            attachments[scene]?[session.id]?.reportedAt = nextSizeReport()
-            if let aggregate = SceneSizing.aggregate(policy, windows: windows(of: scene)) { target = aggregate }
+            sessions.attachments[scene]?[session.id]?.size = size
+            sessions.attachments[scene]?[session.id]?.reportedAt = nextSizeReport()
+            if let aggregate = SceneSizing.aggregate(policy, windows: sessions.windows(of: scene)) { target = aggregate }
         }
         // Looked up before written: the same client resizing again is the common case.
         if policy == .latest, latestBefore != session.id {
             noteAttachmentsBeforeChange(of: scene)
-            latestSizeSource[scene] = session.id
+            sessions.latestSizeSource[scene] = session.id
         }
         do {
             try change(scene, at: index, by: .resize(target), id: id, from: session, mayHaveAttachments: anyoneAttached)
         } catch {
-            if attachment?.role == .window { attachments[scene]?[session.id] = attachment }
-            latestSizeSource[scene] = latestBefore
+            if attachment?.role == .window { sessions.attachments[scene]?[session.id] = attachment }
+            sessions.latestSizeSource[scene] = latestBefore
             throw error
         }
     }
@@ -47,8 +47,8 @@ extension Server {
         // already has the size of the attached windows under it, one revision later.
         var sceneChange = SceneChange.intent(intent)
         if case .setConfig(let patch) = intent, let after = patch.sizePolicy, after != policy,
-           let target = SceneSizing.aggregate(after, windows: windows(of: scene)),
-           target != scenes.values[index].withValue({ $0.state.size }) {
+           let target = SceneSizing.aggregate(after, windows: sessions.windows(of: scene)),
+           target != scenes.size(at: index) {
             sceneChange = .reconfigure(patch, size: target)
         }
         try change(scene, at: index, by: sceneChange, id: id, from: session)
@@ -58,12 +58,9 @@ extension Server {
     /// (`unknown_scene`) at `baseRevision` when one is given (`conflict`), without copying
     /// the scene. The index stays valid until a scene is added or removed: the change passes
     /// it on rather than hashing the id again.
-    private func currentPolicy(of scene: String, baseRevision: Int?) throws(WireError) -> (Dictionary<String, LiveScene>.Index, SizePolicy) {
-        guard let index = scenes.index(forKey: scene) else { throw WireError(.unknownScene, "no scene '\(scene)'") }
-        // In place: `scenes[scene]?.state` copied the whole scene (a retain per field) twice.
-        let (revision, policy) = scenes.values[index].withValue { live in
-            (live.state.revision, live.state.config.sizePolicy)
-        }
+    private func currentPolicy(of scene: String, baseRevision: Int?) throws(WireError) -> (Scenes.Index, SizePolicy) {
+        guard let index = scenes.index(of: scene) else { throw WireError(.unknownScene, "no scene '\(scene)'") }
+        let (revision, policy) = scenes.revisionAndPolicy(at: index)
         if let baseRevision, baseRevision != revision {
             // A revision ahead of the scene is not stale: it names one that does not exist yet.
             let what = baseRevision < revision ? "is stale" : "is ahead of the scene"
@@ -74,9 +71,9 @@ extension Server {
 
     /// Applies `change` and answers `revision`, `layout`, `events`; a no-op answers the
     /// current revision with no events and stores nothing.
-    private func change(_ scene: String, at index: Dictionary<String, LiveScene>.Index, by change: SceneChange, id: RequestID,
+    private func change(_ scene: String, at index: Scenes.Index, by change: SceneChange, id: RequestID,
                         from session: ClientSession, mayHaveAttachments: Bool = true) throws(WireError) {
-        let transition = try engineTransition(change, to: scene, at: index)
+        let transition = try scenes.transition(change, of: scene, at: index)
         // The response is written once, into the turn's reply buffer; a push copies its fields
         // only if someone is attached. Both before `recordChange` reuses the writer.
         let fields = WireEncoder.writeChangeResponse(id: id, revision: transition.state.revision,
@@ -88,7 +85,7 @@ extension Server {
         }
         let range = scratchWriter.withBytes { turn.appendChangeReply($0) }
         var push: ChangeFields?
-        if mayHaveAttachments, let attached = attachments[scene], !attached.isEmpty {
+        if mayHaveAttachments, let attached = sessions.attachments[scene], !attached.isEmpty {
             push = scratchWriter.withBytes { ChangeFields(encoded: UnsafeRawBufferPointer(rebasing: $0[fields])) }
         }
         recordChange(consume transition, as: .change(change), at: index)
@@ -99,98 +96,22 @@ extension Server {
     /// Runs the engine on the live scene; an accepted change is recorded in the turn (the
     /// change as applied is what the journal keeps).
     func apply(_ change: SceneChange, to scene: String) throws(WireError) -> (fields: ChangeFields, changed: Bool) {
-        let transition = try engineTransition(change, to: scene)
+        let transition = try scenes.transition(change, of: scene)
         let fields = ChangeFields(revision: transition.state.revision, layout: transition.layout, events: transition.events)
         let changed = transition.changed
         if changed { recordChange(consume transition, as: .change(change)) }
         return (fields, changed)
     }
 
-    /// `apply` before encoding and recording: the engine reads the scene where the dictionary
-    /// holds it (no copy of the scene) and starts from the layout kept with it; a no-op's
-    /// transition holds the current state and layout.
-    private func engineTransition(_ change: SceneChange, to scene: String,
-                                  at knownIndex: Dictionary<String, LiveScene>.Index? = nil) throws(WireError) -> Transition {
-        guard let index = knownIndex ?? scenes.index(forKey: scene) else { throw WireError(.unknownScene, "no scene '\(scene)'") }
-        let transition: Transition
-        let engineBox = engineBox
-        do {
-            transition = try scenes.values[index].withValue { live throws(CoreError) in
-                try engineBox.engine.apply(change, to: live.state, currentLayout: live.layout)
-            }
-        } catch {
-            throw WireError(error)
-        }
-        return transition
-    }
-
-    /// `record` (Checkpoints.swift) for a transition, which it consumes: its state and layout
-    /// are swapped into the scene and the transition, now holding the replaced ones, is kept
-    /// by the turn for a rollback. Neither state is copied (a copy is a retain and release of
-    /// each of the state's strings and arrays, ~1.5 % of the daemon's CPU per change).
-    func recordChange(_ transition: consuming Transition, as change: JournalRecord,
-                      at knownIndex: Dictionary<String, LiveScene>.Index? = nil) {
-        let id = transition.state.id
-        let index = knownIndex ?? scenes.index(forKey: id)
-        let revision = transition.state.revision
-        let previousCheckpoint = index.map { scenes.values[$0].withValue { $0.checkpointRevision } } ?? 0
-        var checkpointRevision = previousCheckpoint
-        // Left in the writer until `appendJournal` copies it (a checkpoint's blob has its own).
-        JournalRecordCoding.write(change, into: &scratchWriter)
-        let layoutHash = LayoutDigest.text(transition.layout)
-        let created = if case .created = change { true } else { false }
-        if created {
-            // The row must exist before its journal entry (foreign key).
-            stageCheckpoint(of: transition.state)
-            checkpointRevision = revision
-        }
-        scratchWriter.withBytes { turn.batch.appendJournal(scene: id, revision: Int64(revision), change: $0, layoutHash: layoutHash) }
-        if !created {
-            if revision - previousCheckpoint >= checkpointInterval {
-                stageCheckpoint(of: transition.state)
-                checkpointRevision = revision
-            } else if revision - previousCheckpoint == 1 || index == nil {
-                // A scene is listed from its first change above its checkpoint on (the start
-                // lists restored ones, the sweep relists all after a failed commit): hashing
-                // the id into the set at every change cost more than the rest of this.
-                uncheckpointed.insert(id)
-            }
-        }
-        if let index {
-            let replacedCheckpoint = scenes.values[index].exchange(&transition, checkpointRevision: checkpointRevision)
-            turn.remember(scene: id, swappedOut: consume transition, checkpointRevision: replacedCheckpoint)
-        } else {
-            scenes[id] = LiveScene(state: transition.state, layout: transition.layout, checkpointRevision: checkpointRevision)
-            turn.remember(scene: id, before: nil)
-        }
-        stats.changes += 1
-        scheduleTurn()
-    }
-
-    /// Stages the scene's row at `state`'s revision (a checkpoint).
-    func stageCheckpoint(of state: SceneState) {
-        turn.batch.upsertScene(id: state.id, device: state.device, revision: Int64(state.revision),
-                               state: SceneBlob.encode(state))
-        checkpointsStaged += 1
-    }
-
     /// Stages the layout push of a new revision for every client attached to `scene`.
     func broadcast(scene: String, fields: ChangeFields, excluding excluded: Connection.ID? = nil) {
-        guard let attached = attachments[scene], !attached.isEmpty else { return }
+        guard let attached = sessions.attachments[scene], !attached.isEmpty else { return }
         var push: [UInt8] = []
         WireEncoder.appendLayoutPush(scene: scene, change: fields, to: &push)
         let revision = scenes[scene]?.state.revision ?? 0
         for connection in attached.keys where connection != excluded {
             guard let client = sessions[connection], !client.isClosing else { continue }
             stage(.push(scene: scene, revision: revision, bytes: push), for: client)
-        }
-    }
-
-    /// The attached windows of `scene` that reported a size.
-    func windows(of scene: String) -> [SceneSizing.Window] {
-        (attachments[scene] ?? [:]).values.compactMap { attachment in
-            guard attachment.role == .window, let size = attachment.size else { return nil }
-            return SceneSizing.Window(size: size, reportedAt: attachment.reportedAt)
         }
     }
 }

@@ -39,7 +39,7 @@ final class ClientSession {
     /// Reading is paused: too much of this client's output is unwritten, or it used its
     /// share of the turn.
     var isThrottled = false
-    /// This client's unwritten output as `Server.queuedOutputTotal` counts it.
+    /// This client's unwritten output as `Sessions.queuedOutputTotal` counts it.
     var accountedOutput = 0
     /// The protocol version announced by `hello`, if any.
     var announcedProtocol: Int?

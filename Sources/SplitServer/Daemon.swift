@@ -94,8 +94,7 @@ public enum Daemon {
         }
         let notifier = SystemdNotifier(environment: environment)
         let server = Server(loop: loop, settings: settings, logger: logger, store: store, engine: engine, notifier: notifier)
-        server.scenes = restored
-        server.uncheckpointed = Set(restored.filter { $0.value.uncheckpointedChanges > 0 }.keys)
+        server.scenes.restore(restored)
 
         if let limit = checkOpenFileLimit(settings, logger: logger) {
             server.openFileLimit = limit

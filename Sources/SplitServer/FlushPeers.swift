@@ -4,10 +4,9 @@
 /// A flush costs the core about the same whatever it covers, so a flush waits for company
 /// (`database.flushDelay*`) when many small turns each need one, as in a storm of 1000
 /// windows. But waiting pays only if someone may still send: 2-15 clients that each keep
-/// one request in flight are all waiting for the flush, and the wait only added its whole
-/// 600 µs to every round trip (10 clients: 16k changes/s at 667 µs p50), while two clients
-/// got a flush each, one after the other, inline on the loop (5k changes/s, about what one
-/// client alone gets). PostgreSQL's `commit_delay` has the same guard (`commit_siblings`).
+/// one request in flight are all waiting for the flush, and the wait would only add its
+/// whole length to every round trip, while two clients would get a flush each, one after
+/// the other, inline on the loop. PostgreSQL's `commit_delay` has the same guard (`commit_siblings`).
 ///
 /// "Sending right now": a request that changed something (a reply reporting a change), read
 /// in the loop clock's current or previous millisecond; a read never adds to a flush, and a

@@ -50,9 +50,8 @@ final class FlushThread: @unchecked Sendable {
 
     /// The nice value the thread asks for. When its fdatasync returns, the thread has a few
     /// microseconds of work, posting the flush to the loop, and every reply the flush covers
-    /// waits for it. At the loop's own priority the scheduler let a busy loop run on first:
-    /// at 100 connections x depth 1, ~35 waits per second over 0.5 ms (up to 3.7 ms); at -10
-    /// it takes the core at once (~4 per second). Raising a priority needs CAP_SYS_NICE or an
+    /// waits for it. At the loop's own priority the scheduler lets a busy loop run on first;
+    /// at -10 the thread takes the core at once. Raising a priority needs CAP_SYS_NICE or an
     /// RLIMIT_NICE that allows it (systemd/splitd.service: LimitNICE=-10); without either the
     /// thread keeps the default and says so once.
     static let raisedNice: Int32 = -10
@@ -60,11 +59,9 @@ final class FlushThread: @unchecked Sendable {
     /// Group commit: how long a flush waits after the previous one started, and how many
     /// waiting operations end the wait (`database.flushDelay*`); it never waits when no
     /// client sending now is left to join it (`FlushPeers`). A flush covering a small
-    /// turn costs the core as much as one covering a large one (~35 µs of CPU on this VM, in
-    /// the thread and the block layer): in a 1000-window storm a flush covered ~9 changes,
-    /// 13 % of the daemon's CPU went to flushing and the loop ran at 93 %, where any stall
-    /// left a long backlog. A closed loop of 100 clients waits with ~35 operations per flush,
-    /// one client pipelining 16 with 16: neither is delayed.
+    /// turn costs the core as much as one covering a large one (in the thread and the block
+    /// layer): in a storm of many windows, a flush per small turn would take the core from
+    /// the loop, where any stall leaves a long backlog. docs/PERFORMANCE.md has the figures.
     struct Delay: Sendable {
         var microseconds: Int
         var unlessWaiting: Int
@@ -276,12 +273,4 @@ final class FlushThread: @unchecked Sendable {
         stopped.signal()
         stopped.unlock()
     }
-}
-
-/// A turn whose replies wait for the flush of `generation` (Committer.swift).
-struct HeldTurn {
-    let generation: Int
-    var work: Turn
-    let committed: Bool
-    let rolledBack: Set<String>
 }

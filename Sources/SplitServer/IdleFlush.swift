@@ -7,7 +7,7 @@ import SplitLoop
 // join it, and waiting would only add to its replies' latency. The delay then only holds a
 // flush back while the loop is still busy with requests that may join it. A client
 // pipelining fewer changes than `database.flushDelayCount`, with nothing more to send until
-// its answers come, waited out the whole delay for every flush before (stop 23).
+// its answers come, would otherwise wait out the whole delay for every flush.
 extension Server {
     func startIdleFlushProbe() {
         guard settings.hurriesIdleFlushes, let flushThread, flushThread.delays else { return }
@@ -22,10 +22,11 @@ extension Server {
     /// when nothing waits to be read. A look that found something is made again before the
     /// next poll, until the flush starts or the loop runs out of requests.
     private func hurryFlushIfNothingToRead() {
-        guard flushesRequested > hurriedFlush, let flushThread, !flushThread.hasStarted(flushesRequested),
+        let newest = committer.flushesRequested
+        guard newest > hurriedFlush, let flushThread, !flushThread.hasStarted(newest),
               !Server.anythingToRead(on: loop) else { return }
-        hurriedFlush = flushesRequested
-        flushThread.hurry(through: flushesRequested)
+        hurriedFlush = newest
+        flushThread.hurry(through: newest)
         stats.idleFlushStarts += 1
     }
 

@@ -28,7 +28,7 @@ extension Server {
     /// A narrower allow-list takes effect for the clients already connected too: revoking
     /// access must not wait for them to reconnect.
     private func disconnectPeersNoLongerAllowed() {
-        for session in sessions.values.sorted(by: { $0.id < $1.id }) where !session.isClosing {
+        for session in sessions.all.sorted(by: { $0.id < $1.id }) where !session.isClosing {
             guard let peer = session.connection.peer, !settings.admits(peer) else { continue }
             logger.warning("connection \(session.id) from \(peer): no longer on the allow-list after the reload; disconnecting")
             stats.refusedPeers += 1

@@ -37,7 +37,7 @@ extension Server {
     }
 
     func listScenes(id: RequestID, from session: ClientSession) {
-        let listings = scenes.keys.sorted().map { key in
+        let listings = scenes.ids.sorted().map { key in
             let state = scenes[key]!.state
             return SceneListing(scene: key, revision: state.revision, device: state.device)
         }
@@ -48,16 +48,16 @@ extension Server {
     func deleteScene(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {
         let live = try liveScene(scene)
         turn.remember(scene: scene, before: live)
-        scenes.removeValue(forKey: scene)
+        scenes.remove(scene)
         turn.batch.deleteScene(id: scene)
         stats.changes += 1
         respond(.empty, id: id, to: session, as: .change(scene))
         // Attached clients are detached; those that asked for the notice learn it after the
         // deleter's response.
         let notice = Notices.deleted(scene: scene, revision: live.state.revision)
-        if attachments[scene] != nil || latestSizeSource[scene] != nil { noteAttachmentsBeforeChange(of: scene) }
-        let attached = attachments.removeValue(forKey: scene) ?? [:]
-        latestSizeSource.removeValue(forKey: scene)
+        if sessions.attachments[scene] != nil || sessions.latestSizeSource[scene] != nil { noteAttachmentsBeforeChange(of: scene) }
+        let attached = sessions.attachments.removeValue(forKey: scene) ?? [:]
+        sessions.latestSizeSource.removeValue(forKey: scene)
         for connection in attached.keys.sorted() {
             guard let client = sessions[connection] else { continue }
             client.attachments.removeValue(forKey: scene)

@@ -8,7 +8,9 @@ import SplitSettings
 import SplitStore
 import SplitWire
 
-/// The state the loop thread owns: scenes, clients, subscriptions and the current turn.
+/// What the loop thread owns, and the effects it runs for them on libuv and the store: the
+/// live scenes (`Scenes`), the clients (`Sessions`), the turn being staged (`Turn`) and the
+/// turns after it until they are answered (`TurnCommitter`).
 ///
 /// `@unchecked Sendable` because libuv calls back into it from C on the loop thread only;
 /// nothing here is touched from another thread (config reloads arrive through `LoopMailbox`).
@@ -19,28 +21,20 @@ final class Server: @unchecked Sendable {
     var settings: ServerSettings
     var logger: Logger
     let store: any SceneStore
-    /// The engine in a box: a struct in a `var` of this class, read inside the scene
-    /// dictionary's mutating access, was copied for every change (a retain and release of
-    /// each of the device catalog's collections); a `let` of a final class is read in place.
-    private(set) var engineBox: EngineBox
     var engine: SplitEngine {
-        get { engineBox.engine }
-        set { engineBox = EngineBox(newValue) }
+        get { scenes.engine }
+        set { scenes.engine = newValue }
     }
     let notifier: SystemdNotifier
 
-    var scenes: [String: LiveScene] = [:]
-    var sessions: [Connection.ID: ClientSession] = [:]
-    /// scene -> attached connections.
-    var attachments: [String: [Connection.ID: Attachment]] = [:]
-    /// scene -> the connection whose size the scene shows under the `latest` policy.
-    var latestSizeSource: [String: Connection.ID] = [:]
+    /// The live scenes, their engine and checkpoints.
+    var scenes: Scenes
+    /// The clients, their attachments to scenes and their unwritten output.
+    var sessions = Sessions()
     /// Scenes whose window left during a turn whose commit failed, for
     /// `retryWindowLeftResizes` (and whether that window was the `latest` size source).
     var pendingWindowLeftResizes: [String: Bool] = [:]
-    /// Output dropped with closed connections since the allocator last returned memory.
-    var droppedOutputSinceTrim = 0
-    /// A backlog was answered (`releaseBacklogMemory`, Committer.swift): its freed memory goes
+    /// A backlog was answered (`releaseBacklogMemory`, TurnMemory.swift): its freed memory goes
     /// back to the system once nothing is held, at most once a second.
     var backlogMemoryToRelease = false
     /// `uv_now` of the last such release.
@@ -48,10 +42,7 @@ final class Server: @unchecked Sendable {
     /// The most change-reply bytes one turn answered since the last housekeeping tick: what
     /// the storage kept for the next turns should hold (`trimKeptTurnStorage`).
     var turnReplyBytesHighWater = 0
-    /// Unwritten output of all clients, as last counted per client (`accountOutput`), and
-    /// the clients that have some: the ones `output.totalLimitBytes` chooses from.
-    var queuedOutputTotal = 0
-    var sessionsWithQueuedOutput: [Connection.ID: ClientSession] = [:]
+    /// The turn being staged: what this loop turn's requests changed and answered.
     var turn = Turn()
     /// The writer every change response and journal record is encoded with, emptied each
     /// time: one buffer for the loop's life instead of two allocations per change.
@@ -65,41 +56,24 @@ final class Server: @unchecked Sendable {
     let startedAt = uv_hrtime()
     /// Called once the loop has nothing left to do after a graceful stop.
     var onStopped: (() -> Void)?
-    /// Scenes that may have changes above their checkpoint, for the sweep (a hint: the sweep
-    /// checks each scene's `LiveScene`).
-    var uncheckpointed: Set<String> = []
-    /// `stats.failedCommits` when the sweep last rebuilt `uncheckpointed`.
-    var failedCommitsAtSweep = 0
-    /// Checkpoints staged since start (logged at stop).
-    var checkpointsStaged = 0
     /// Flushes the WAL off the loop when the store defers its flush (full durability).
     var flushThread: FlushThread?
-    /// Turns committed (or behind committed ones) whose replies wait for a flush, oldest first.
-    var heldTurns: [HeldTurn] = []
-    /// Emptied turns whose storage the next turns reuse (Committer.swift).
-    var spareTurns: [Turn] = []
-    /// The last flush generation asked for.
-    var flushesRequested = 0
+    /// The turns between their end and their answer: uncommitted, held behind a flush, spare.
+    var committer: TurnCommitter
     /// The newest flush generation told not to wait for company (`IdleFlush.swift`).
     var hurriedFlush = 0
     /// Whether a flush may wait for more clients to join it, and what the flush thread was
     /// last told of it.
     var flushPeers = FlushPeers()
     var reportedOthersMayJoin = true
-    /// Turns whose commit the store held back (a WAL checkpoint's last pass), oldest first:
-    /// committed together, and before any later turn, by `commitDeferredTurns()`.
-    var deferredTurns: [Turn] = []
-    /// Their batches, appended as each turn is deferred: a retry commits it as it is.
-    var deferredBatch = StoreBatch()
-    /// Retries the deferred turns' commit while there are some.
+    /// Retries the commit of turns the store held back while there are some.
     var commitRetryTimer: LoopTimer?
     var commitRetriesActive = false
 
-    private var nextConnectionID: Connection.ID = 1
     /// Warnings a flood of clients could repeat without end.
     private var acceptWarning = RateLimitedWarning()
     private var refusalWarning = RateLimitedWarning()
-    /// Clients dropped by `output.totalLimitBytes` (200 stalled viewers make 179 at once).
+    /// Clients dropped by `output.totalLimitBytes` (many stalled viewers make many at once).
     var totalOutputWarning = RateLimitedWarning()
     var commitFailureWarning = RateLimitedWarning()
     var databaseRescueWarning = RateLimitedWarning()
@@ -131,8 +105,9 @@ final class Server: @unchecked Sendable {
         self.settings = settings
         self.logger = logger
         self.store = store
-        self.engineBox = EngineBox(engine)
+        scenes = Scenes(engine: engine)
         self.notifier = notifier
+        committer = TurnCommitter(flushesAfterCommit: store.deferredFlush != nil)
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         checkHandle = allocateUV(uv_check_t.self)
         idleHandle = allocateUV(uv_idle_t.self)
@@ -209,8 +184,7 @@ final class Server: @unchecked Sendable {
     }
 
     func accept(from listener: Listener) {
-        let id = nextConnectionID
-        nextConnectionID += 1
+        let id = sessions.takeNextID()
         guard let connection = Connection(id: id, loop: loop, listener: listener,
                                           maxLineLength: settings.maxLineLength,
                                           readBuffer: readBuffer, delegate: self) else {
@@ -222,7 +196,7 @@ final class Server: @unchecked Sendable {
             return
         }
         let session = ClientSession(connection: connection)
-        sessions[id] = session
+        sessions.add(session)
         stats.connectionsAccepted += 1
         guard let peer = connection.peer, settings.admits(peer) else {
             let who = connection.peer.map(String.init(describing:)) ?? "unknown peer"
@@ -255,7 +229,7 @@ final class Server: @unchecked Sendable {
         guard timeout > 0, phase == .running else { return }
         let now = uv_now(loop), limit = UInt64(timeout) * 1000
         guard now >= limit else { return }
-        for session in sessions.values where !session.isClosing && session.connection.holdsPartialLine(since: now - limit) {
+        for session in sessions.all where !session.isClosing && session.connection.holdsPartialLine(since: now - limit) {
             stats.partialLineTimeouts += 1
             logger.info("connection \(session.id): an unfinished line for \(timeout) s; closing")
             refuse(session, code: .badRequest,
@@ -267,14 +241,14 @@ final class Server: @unchecked Sendable {
     /// each), hands the freed memory back to the system: glibc keeps it otherwise, and the
     /// daemon's RSS would stay at its peak for good.
     func releaseDroppedOutputMemory() {
-        guard droppedOutputSinceTrim >= Self.droppedOutputTrimThreshold else { return }
-        let dropped = droppedOutputSinceTrim
-        droppedOutputSinceTrim = 0
+        guard sessions.droppedOutputSinceTrim >= Self.droppedOutputTrimThreshold else { return }
+        let dropped = sessions.droppedOutputSinceTrim
+        sessions.droppedOutputSinceTrim = 0
         releaseFreeMemory(after: "\(dropped >> 20) MiB of dropped output")
     }
 
-    /// Hands the allocator's free memory back to the system (glibc's `malloc_trim`, 70-280 µs
-    /// here) and counts it in `stats.freeMemoryReleases`.
+    /// Hands the allocator's free memory back to the system (glibc's `malloc_trim`, which
+    /// takes a while: never per turn) and counts it in `stats.freeMemoryReleases`.
     func releaseFreeMemory(after what: String) {
         let started = uv_hrtime()
         splitd_release_free_memory()
@@ -321,7 +295,7 @@ final class Server: @unchecked Sendable {
             // waiting for slow readers; what was answered is already committed.
             if phase == .stopping, shutdownTimer != nil {
                 logger.warning("\(reason) again while stopping: closing \(sessions.count) client(s) without waiting for them to read")
-                for session in Array(sessions.values) { session.connection.close(reason: "daemon stopped") }
+                for session in Array(sessions.all) { session.connection.close(reason: "daemon stopped") }
             }
             return
         }
@@ -329,7 +303,7 @@ final class Server: @unchecked Sendable {
         notifier.notify("STOPPING=1\nSTATUS=stopping (\(reason))")
         listeners.forEach { $0.close() }
         listeners = []
-        for session in sessions.values.sorted(by: { $0.id < $1.id }) {
+        for session in sessions.all.sorted(by: { $0.id < $1.id }) {
             session.connection.stopReading()
             // Requests already sent are answered (this turn commits them), nothing later;
             // input held back by backpressure included.
@@ -340,7 +314,7 @@ final class Server: @unchecked Sendable {
         flushThread?.endDelays()
         shutdownTimer = LoopTimer(loop: loop) { [unowned self] in
             self.logger.warning("stop: clients did not drain within \(self.settings.shutdownTimeoutMilliseconds) ms; closing them")
-            for session in Array(self.sessions.values) { session.connection.close(reason: "daemon stopped") }
+            for session in Array(self.sessions.all) { session.connection.close(reason: "daemon stopped") }
         }
         shutdownTimer?.start(delay: settings.shutdownTimeoutMilliseconds, interval: 0)
         shutdownTimer?.unref()
@@ -349,7 +323,7 @@ final class Server: @unchecked Sendable {
 
     /// Called after the final turn: close every client once its output is written.
     func closeClientsForStop() {
-        for session in Array(sessions.values) where !session.isClosing {
+        for session in Array(sessions.all) where !session.isClosing {
             session.isClosing = true
             // A client behind on its output still gets the newest layout of each scene it
             // watches (within the shutdown timeout, like its replies), not a stale one.
@@ -414,7 +388,7 @@ extension Server: ConnectionDelegate {
 
     func connectionDidWrite(_ connection: Connection) {
         guard let session = sessions[connection.id] else { return }
-        accountOutput(of: session)
+        sessions.accountOutput(of: session)
         resumeIfCaughtUp(session)
     }
 
@@ -426,9 +400,9 @@ extension Server: ConnectionDelegate {
     }
 
     func connectionDidClose(_ connection: Connection, reason: String) {
-        droppedOutputSinceTrim += connection.droppedOutputBytes
-        guard let session = sessions.removeValue(forKey: connection.id) else { return }
-        accountOutput(of: session)
+        sessions.droppedOutputSinceTrim += connection.droppedOutputBytes
+        guard let session = sessions.remove(connection.id) else { return }
+        sessions.accountOutput(of: session)
         flushPeers.noteClosed(&session.flushPeer)
         reportFlushPeers()
         logger.debug("connection \(connection.id) closed: \(reason)")
@@ -442,9 +416,3 @@ extension Server: ConnectionDelegate {
     }
 }
 
-/// An engine that is replaced, not changed, when a reload changes its limits.
-final class EngineBox: Sendable {
-    let engine: SplitEngine
-
-    init(_ engine: SplitEngine) { self.engine = engine }
-}

@@ -34,7 +34,7 @@ extension Server {
     /// Sessions recorded by turns not committed yet (deferred ones, then this one): the store
     /// does not have them.
     private var pendingSessions: [SnapshotSessionInsert] {
-        deferredTurns.isEmpty ? turn.pendingSessions : deferredTurns.flatMap(\.pendingSessions) + turn.pendingSessions
+        committer.uncommitted.isEmpty ? turn.pendingSessions : committer.uncommitted.flatMap(\.pendingSessions) + turn.pendingSessions
     }
 
     func listSnapshots(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {

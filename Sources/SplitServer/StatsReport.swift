@@ -9,7 +9,7 @@ extension Server {
         func add(_ key: String, _ value: Int) { members.append(JSONMember(key: key, value: .int(Int64(value)))) }
         add("scenes", scenes.count)
         add("clients", sessions.count)
-        add("attachments", attachments.values.reduce(0) { $0 + $1.count })
+        add("attachments", sessions.attachmentCount)
         add("requests", stats.requests)
         add("changes", stats.changes)
         add("commits", stats.commits)
@@ -19,7 +19,7 @@ extension Server {
         add("pushes", stats.pushes)
         add("coalescedPushes", stats.coalescedPushes)
         add("slowClientsDisconnected", stats.slowClientsDisconnected)
-        add("queuedOutputBytes", queuedOutputTotal)
+        add("queuedOutputBytes", sessions.queuedOutputTotal)
         add("partialLineTimeouts", stats.partialLineTimeouts)
         add("connectionsAccepted", stats.connectionsAccepted)
         add("refusedPeers", stats.refusedPeers)

@@ -54,8 +54,8 @@ struct Turn {
     /// The bytes of the turn's `.change` replies, one after the other.
     private(set) var changeReplyBytes: [UInt8] = []
     /// Every reply of the turn in staging order; `replies(of:)` picks one connection's.
-    // One flat array with links kept across turns: a dictionary of arrays freed one array
-    // per connection per turn (2.2 % of the daemon's CPU at 100 connections x depth 1).
+    // One flat array with links kept across turns: a dictionary of arrays would free one
+    // array per connection per turn.
     private var staged: [Reply] = []
     /// The index in `staged` of the same connection's next reply, or -1.
     private var nextOfSameConnection: [Int] = []
@@ -69,7 +69,7 @@ struct Turn {
     /// What each change of this turn replaced, in change order: undone last to first, the
     /// earliest entry of a scene (its pre-turn value) is the one left. A list rather than a
     /// dictionary keyed by scene: appending moves the replaced value in, where a dictionary
-    /// hashed the id twice per change and emptying it per turn cost 1.2 % of the daemon's CPU.
+    /// hashes the id twice per change and is emptied every turn.
     private var replaced: [(id: String, value: ReplacedScene)] = []
     /// Each scene's attachments (and `latest` size source) as they were before this turn
     /// first changed them (attach, detach, a window's resize or leaving, a delete), put back
@@ -227,7 +227,7 @@ struct LiveScene: Sendable {
     var checkpointRevision: Int = 0
     /// The revision the last checkpoint sweep saw. A scene that changed since is still in
     /// use: its own changes checkpoint it every `checkpointEvery`, and the sweep leaves it for
-    /// a later round, once it rests (a storm's 1000 windows made every sweep a 3-4 ms turn).
+    /// a later round, once it rests (a storm's windows would make every sweep a long turn).
     var revisionAtLastSweep = -1
 
     /// Changes above the checkpoint, which a restart would replay from the journal.
