@@ -1,3 +1,4 @@
+import SplitLoop
 import CLibUV
 import Glibc
 import SplitStore

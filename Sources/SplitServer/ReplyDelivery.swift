@@ -1,3 +1,4 @@
+import SplitLoop
 import SplitWire
 
 // Writing a settled turn's output: each connection's replies and pushes in one write, what

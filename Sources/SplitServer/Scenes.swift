@@ -1,3 +1,4 @@
+import SplitLoop
 import SplitCore
 import SplitStore
 import SplitWire

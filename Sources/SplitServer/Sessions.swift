@@ -1,3 +1,4 @@
+import SplitLoop
 import SplitCore
 
 /// The connected clients and what links them to scenes (tmux's client <-> session links):

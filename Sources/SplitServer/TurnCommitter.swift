@@ -1,3 +1,4 @@
+import SplitLoop
 import SplitStore
 
 /// The turns between the end of their loop turn and the writing of their replies, as a value

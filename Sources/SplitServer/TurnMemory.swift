@@ -1,3 +1,4 @@
+import SplitLoop
 import CLibUV
 
 // Memory a burst or a backlog leaves behind: turn storage kept for reuse is bounded, and
