@@ -115,13 +115,20 @@ extension EndToEnd {
             }.joined(separator: "\n")
         }
 
+        static let root = URL(fileURLWithPath: Binaries.packageRoot).standardizedFileURL.path
+
+        /// Where `target`, linked from `file` (relative to the root), leads.
+        static func resolve(_ target: String, from file: String) -> String {
+            URL(fileURLWithPath: root + "/" + file).deletingLastPathComponent()
+                .appendingPathComponent(target).standardizedFileURL.path
+        }
+
         @Test func everyRelativeLinkNamesAFileInTheRepository() throws {
-            let root = URL(fileURLWithPath: Binaries.packageRoot).standardizedFileURL.path
+            let root = Self.root
             var checked = 0
             for file in try Self.markdownFiles() {
-                let folder = URL(fileURLWithPath: root + "/" + file).deletingLastPathComponent()
                 for target in Self.relativeLinks(in: Self.ownText(readText(root + "/" + file))) {
-                    let resolved = folder.appendingPathComponent(target).standardizedFileURL.path
+                    let resolved = Self.resolve(target, from: file)
                     #expect(resolved.hasPrefix(root + "/"), "\(file) links outside the repository: \(target)")
                     #expect(FileManager.default.fileExists(atPath: resolved), "\(file) links to a missing \(target)")
                     checked += 1
@@ -132,8 +139,10 @@ extension EndToEnd {
 
         /// The link check can fail: a link out of the repository is found.
         @Test func aLinkOutOfTheRepositoryIsFound() {
-            let links = Self.relativeLinks(in: "See [the spec](../../shared/SPEC.md#intro) and [x](https://e.org).")
-            #expect(links == ["../../shared/SPEC.md"])
+            let links = Self.relativeLinks(in: "See [the spec](../../outside/SPEC.md#intro) and [x](https://e.org).")
+            #expect(links == ["../../outside/SPEC.md"])
+            #expect(!Self.resolve(links[0], from: "docs/PROTOCOL.md").hasPrefix(Self.root + "/"))
+            #expect(Self.resolve("../README.md", from: "docs/PROTOCOL.md") == Self.root + "/README.md")
         }
     }
 }

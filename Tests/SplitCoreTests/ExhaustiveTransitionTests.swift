@@ -245,9 +245,28 @@ extension Layout {
         }
     }
 
-    /// A form sheet presented expanded adapts to a page sheet when the width turns compact;
-    /// dismissing it empties the modal stack and nothing else.
-    @Test func aPresentationAdaptsAndIsDismissed() throws {
+    /// A new preferred display mode by setConfig: the configuration, the mode, the primary
+    /// hidden and the secondary across the window, and the primary's top disappearing; the
+    /// same setConfig again is no change at all.
+    @Test func setConfigOfTheDisplayModeChangesTheConfigAndTheDisplayOnly() throws {
+        var store = try Self.mail()
+        let hide = SceneChange.intent(.setConfig(patch { $0.preferredDisplayMode = .secondaryOnly }))
+        store.send(hide) { state, layout, events in
+            state.revision = 2
+            state.config.preferredDisplayMode = .secondaryOnly
+            layout.displayMode = .secondaryOnly
+            layout[column: .primary].visible = false
+            layout[column: .secondary].x = 0
+            layout[column: .secondary].width = 1366
+            events = [.displayModeChanged(from: .oneBesideSecondary, to: .secondaryOnly),
+                      .disappear(vc: "inbox", column: .primary)]
+        }
+        store.send(hide) { _, _, _ in }
+    }
+
+    /// Presenting a form sheet adds it to the modal stack (shown as requested in a regular
+    /// width) and says so; dismissing it empties the modal stack and changes nothing else.
+    @Test func presentAndDismissChangeOnlyTheModalStack() throws {
         var store = try Self.mail()
         store.send(.intent(.present(vc: "compose", style: .formSheet))) { state, layout, events in
             state.revision = 2
