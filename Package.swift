@@ -97,6 +97,9 @@ let package = Package(
         .testTarget(name: "SplitWireTests", dependencies: [
             "SplitWire", "SplitCore", "SplitTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
+        .testTarget(name: "SplitLinesTests", dependencies: [
+            "SplitLines", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
         .testTarget(name: "SplitStoreTests", dependencies: ["SplitStore", "SplitTestSupport", "CSQLite", "CSQLiteVFS"]),
         .testTarget(name: "SplitServerTests", dependencies: [
             "SplitServer", "SplitSettings", "SplitLoop", "SplitLines", "SplitCore", "SplitWire", "SplitStore",

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // libFuzzer targets for splitd, built out of the main package so that fuzzing needs no change
-// to it: `Modules/` holds symlinks to the real sources of SplitCore, SplitWire and the
-// server's line framer, compiled here exactly as they ship. Build and run with
+// to it: `Modules/` holds symlinks to the real sources of SplitCore, SplitWire and
+// SplitLines (the line framer), compiled here exactly as they ship. Build and run with
 // `Scripts/fuzz-smoke` (CI, seconds) or `Scripts/fuzz` (long runs); see docs/RELIABILITY.md.
 //
 // Each fuzz target is one `@_cdecl("LLVMFuzzerTestOneInput")` function; libFuzzer supplies
@@ -13,13 +13,13 @@ let package = Package(
     targets: [
         .target(name: "SplitCore", path: "Modules/SplitCore", exclude: ["CONTRACT.md"]),
         .target(name: "SplitWire", dependencies: ["SplitCore"], path: "Modules/SplitWire"),
-        // Only the framer of SplitServer: it depends on nothing but Glibc.
-        .target(name: "SplitServer", path: "Modules/SplitServer"),
+        // The line framer: it depends on nothing but Glibc.
+        .target(name: "SplitLines", path: "Modules/SplitLines"),
 
         // libFuzzer's driver, declared once for every target.
         .target(name: "FuzzDriver"),
 
-        .executableTarget(name: "FuzzFramer", dependencies: ["SplitServer", "FuzzDriver"]),
+        .executableTarget(name: "FuzzFramer", dependencies: ["SplitLines", "FuzzDriver"]),
         .executableTarget(name: "FuzzRequestDecoder", dependencies: ["SplitWire", "SplitCore", "FuzzDriver"]),
         .executableTarget(name: "FuzzReducer", dependencies: ["SplitCore", "SplitWire", "FuzzDriver"]),
         .executableTarget(name: "FuzzSceneState", dependencies: ["SplitCore", "SplitWire", "FuzzDriver"]),

@@ -1,4 +1,4 @@
-import SplitServer
+import SplitLines
 import FuzzDriver
 
 // Fuzzes `LineFramer` against a reference model of WIRE.md's framing: whatever the bytes

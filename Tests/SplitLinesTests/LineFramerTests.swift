@@ -1,6 +1,5 @@
 import PropertyBased
 import SplitLines
-@testable import SplitServer
 import Testing
 
 @Suite("LineFramer")

@@ -1,7 +1,6 @@
 import PropertyBased
 import SplitCore
 import Testing
-@testable import SplitServer
 
 @Suite("SceneSizing (size policies, SEMANTICS 9)")
 struct SceneSizingTests {

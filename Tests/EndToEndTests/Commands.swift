@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 
+/// A failure of the test harness itself (not of the daemon under test).
 struct HarnessError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }

@@ -1,1 +1,0 @@
-../../../Sources/SplitServer/LineFramer.swift
