@@ -17,7 +17,7 @@ struct Splitweb: AsyncParsableCommand {
             (as Jupyter does); add &scene=NAME (default web) and &device=D to create the \
             scene if it does not exist. The viewport's CSS size is the window's size in \
             points. Requests without the token, with another Host, or a WebSocket from \
-            another Origin are refused (403).
+            another Origin are refused (403; 400 for a refused WebSocket upgrade).
             """)
 
     @Option(help: ArgumentHelp("splitd's socket.", valueName: "PATH"))
@@ -73,7 +73,7 @@ struct Splitweb: AsyncParsableCommand {
         }
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(maxFrameSize: 1 << 22)),
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: 1 << 22))),
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: "splitweb"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? address.port

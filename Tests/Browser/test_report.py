@@ -44,7 +44,8 @@ def test_shipped_scenarios(driver):
     summary = simulate(os.path.join(ROOT, "Config", "scenarios"), report, 0)
     driver.get("file://" + report)
     figures = driver.find_elements(By.CSS_SELECTOR, "figure.step")
-    assert len(figures) == summary["steps"], (len(figures), summary["steps"])
+    # One figure per record: every request step, and every snapshot session.
+    assert len(figures) == summary["steps"] + summary["snapshots"], (len(figures), summary)
     # Every step that is not an error has a picture; sessions are strips.
     pictures = driver.execute_script("return document.querySelectorAll('figure.step > svg').length")
     errors = driver.execute_script("return document.querySelectorAll('figure.step > p.error').length")
