@@ -61,7 +61,7 @@ public enum SweepRenderer {
             return SVGElement("svg", [("xmlns", "http://www.w3.org/2000/svg"), ("viewBox", "0 0 10 10")]).document
         }
         let from = first.from, to = last.to
-        let left = 40.0, right = 40.0, bandTop = 40.0, bandHeight = 70.0
+        let left = 40.0, right = 60.0, bandTop = 40.0, bandHeight = 70.0
         let span = max(to - from + 1, 1)
         let scale = (pixelWidth - left - right) / span
         // Bands cover [from, to + 1) on the axis, so a one-point interval still shows.
@@ -81,10 +81,15 @@ public enum SweepRenderer {
                 LayoutRenderer.rect(x, bandTop, width, bandHeight, fill: bandColour(s), attributes: [("stroke", "#ffffff"), ("stroke-width", "1")]),
                 SVGElement("title", text: label),
             ]))
-            // Labels go in rows under the axis, cycling so that narrow bands stay legible.
+            // Labels go in rows under the axis, cycling so that narrow bands stay legible; a
+            // band in the right half is labelled leftwards from its end, so no label runs
+            // off the chart.
             let labelY = labelTop + Double(index % 6) * 16
-            children.append(SVGElement("line", [("x1", svgNumber(x)), ("y1", svgNumber(bandTop + bandHeight)), ("x2", svgNumber(x)), ("y2", svgNumber(labelY - 11)), ("stroke", "#98a2b3"), ("stroke-width", "0.5")]))
-            children.append(SVGElement("text", [("class", "band-label"), ("x", svgNumber(x + 2)), ("y", svgNumber(labelY)), ("font-size", "11"), ("fill", "#333333")], text: label))
+            let rightHalf = x > pixelWidth / 2
+            let labelX = rightHalf ? x + width : x
+            children.append(SVGElement("line", [("x1", svgNumber(labelX)), ("y1", svgNumber(bandTop + bandHeight)), ("x2", svgNumber(labelX)), ("y2", svgNumber(labelY - 11)), ("stroke", "#98a2b3"), ("stroke-width", "0.5")]))
+            children.append(SVGElement("text", [("class", "band-label"), ("x", svgNumber(rightHalf ? labelX - 2 : labelX + 2)), ("y", svgNumber(labelY)), ("font-size", "11"),
+                                                ("text-anchor", rightHalf ? "end" : "start"), ("fill", "#333333")], text: label))
         }
         // The axis with ticks at the interval starts.
         children.append(SVGElement("line", [("class", "axis"), ("x1", svgNumber(left)), ("y1", svgNumber(bandTop + bandHeight)), ("x2", svgNumber(position(to + 1))), ("y2", svgNumber(bandTop + bandHeight)), ("stroke", "#222222")]))
@@ -92,9 +97,11 @@ public enum SweepRenderer {
         children.append(SVGElement("text", [("x", svgNumber(position(to + 1))), ("y", svgNumber(bandTop + bandHeight + 16)), ("font-size", "11"), ("text-anchor", "end"), ("fill", "#222222")], text: "\(svgNumber(to)) pt \(axis.rawValue)"))
         for (index, mark) in marks.enumerated() where mark.at >= from && mark.at <= to {
             let x = position(mark.at)
+            let rightHalf = x > pixelWidth / 2
             children.append(SVGElement("g", [("class", "mark"), ("data-at", svgNumber(mark.at))], children: [
                 SVGElement("line", [("x1", svgNumber(x)), ("y1", svgNumber(bandTop - 6)), ("x2", svgNumber(x)), ("y2", svgNumber(bandTop + bandHeight + 30 + Double(index % 3) * 14)), ("stroke", "#d92d20"), ("stroke-width", "1.5"), ("stroke-dasharray", "4 2")]),
-                SVGElement("text", [("x", svgNumber(x + 3)), ("y", svgNumber(bandTop + bandHeight + 40 + Double(index % 3) * 14)), ("font-size", "11"), ("fill", "#d92d20")], text: "\(mark.name) \(svgNumber(mark.at))"),
+                SVGElement("text", [("x", svgNumber(rightHalf ? x - 3 : x + 3)), ("y", svgNumber(bandTop + bandHeight + 40 + Double(index % 3) * 14)), ("font-size", "11"),
+                                    ("text-anchor", rightHalf ? "end" : "start"), ("fill", "#d92d20")], text: "\(mark.name) \(svgNumber(mark.at))"),
             ]))
         }
         let height = labelTop + 6 * 16 + 10
