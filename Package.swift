@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "splitd", targets: ["splitd"]),
         .executable(name: "splitctl", targets: ["splitctl"]),
         .executable(name: "splitbench", targets: ["splitbench"]),
+        .executable(name: "splitweb", targets: ["splitweb"]),
         .library(name: "SplitCore", targets: ["SplitCore"]),
     ],
     dependencies: [
@@ -24,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // splitweb only: HTTP and WebSocket for the browser bridge.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     // One-way dependencies, bottom to top: SplitLines, SplitCore < SplitWire < SplitSettings;
     // SplitLines < SplitLoop (libuv, knows no request or scene); SplitStore (SQLite);
@@ -62,6 +66,16 @@ let package = Package(
             // The distribution of flush times in `stats`.
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], swiftSettings: releaseSpeed),
+        // Pure drawing: a Layout (or a snapshot session, a sweep) as deterministic SVG.
+        .target(name: "SplitRender", dependencies: ["SplitCore"]),
+        // Browser tabs as live windows of scenes: one page, WebSocket to splitd's socket.
+        .executableTarget(name: "splitweb", dependencies: [
+            "SplitCore", "SplitRender",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // A small blocking client used by splitctl, benchmarks and tests.
         .target(name: "SplitClient", dependencies: ["SplitWire", "SplitCore", "SplitLines"]),
         // Starting a `splitd` child process and waiting for it: splitctl's `simulate
@@ -74,7 +88,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "splitctl", dependencies: [
-            "SplitClient", "SplitCore", "SplitWire", "SplitSettings", "SplitLaunch",
+            "SplitClient", "SplitCore", "SplitWire", "SplitSettings", "SplitLaunch", "SplitRender",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             // YAML scenario files (`simulate`), converted to the JSON value the JSON path reads.
             .product(name: "Yams", package: "Yams"),
@@ -106,6 +120,9 @@ let package = Package(
             "SplitTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
+        .testTarget(name: "SplitRenderTests", dependencies: [
+            "SplitRender", "SplitCore", .product(name: "PropertyBased", package: "swift-property-based"),
+        ], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "SplitClient", "SplitWire", "SplitCore", "SplitLaunch", "SplitTestSupport",
         ]),

@@ -26,6 +26,9 @@ struct SnapshotCommand: ParsableCommand {
         @Option(help: "A preset instead of sizes, e.g. appSwitcher.")
         var preset: String?
 
+        @Option(help: ArgumentHelp("Also write one SVG picture per size, and the session as a strip, into DIR.", valueName: "DIR"))
+        var svg: String?
+
         func validate() throws {
             guard sizes.isEmpty != (preset == nil) else { throw ValidationError("give --size WxH (one or more) or --preset NAME") }
             try WindowSize.requirePositive(sizes)
@@ -36,6 +39,7 @@ struct SnapshotCommand: ParsableCommand {
                 if let preset { return try connection.snapshot(scene, preset: preset) }
                 return try connection.snapshot(scene, sizes: sizes.map(\.size))
             }
+            if let svg { try writeSessionPictures(result, to: svg) }
             emit(result, json: global.json) { describeSession(result) }
         }
     }

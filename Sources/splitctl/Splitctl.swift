@@ -35,6 +35,7 @@ struct Splitctl: ParsableCommand {
             SnapshotCommand.self, Watch.self,
             Simulate.self,
             Attach.self,
+            Render.self, Sweep.self,
         ]
     )
 

@@ -51,6 +51,9 @@ struct Simulate: ParsableCommand {
     @Option(help: ArgumentHelp("Where golden files live (default: golden/ beside each scenario file).", valueName: "dir"))
     var goldenDir: String?
 
+    @Option(help: ArgumentHelp("Also write one self-contained HTML page with every step's picture (with --check: changed steps side by side with their golden).", valueName: "file.html"))
+    var report: String?
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one scenario file or directory") }
         guard !(check && record) else { throw ValidationError("--check and --record exclude each other") }
@@ -156,6 +159,10 @@ struct Simulate: ParsableCommand {
         // The report of what ran, also when a golden file could not be written: the files
         // before it (failed ones included) and the one whose file was not kept.
         report.seconds = seconds(started.duration(to: .now))
+        if let page = self.report {
+            let files = report.files.map { HTMLReport.File(result: $0, records: $0.records, golden: $0.golden.flatMap { goldens[$0] }) }
+            try writeText(HTMLReport(files: files, checking: check).page(), to: page)
+        }
         emit(report.json(), json: global.json) { report.text() }
         if report.failedFiles > 0 { throw Self.scenarioFailed }
         if let writeFailure {
@@ -195,6 +202,7 @@ struct Simulate: ParsableCommand {
                 result.expectations += outcome.expectations
                 result.failures += outcome.failures.map { "run \"\(scenario.name)\": \($0)" }
             }
+            if self.report != nil { result.records = records }
             do throws(GoldenWriteError) {
                 try finish(&result, records: records, file: file, store: store, golden: goldens[store.path(for: file)])
             } catch {

@@ -19,6 +19,8 @@ struct FileResult {
     var expectations = 0
     /// Readable lines: failed expectations, unexpected errors, golden differences.
     var failures: [String] = []
+    /// Every run's golden record, kept only for `--report`.
+    var records: [JSONValue] = []
 }
 
 /// Counts and timing of a whole `simulate` invocation, as text or one JSON line.
