@@ -24,20 +24,25 @@ extension FieldReader {
         try refuseUnknownKeys(known: FieldReader.configFieldNames.contains)
         var patch = SplitConfigPatch()
         patch.style = try optionalCase("style", SplitStyle.self)
-        if optional("preferredDisplayMode") != nil { patch.preferredDisplayMode = try displayMode("preferredDisplayMode") }
+        if optional("preferredDisplayMode") != nil {
+            patch.preferredDisplayMode = try displayMode("preferredDisplayMode")
+        }
         patch.preferredSplitBehavior = try optionalCase("preferredSplitBehavior", SplitBehavior.self)
         patch.preferredPrimaryColumnWidth = try resettableWidth("preferredPrimaryColumnWidth")
         patch.preferredPrimaryColumnWidthFraction = try resettableWidth("preferredPrimaryColumnWidthFraction")
         patch.minimumPrimaryColumnWidth = try optionalDouble("minimumPrimaryColumnWidth")
         patch.maximumPrimaryColumnWidth = try optionalDouble("maximumPrimaryColumnWidth")
         patch.preferredSupplementaryColumnWidth = try resettableWidth("preferredSupplementaryColumnWidth")
-        patch.preferredSupplementaryColumnWidthFraction = try resettableWidth("preferredSupplementaryColumnWidthFraction")
+        patch.preferredSupplementaryColumnWidthFraction =
+            try resettableWidth("preferredSupplementaryColumnWidthFraction")
         patch.minimumSupplementaryColumnWidth = try optionalDouble("minimumSupplementaryColumnWidth")
         patch.maximumSupplementaryColumnWidth = try optionalDouble("maximumSupplementaryColumnWidth")
         patch.primaryEdge = try optionalCase("primaryEdge", PrimaryEdge.self)
         patch.layoutDirection = try optionalCase("layoutDirection", LayoutDirection.self)
         if optional("presentsWithGesture") != nil { patch.presentsWithGesture = try bool("presentsWithGesture") }
-        if optional("showsSecondaryOnlyButton") != nil { patch.showsSecondaryOnlyButton = try bool("showsSecondaryOnlyButton") }
+        if optional("showsSecondaryOnlyButton") != nil {
+            patch.showsSecondaryOnlyButton = try bool("showsSecondaryOnlyButton")
+        }
         if optional("roots") != nil { patch.roots = try nested("roots").columnRoots() }
         if object["placeholder"] != nil { patch.placeholder = .some(try optionalString("placeholder")) }
         if optional("tabs") != nil { patch.tabs = try tabs("tabs") }

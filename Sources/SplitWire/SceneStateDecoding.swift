@@ -207,8 +207,9 @@ extension FieldScanner {
                     try scanner.tabState()
                 }
             case 6: n.selectedTab = try int()
-            case 7: n.presentations = try array("presentations") { (scanner: inout FieldScanner) throws(StoredDocumentError) in
-                    try scanner.presentation()
+            case 7:
+                n.presentations = try array("presentations") {
+                    (scanner: inout FieldScanner) throws(StoredDocumentError) in try scanner.presentation()
                 }
             case 8: n.lastNavigated = try name(columns, "column")
             case 9: n.collapsed = try collapsedStack()
