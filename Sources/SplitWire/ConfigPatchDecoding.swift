@@ -5,20 +5,30 @@ import SplitCore
 /// preferred widths and fractions and `placeholder`, `null` (and `"automatic"` for the
 /// widths) resets to the default. Unknown fields are refused (`bad_request`) so a typo
 /// never passes silently. Value ranges are the core's to check (`SplitConfig.validate`).
+/// Every member of a config, in the declaration order of `SplitConfig`'s Codable
+/// conformance: the names a `config` object may carry and the members of a stored one.
+enum ConfigMember: Int, StoredMember {
+    case style, preferredDisplayMode, preferredSplitBehavior
+    case preferredPrimaryColumnWidth, preferredPrimaryColumnWidthFraction
+    case minimumPrimaryColumnWidth, maximumPrimaryColumnWidth
+    case preferredSupplementaryColumnWidth, preferredSupplementaryColumnWidthFraction
+    case minimumSupplementaryColumnWidth, maximumSupplementaryColumnWidth
+    case primaryEdge, layoutDirection, presentsWithGesture, showsSecondaryOnlyButton
+    case roots, placeholder, tabs, collapsePolicy, expandPolicy, topColumnForCollapsing
+    case detailRouting, backBehavior, sizePolicy
+
+    /// Members that may be null: the automatic widths and fractions, and the placeholder.
+    var isNullable: Bool {
+        switch self {
+        case .preferredPrimaryColumnWidth, .preferredPrimaryColumnWidthFraction, .preferredSupplementaryColumnWidth,
+             .preferredSupplementaryColumnWidthFraction, .placeholder: true
+        default: false
+        }
+    }
+}
+
 extension FieldReader {
-    /// Every member of a config, in the declaration order of `SplitConfig`'s Codable
-    /// conformance (the stored scene-state decoder indexes its fields by this order).
-    static let configFieldOrder: [String] = [
-        "style", "preferredDisplayMode", "preferredSplitBehavior",
-        "preferredPrimaryColumnWidth", "preferredPrimaryColumnWidthFraction",
-        "minimumPrimaryColumnWidth", "maximumPrimaryColumnWidth",
-        "preferredSupplementaryColumnWidth", "preferredSupplementaryColumnWidthFraction",
-        "minimumSupplementaryColumnWidth", "maximumSupplementaryColumnWidth",
-        "primaryEdge", "layoutDirection", "presentsWithGesture", "showsSecondaryOnlyButton",
-        "roots", "placeholder", "tabs", "collapsePolicy", "expandPolicy", "topColumnForCollapsing",
-        "detailRouting", "backBehavior", "sizePolicy",
-    ]
-    static let configFieldNames = Set(configFieldOrder)
+    static let configFieldNames = Set(ConfigMember.allCases.map { "\($0)" })
 
     func configPatch() throws(WireError) -> SplitConfigPatch {
         try refuseUnknownKeys(known: FieldReader.configFieldNames.contains)
