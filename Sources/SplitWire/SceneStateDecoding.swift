@@ -21,7 +21,7 @@ extension StoredMember {
         members.reduce(0) { $0 | 1 << UInt64($1.rawValue) }
     }
 
-    /// Every member: the objects whose Codable conformance requires them all.
+    /// Every member (for the objects whose Codable conformance requires them all).
     static var all: UInt64 { mask(Array(allCases)) }
 }
 
@@ -62,6 +62,17 @@ private let collapsedFields = NameTable(members: CollapsedMember.self)
 private let entryFields = NameTable(members: EntryMember.self)
 private let sharesFields = NameTable(members: SharesMember.self)
 private let displayFields = NameTable(members: DisplayMember.self)
+
+// What each object's Codable conformance requires (computed once: `mask` builds an array).
+private let requiredSceneMembers = SceneStateMember.all
+private let requiredSizeMembers = SizeMember.all
+private let requiredTraitsMembers = TraitsMember.all
+private let requiredTabConfigMembers = TabConfigMember.mask([.root])
+private let requiredTabStateMembers = TabStateMember.mask([.primary, .savedDetail])
+private let requiredPresentationMembers = PresentationMember.all
+private let requiredCollapsedMembers = CollapsedMember.all
+private let requiredEntryMembers = EntryMember.all
+private let requiredSharesMembers = SharesMember.all
 
 private let splitStyles = NameTable(cases: SplitStyle.self)
 /// DisplayMode's Decodable accepts the deprecated UIKit names.
@@ -107,7 +118,7 @@ extension FieldScanner {
             case nil: try skipValue()
             }
         }
-        try requireFields(SceneStateMember.all, members, sceneFields, in: "scene state")
+        try requireFields(requiredSceneMembers, members, sceneFields, in: "scene state")
         return SceneState(id: id, device: device, size: size, traits: traits, config: config,
                           revision: revision, navigation: navigation, display: display)
     }
@@ -122,7 +133,7 @@ extension FieldScanner {
             case nil: try skipValue()
             }
         }
-        try requireFields(SizeMember.all, members, sizeFields, in: "size")
+        try requireFields(requiredSizeMembers, members, sizeFields, in: "size")
         return size
     }
 
@@ -136,7 +147,7 @@ extension FieldScanner {
             case nil: try skipValue()
             }
         }
-        try requireFields(TraitsMember.all, members, traitsFields, in: "traits")
+        try requireFields(requiredTraitsMembers, members, traitsFields, in: "traits")
         return traits
     }
 
@@ -222,7 +233,7 @@ extension FieldScanner {
             case nil: try skipValue()
             }
         }
-        try requireFields(TabConfigMember.mask([.root]), members, tabConfigFields, in: "tab")
+        try requireFields(requiredTabConfigMembers, members, tabConfigFields, in: "tab")
         return tab
     }
 
@@ -268,8 +279,7 @@ extension FieldScanner {
             case nil: try skipValue()
             }
         }
-        try requireFields(TabStateMember.mask([.primary, .savedDetail]), members,
-                          tabStateFields, in: "tab state")
+        try requireFields(requiredTabStateMembers, members, tabStateFields, in: "tab state")
         return tab
     }
 
@@ -283,7 +293,7 @@ extension FieldScanner {
             case nil: try skipValue()
             }
         }
-        try requireFields(PresentationMember.all, members, presentationFields, in: "presentation")
+        try requireFields(requiredPresentationMembers, members, presentationFields, in: "presentation")
         return presentation
     }
 
@@ -304,7 +314,7 @@ extension FieldScanner {
             case nil: try skipValue()
             }
         }
-        try requireFields(CollapsedMember.all, members, collapsedFields, in: "collapsed stack")
+        try requireFields(requiredCollapsedMembers, members, collapsedFields, in: "collapsed stack")
         return stack
     }
 
@@ -318,7 +328,7 @@ extension FieldScanner {
             case nil: try skipValue()
             }
         }
-        try requireFields(EntryMember.all, members, entryFields, in: "stack entry")
+        try requireFields(requiredEntryMembers, members, entryFields, in: "stack entry")
         return entry
     }
 
@@ -333,7 +343,7 @@ extension FieldScanner {
             case nil: try skipValue()
             }
         }
-        try requireFields(SharesMember.all, members, sharesFields, in: "shares")
+        try requireFields(requiredSharesMembers, members, sharesFields, in: "shares")
         return shares
     }
 
