@@ -5,39 +5,54 @@ import SplitCore
 /// preferred widths and fractions and `placeholder`, `null` (and `"automatic"` for the
 /// widths) resets to the default. Unknown fields are refused (`bad_request`) so a typo
 /// never passes silently. Value ranges are the core's to check (`SplitConfig.validate`).
+/// Every member of a config, in the declaration order of `SplitConfig`'s Codable
+/// conformance: the names a `config` object may carry and the members of a stored one.
+enum ConfigMember: Int, StoredMember {
+    case style, preferredDisplayMode, preferredSplitBehavior
+    case preferredPrimaryColumnWidth, preferredPrimaryColumnWidthFraction
+    case minimumPrimaryColumnWidth, maximumPrimaryColumnWidth
+    case preferredSupplementaryColumnWidth, preferredSupplementaryColumnWidthFraction
+    case minimumSupplementaryColumnWidth, maximumSupplementaryColumnWidth
+    case primaryEdge, layoutDirection, presentsWithGesture, showsSecondaryOnlyButton
+    case roots, placeholder, tabs, collapsePolicy, expandPolicy, topColumnForCollapsing
+    case detailRouting, backBehavior, sizePolicy
+
+    /// Members that may be null: the automatic widths and fractions, and the placeholder.
+    var isNullable: Bool {
+        switch self {
+        case .preferredPrimaryColumnWidth, .preferredPrimaryColumnWidthFraction, .preferredSupplementaryColumnWidth,
+             .preferredSupplementaryColumnWidthFraction, .placeholder: true
+        default: false
+        }
+    }
+}
+
 extension FieldReader {
-    /// Every member of a config, in the declaration order of `SplitConfig`'s Codable
-    /// conformance (the stored scene-state decoder indexes its fields by this order).
-    static let configFieldOrder: [String] = [
-        "style", "preferredDisplayMode", "preferredSplitBehavior",
-        "preferredPrimaryColumnWidth", "preferredPrimaryColumnWidthFraction",
-        "minimumPrimaryColumnWidth", "maximumPrimaryColumnWidth",
-        "preferredSupplementaryColumnWidth", "preferredSupplementaryColumnWidthFraction",
-        "minimumSupplementaryColumnWidth", "maximumSupplementaryColumnWidth",
-        "primaryEdge", "layoutDirection", "presentsWithGesture", "showsSecondaryOnlyButton",
-        "roots", "placeholder", "tabs", "collapsePolicy", "expandPolicy", "topColumnForCollapsing",
-        "detailRouting", "backBehavior", "sizePolicy",
-    ]
-    static let configFieldNames = Set(configFieldOrder)
+    static let configFieldNames = Set(ConfigMember.allCases.map { "\($0)" })
 
     func configPatch() throws(WireError) -> SplitConfigPatch {
         try refuseUnknownKeys(known: FieldReader.configFieldNames.contains)
         var patch = SplitConfigPatch()
         patch.style = try optionalCase("style", SplitStyle.self)
-        if optional("preferredDisplayMode") != nil { patch.preferredDisplayMode = try displayMode("preferredDisplayMode") }
+        if optional("preferredDisplayMode") != nil {
+            patch.preferredDisplayMode = try displayMode("preferredDisplayMode")
+        }
         patch.preferredSplitBehavior = try optionalCase("preferredSplitBehavior", SplitBehavior.self)
         patch.preferredPrimaryColumnWidth = try resettableWidth("preferredPrimaryColumnWidth")
         patch.preferredPrimaryColumnWidthFraction = try resettableWidth("preferredPrimaryColumnWidthFraction")
         patch.minimumPrimaryColumnWidth = try optionalDouble("minimumPrimaryColumnWidth")
         patch.maximumPrimaryColumnWidth = try optionalDouble("maximumPrimaryColumnWidth")
         patch.preferredSupplementaryColumnWidth = try resettableWidth("preferredSupplementaryColumnWidth")
-        patch.preferredSupplementaryColumnWidthFraction = try resettableWidth("preferredSupplementaryColumnWidthFraction")
+        patch.preferredSupplementaryColumnWidthFraction =
+            try resettableWidth("preferredSupplementaryColumnWidthFraction")
         patch.minimumSupplementaryColumnWidth = try optionalDouble("minimumSupplementaryColumnWidth")
         patch.maximumSupplementaryColumnWidth = try optionalDouble("maximumSupplementaryColumnWidth")
         patch.primaryEdge = try optionalCase("primaryEdge", PrimaryEdge.self)
         patch.layoutDirection = try optionalCase("layoutDirection", LayoutDirection.self)
         if optional("presentsWithGesture") != nil { patch.presentsWithGesture = try bool("presentsWithGesture") }
-        if optional("showsSecondaryOnlyButton") != nil { patch.showsSecondaryOnlyButton = try bool("showsSecondaryOnlyButton") }
+        if optional("showsSecondaryOnlyButton") != nil {
+            patch.showsSecondaryOnlyButton = try bool("showsSecondaryOnlyButton")
+        }
         if optional("roots") != nil { patch.roots = try nested("roots").columnRoots() }
         if object["placeholder"] != nil { patch.placeholder = .some(try optionalString("placeholder")) }
         if optional("tabs") != nil { patch.tabs = try tabs("tabs") }

@@ -99,7 +99,9 @@ struct FieldReader {
     /// A revision number: an integer >= 0.
     func optionalRevision(_ name: String) throws(WireError) -> Int? {
         guard let revision = try optionalInt(name) else { return nil }
-        guard revision >= 0 else { throw WireError.badRequest("field '\(fieldName(name))' must be >= 0, got \(revision)") }
+        guard revision >= 0 else {
+            throw WireError.badRequest("field '\(fieldName(name))' must be >= 0, got \(revision)")
+        }
         return revision
     }
 
@@ -119,7 +121,8 @@ struct FieldReader {
 
     private func checkSide(_ side: Double, _ name: String) throws(WireError) {
         guard side.isFinite, side > 0, side <= Size.maximumSide else {
-            throw WireError.badRequest("field '\(fieldName(name))' must be > 0 and <= 100000, got \(JSONValue.double(side))")
+            throw WireError.badRequest(
+                "field '\(fieldName(name))' must be > 0 and <= 100000, got \(JSONValue.double(side))")
         }
     }
 }

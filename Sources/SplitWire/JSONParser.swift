@@ -121,8 +121,8 @@ struct JSONCursor {
             return .object(JSONObject())
         }
         // One allocation for the typical object (a request has 3-6 members) instead of
-        // repeated growth from empty; measured faster than a shared member stack, which
-        // costs a copy and a release per member.
+        // repeated growth from empty; cheaper than a shared member stack, which costs a
+        // copy and a release per member.
         var members: [JSONMember] = []
         members.reserveCapacity(8)
         var largeObjectKeys: Set<String>? = nil
@@ -198,7 +198,8 @@ struct JSONCursor {
         while position < end {
             let byte = base[position]
             if byte == Byte.quote {
-                let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
+                let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start),
+                                  as: UTF8.self)
                 position += 1
                 return text
             }
@@ -229,7 +230,8 @@ struct JSONCursor {
             default:
                 let sequenceStart = position
                 try skipUTF8Sequence()
-                scratch.append(contentsOf: UnsafeBufferPointer(start: base + sequenceStart, count: position - sequenceStart))
+                scratch.append(contentsOf: UnsafeBufferPointer(start: base + sequenceStart,
+                                                               count: position - sequenceStart))
             }
         }
         throw JSONParseError(.unexpectedEnd, at: position)
@@ -342,7 +344,8 @@ struct JSONCursor {
         let negative = base[position] == Byte.minus
         if negative { position += 1 }
         guard isDigit(at: position) else {
-            throw position < end ? JSONParseError(.invalidNumber, at: start) : JSONParseError(.unexpectedEnd, at: position)
+            throw position < end ? JSONParseError(.invalidNumber, at: start)
+                                 : JSONParseError(.unexpectedEnd, at: position)
         }
         // Up to 19 digits accumulate exactly; more force the slow path.
         var mantissa: UInt64 = 0
@@ -388,7 +391,8 @@ struct JSONCursor {
             }
             if exponentNegative { exponent = -exponent }
         }
-        if !mantissaOverflowed, let magnitude = isInteger ? mantissa : Self.exactInteger(mantissa, exponent: exponent - fractionDigits) {
+        if !mantissaOverflowed,
+           let magnitude = isInteger ? mantissa : Self.exactInteger(mantissa, exponent: exponent - fractionDigits) {
             if !negative, magnitude <= UInt64(Int64.max) { return .int(Int64(magnitude)) }
             if negative, magnitude <= UInt64(Int64.max) + 1 { return .int(Int64(truncatingIfNeeded: 0 &- magnitude)) }
         }

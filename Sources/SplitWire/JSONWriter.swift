@@ -7,8 +7,8 @@
 /// characters pass through as UTF-8.
 ///
 /// Non-copyable because it owns raw storage: appending to it is a bounds check and a store,
-/// several times cheaper than `Array.append` per token (measured: the response encoder spends
-/// most of its time appending a few bytes at a time).
+/// much cheaper than `Array.append` per token, and the response encoder spends most of its
+/// time appending a few bytes at a time.
 public struct JSONWriter: ~Copyable, @unchecked Sendable {
     private var base: UnsafeMutablePointer<UInt8>
     /// Bytes written so far.
@@ -160,7 +160,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// Writes `"name":` for a name known to need no escaping (the protocol's field names).
     /// Inlined, like the other fixed tokens: with the name a constant at each call site, the
-    /// copy becomes a few stores (out of line, these calls were ~1 % of the daemon's CPU).
+    /// copy becomes a few stores.
     @inline(__always)
     public mutating func rawKey(_ name: StaticString) {
         let length = name.utf8CodeUnitCount

@@ -13,8 +13,8 @@ public enum JournalRecord: Hashable, Sendable {
 
 /// The versioned encoding of a `JournalRecord`: a JSON object whose `v` is the format
 /// version, then exactly one of `created`, `resize` (`{width, height}`), `intent` (the
-/// WIRE.md intent object) or `reconfigure` (`{intent: setConfig, size}`). Request lines journaled by older daemons have no `v`, so they are
-/// never mistaken for a record.
+/// WIRE.md intent object) or `reconfigure` (`{intent: setConfig, size}`). Request lines
+/// journaled by older daemons have no `v`, so they are never mistaken for a record.
 public enum JournalRecordCoding {
     /// The format version written (and the only one read).
     public static let version = 1

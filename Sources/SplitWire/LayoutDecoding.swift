@@ -62,7 +62,8 @@ extension SceneEvent {
         case "disappear":
             self = .disappear(vc: try reader.string("vc"), column: try reader.enumeration("column", Column.self))
         case "presented":
-            self = .presented(vc: try reader.string("vc"), style: try reader.enumeration("style", PresentationStyle.self))
+            self = .presented(vc: try reader.string("vc"),
+                              style: try reader.enumeration("style", PresentationStyle.self))
         case "dismissed": self = .dismissed(vc: try reader.string("vc"))
         default: throw WireError.badRequest("unknown event type '\(type)' in field '\(reader.fieldName("type"))'")
         }
@@ -70,7 +71,9 @@ extension SceneEvent {
 
     /// An `events` array.
     public static func list(json: JSONValue) throws(WireError) -> [SceneEvent] {
-        guard let elements = json.array else { throw WireError.badRequest("events must be an array, got \(describe(json))") }
+        guard let elements = json.array else {
+            throw WireError.badRequest("events must be an array, got \(describe(json))")
+        }
         var events: [SceneEvent] = []
         events.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
@@ -93,7 +96,9 @@ extension Size {
 extension FieldReader {
     /// A reader over a top-level value that must be an object.
     static func root(_ value: JSONValue, _ what: String) throws(WireError) -> FieldReader {
-        guard let object = value.object else { throw WireError.badRequest("\(what) must be an object, got \(describe(value))") }
+        guard let object = value.object else {
+            throw WireError.badRequest("\(what) must be an object, got \(describe(value))")
+        }
         return FieldReader(object)
     }
 

@@ -4,9 +4,9 @@ import SplitCore
 /// shows. Enum values are written from their raw values; `displayMode`/`splitBehavior`
 /// are explicit nulls when collapsed; `selectedTab` only when present.
 // Runs of fixed text (a member's name with the punctuation around it, a traits object, a
-// flag pair) are copied as one static string: token by token, every name and value paid
-// its own comma test and capacity check (the layout and events were ~5 % of the daemon's
-// CPU per change). `FusedEncodingTests` holds the output to the token-by-token writer's.
+// flag pair) are copied as one static string: token by token, every name and value pays
+// its own comma test and capacity check, and a layout goes out with every change.
+// `FusedEncodingTests` holds the output to the token-by-token writer's.
 extension JSONWriter {
     public mutating func write(_ layout: Layout) {
         openObject(#"{"size":"#)
@@ -56,8 +56,10 @@ extension JSONWriter {
         rawKey("width")
         write(column.width)
         appendStatic(column.overlay
-            ? (column.dimmed ? #","overlay":true,"dimmed":true,"stack":"# : #","overlay":true,"dimmed":false,"stack":"#)
-            : (column.dimmed ? #","overlay":false,"dimmed":true,"stack":"# : #","overlay":false,"dimmed":false,"stack":"#))
+            ? (column.dimmed ? #","overlay":true,"dimmed":true,"stack":"#
+                             : #","overlay":true,"dimmed":false,"stack":"#)
+            : (column.dimmed ? #","overlay":false,"dimmed":true,"stack":"#
+                             : #","overlay":false,"dimmed":false,"stack":"#))
         needsComma = false
         write(column.stack)
         endObject()

@@ -58,7 +58,8 @@ public struct RequestDecoder: Sendable {
     /// Decodes an already parsed request value.
     public func decode(_ value: JSONValue) throws(RequestFailure) -> Request {
         guard case .object(let object) = value else {
-            throw RequestFailure(id: nil, error: WireError(.badJSON, "a request must be a JSON object, got \(value.typeName)"))
+            throw RequestFailure(id: nil,
+                                 error: WireError(.badJSON, "a request must be a JSON object, got \(value.typeName)"))
         }
         let id = object["id"].flatMap(RequestID.init(json:))
         func fail(_ error: WireError) -> RequestFailure { RequestFailure(id: id, error: error) }
@@ -124,7 +125,8 @@ extension FieldReader {
         case "ping": return .ping
         case "devices": return .devices
         default:
-            throw WireError(.unknownOp, "unknown op '\(name)' (ops: " + Request.Operation.allNames.joined(separator: ", ") + ")")
+            throw WireError(.unknownOp,
+                            "unknown op '\(name)' (ops: " + Request.Operation.allNames.joined(separator: ", ") + ")")
         }
     }
 
@@ -140,7 +142,8 @@ extension FieldReader {
             }
         }
         guard allowed, (1...128).contains(text.utf8.count) else {
-            throw WireError.badRequest("field '\(fieldName(name))' must be 1-128 characters of [A-Za-z0-9._:-], got \(describe(.string(text)))")
+            throw WireError.badRequest("field '\(fieldName(name))' must be 1-128 characters of [A-Za-z0-9._:-], "
+                                       + "got \(describe(.string(text)))")
         }
         return text
     }
@@ -158,7 +161,9 @@ extension FieldReader {
             sizes.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
                 let elementName = "sizes[\(index)]"
-                guard let size = element.object else { throw invalid(elementName, "an object {width, height}", got: element) }
+                guard let size = element.object else {
+                    throw invalid(elementName, "an object {width, height}", got: element)
+                }
                 sizes.append(try FieldReader(size, path: fieldName(elementName)).windowSize())
             }
             return .sizes(sizes)
@@ -189,7 +194,8 @@ extension FieldReader {
 /// `describe` for a rejected `id`: a number that prints as a whole one says why it was not taken.
 func describeID(_ value: JSONValue) -> String {
     if case .double(let number) = value, number.rounded(.towardZero) == number {
-        return "\(describe(value)) (a whole number of at most 64 bits, below 2^53 if written with a fraction or an exponent)"
+        return "\(describe(value)) (a whole number of at most 64 bits, below 2^53 if written with a fraction "
+            + "or an exponent)"
     }
     return describe(value)
 }

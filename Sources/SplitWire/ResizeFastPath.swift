@@ -3,7 +3,7 @@ import SplitCore
 /// Reads the one request the daemon gets most, a plain `resize`
 /// (`{"id":7,"op":"resize","scene":"s","width":1366,"height":1024}`, members in any order,
 /// optionally `baseRevision`), straight from its bytes: building the JSON tree and reading
-/// it back cost ~1 µs per request, most of the request's decoding.
+/// it back would be most of the request's decoding.
 ///
 /// Deliberately narrow: no whitespace, no escapes, only printable ASCII in strings, only
 /// plain decimal integers in range, each member once, no other member. Anything else
@@ -53,10 +53,14 @@ enum ResizeFastPath {
                     guard scene == nil, let text = string(), !text.isEmpty else { return nil }
                     scene = text
                 } else if matches(key, Key.width) {
-                    guard width == nil, let number = integer(maxDigits: 6), number > 0, number <= 100_000 else { return nil }
+                    guard width == nil, let number = integer(maxDigits: 6), number > 0, number <= 100_000 else {
+                        return nil
+                    }
                     width = number
                 } else if matches(key, Key.height) {
-                    guard height == nil, let number = integer(maxDigits: 6), number > 0, number <= 100_000 else { return nil }
+                    guard height == nil, let number = integer(maxDigits: 6), number > 0, number <= 100_000 else {
+                        return nil
+                    }
                     height = number
                 } else if matches(key, Key.baseRevision) {
                     guard !sawBaseRevision, let number = integer(maxDigits: 18) else { return nil }
@@ -108,7 +112,8 @@ enum ResizeFastPath {
         mutating func integer(maxDigits: Int) -> Int64? {
             let start = position
             var value: Int64 = 0
-            while position < end, case let byte = bytes[position], byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+            while position < end, case let byte = bytes[position],
+                  byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
                 // Past `maxDigits` (18 at most) the value could overflow.
                 guard position - start < maxDigits else { return nil }
                 value = value * 10 + Int64(byte - UInt8(ascii: "0"))

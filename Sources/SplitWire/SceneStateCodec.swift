@@ -23,7 +23,9 @@ public enum SceneStateCodec {
 
     /// Reads a stored state from borrowed bytes (a row of the database, a slice of a file).
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(StoredDocumentError) -> SceneState {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { throw StoredDocumentError("empty scene state", at: 0) }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            throw StoredDocumentError("empty scene state", at: 0)
+        }
         var scanner = FieldScanner(base: base, count: bytes.count)
         let state = try scanner.sceneState()
         try scanner.finish()

@@ -7,22 +7,72 @@ import SplitCore
 // defaults, `null` refused except for automatic widths and the placeholder, display modes
 // with their deprecated aliases), integers exact (`3.0` is 3).
 
-private let sceneFields = NameTable(fields: ["id", "device", "size", "traits", "config", "revision",
-                                             "navigation", "display"])
-private let sizeFields = NameTable(fields: ["width", "height"])
-private let traitsFields = NameTable(fields: ["horizontalSizeClass", "verticalSizeClass"])
-private let configFields = NameTable(fields: FieldReader.configFieldOrder)
-private let rootsFields = NameTable(fields: ["primary", "supplementary", "secondary", "compact"])
-private let tabConfigFields = NameTable(fields: ["root", "title"])
-private let navigationFields = NameTable(fields: ["primary", "supplementary", "secondary", "compact", "placeholder",
-                                                  "tabs", "selectedTab", "presentations", "lastNavigated", "collapsed",
-                                                  "expandedFrom"])
-private let tabStateFields = NameTable(fields: ["primary", "savedDetail", "savedSecondary"])
-private let presentationFields = NameTable(fields: ["vc", "style"])
-private let collapsedFields = NameTable(fields: ["entries", "built", "shares"])
-private let entryFields = NameTable(fields: ["vc", "origin"])
-private let sharesFields = NameTable(fields: ["primary", "supplementary", "secondary"])
-private let displayFields = NameTable(fields: ["userDisplayMode", "lastTraits"])
+// The members of each stored object, in the order SceneStateEncoding.swift writes them: a
+// case's name is the member's JSON name, its raw value the member's index in the object's
+// name table (and its bit among the members seen). A new member is one case here, whose
+// reading the decoder's exhaustive `switch` then asks for, and one line of the encoder.
+
+/// The members of an object in a stored scene state.
+protocol StoredMember: RawRepresentable<Int>, CaseIterable {}
+
+extension StoredMember {
+    /// The mask of `members`, for `requireFields`.
+    static func mask(_ members: [Self]) -> UInt64 {
+        members.reduce(0) { $0 | 1 << UInt64($1.rawValue) }
+    }
+
+    /// Every member (for the objects whose Codable conformance requires them all).
+    static var all: UInt64 { mask(Array(allCases)) }
+}
+
+extension NameTable where Value == Int {
+    init<Member: StoredMember>(members: Member.Type) {
+        self.init(fields: Member.allCases.map { "\($0)" })
+    }
+}
+
+private enum SceneStateMember: Int, StoredMember {
+    case id, device, size, traits, config, revision, navigation, display
+}
+private enum SizeMember: Int, StoredMember { case width, height }
+private enum TraitsMember: Int, StoredMember { case horizontalSizeClass, verticalSizeClass }
+private enum RootsMember: Int, StoredMember { case primary, supplementary, secondary, compact }
+private enum TabConfigMember: Int, StoredMember { case root, title }
+private enum NavigationMember: Int, StoredMember {
+    case primary, supplementary, secondary, compact, placeholder, tabs, selectedTab, presentations, lastNavigated
+    case collapsed, expandedFrom
+}
+private enum TabStateMember: Int, StoredMember { case primary, savedDetail, savedSecondary }
+private enum PresentationMember: Int, StoredMember { case vc, style }
+private enum CollapsedMember: Int, StoredMember { case entries, built, shares }
+private enum EntryMember: Int, StoredMember { case vc, origin }
+private enum SharesMember: Int, StoredMember { case primary, supplementary, secondary }
+private enum DisplayMember: Int, StoredMember { case userDisplayMode, lastTraits }
+
+private let sceneFields = NameTable(members: SceneStateMember.self)
+private let sizeFields = NameTable(members: SizeMember.self)
+private let traitsFields = NameTable(members: TraitsMember.self)
+private let configFields = NameTable(members: ConfigMember.self)
+private let rootsFields = NameTable(members: RootsMember.self)
+private let tabConfigFields = NameTable(members: TabConfigMember.self)
+private let navigationFields = NameTable(members: NavigationMember.self)
+private let tabStateFields = NameTable(members: TabStateMember.self)
+private let presentationFields = NameTable(members: PresentationMember.self)
+private let collapsedFields = NameTable(members: CollapsedMember.self)
+private let entryFields = NameTable(members: EntryMember.self)
+private let sharesFields = NameTable(members: SharesMember.self)
+private let displayFields = NameTable(members: DisplayMember.self)
+
+// What each object's Codable conformance requires (computed once: `mask` builds an array).
+private let requiredSceneMembers = SceneStateMember.all
+private let requiredSizeMembers = SizeMember.all
+private let requiredTraitsMembers = TraitsMember.all
+private let requiredTabConfigMembers = TabConfigMember.mask([.root])
+private let requiredTabStateMembers = TabStateMember.mask([.primary, .savedDetail])
+private let requiredPresentationMembers = PresentationMember.all
+private let requiredCollapsedMembers = CollapsedMember.all
+private let requiredEntryMembers = EntryMember.all
+private let requiredSharesMembers = SharesMember.all
 
 private let splitStyles = NameTable(cases: SplitStyle.self)
 /// DisplayMode's Decodable accepts the deprecated UIKit names.
@@ -43,11 +93,8 @@ private let columns = NameTable(cases: Column.self)
 private let presentationStyles = NameTable(cases: PresentationStyle.self)
 private let entryOrigins = NameTable(cases: EntryOrigin.self)
 
-/// The automatic widths and fractions (3, 4, 7, 8) and the placeholder (16).
-private let nullableConfigFields: UInt64 = 1 << 3 | 1 << 4 | 1 << 7 | 1 << 8 | 1 << 16
-
-/// A mask of the first `count` fields.
-private func all(_ count: Int) -> UInt64 { (1 << UInt64(count)) - 1 }
+/// The config members that may be null.
+private let nullableConfigFields = ConfigMember.mask(ConfigMember.allCases.filter(\.isNullable))
 
 extension FieldScanner {
     mutating func sceneState() throws(StoredDocumentError) -> SceneState {
@@ -59,19 +106,19 @@ extension FieldScanner {
         var navigation = NavigationState()
         var display = DisplayMemory()
         while let field = try nextField(sceneFields, &members) {
-            switch field {
-            case 0: id = try string()
-            case 1: device = try string()
-            case 2: size = try self.size()
-            case 3: traits = try self.traits()
-            case 4: config = try splitConfig()
-            case 5: revision = try int()
-            case 6: navigation = try navigationState()
-            case 7: display = try displayMemory()
-            default: try skipValue()
+            switch SceneStateMember(rawValue: field) {
+            case .id?: id = try string()
+            case .device?: device = try string()
+            case .size?: size = try self.size()
+            case .traits?: traits = try self.traits()
+            case .config?: config = try splitConfig()
+            case .revision?: revision = try int()
+            case .navigation?: navigation = try navigationState()
+            case .display?: display = try displayMemory()
+            case nil: try skipValue()
             }
         }
-        try requireFields(all(8), members, sceneFields, in: "scene state")
+        try requireFields(requiredSceneMembers, members, sceneFields, in: "scene state")
         return SceneState(id: id, device: device, size: size, traits: traits, config: config,
                           revision: revision, navigation: navigation, display: display)
     }
@@ -80,13 +127,13 @@ extension FieldScanner {
         var members = try beginObject("size")
         var size = Size(width: 0, height: 0)
         while let field = try nextField(sizeFields, &members) {
-            switch field {
-            case 0: size.width = try double()
-            case 1: size.height = try double()
-            default: try skipValue()
+            switch SizeMember(rawValue: field) {
+            case .width?: size.width = try double()
+            case .height?: size.height = try double()
+            case nil: try skipValue()
             }
         }
-        try requireFields(all(2), members, sizeFields, in: "size")
+        try requireFields(requiredSizeMembers, members, sizeFields, in: "size")
         return size
     }
 
@@ -94,13 +141,13 @@ extension FieldScanner {
         var members = try beginObject("traits")
         var traits = Traits.regularRegular
         while let field = try nextField(traitsFields, &members) {
-            switch field {
-            case 0: traits.horizontalSizeClass = try name(sizeClasses, "size class")
-            case 1: traits.verticalSizeClass = try name(sizeClasses, "size class")
-            default: try skipValue()
+            switch TraitsMember(rawValue: field) {
+            case .horizontalSizeClass?: traits.horizontalSizeClass = try name(sizeClasses, "size class")
+            case .verticalSizeClass?: traits.verticalSizeClass = try name(sizeClasses, "size class")
+            case nil: try skipValue()
             }
         }
-        try requireFields(all(2), members, traitsFields, in: "traits")
+        try requireFields(requiredTraitsMembers, members, traitsFields, in: "traits")
         return traits
     }
 
@@ -115,34 +162,35 @@ extension FieldScanner {
             if field < configFields.count, nullableConfigFields & (1 << UInt64(field)) == 0, try takeNull() {
                 throw failure("config '\(configFields.name(field))' cannot be null")
             }
-            switch field {
-            case 0: c.style = try name(splitStyles, "style")
-            case 1: c.preferredDisplayMode = try name(displayModes, "display mode")
-            case 2: c.preferredSplitBehavior = try name(splitBehaviors, "split behavior")
-            case 3: c.preferredPrimaryColumnWidth = try automaticWidth()
-            case 4: c.preferredPrimaryColumnWidthFraction = try automaticWidth()
-            case 5: c.minimumPrimaryColumnWidth = try double()
-            case 6: c.maximumPrimaryColumnWidth = try double()
-            case 7: c.preferredSupplementaryColumnWidth = try automaticWidth()
-            case 8: c.preferredSupplementaryColumnWidthFraction = try automaticWidth()
-            case 9: c.minimumSupplementaryColumnWidth = try double()
-            case 10: c.maximumSupplementaryColumnWidth = try double()
-            case 11: c.primaryEdge = try name(primaryEdges, "primary edge")
-            case 12: c.layoutDirection = try name(layoutDirections, "layout direction")
-            case 13: c.presentsWithGesture = try bool()
-            case 14: c.showsSecondaryOnlyButton = try bool()
-            case 15: c.roots = try columnRoots()
-            case 16: c.placeholder = try takeNull() ? nil : try string()
-            case 17: c.tabs = try array("tabs") { (scanner: inout FieldScanner) throws(StoredDocumentError) in
+            switch ConfigMember(rawValue: field) {
+            case .style?: c.style = try name(splitStyles, "style")
+            case .preferredDisplayMode?: c.preferredDisplayMode = try name(displayModes, "display mode")
+            case .preferredSplitBehavior?: c.preferredSplitBehavior = try name(splitBehaviors, "split behavior")
+            case .preferredPrimaryColumnWidth?: c.preferredPrimaryColumnWidth = try automaticWidth()
+            case .preferredPrimaryColumnWidthFraction?: c.preferredPrimaryColumnWidthFraction = try automaticWidth()
+            case .minimumPrimaryColumnWidth?: c.minimumPrimaryColumnWidth = try double()
+            case .maximumPrimaryColumnWidth?: c.maximumPrimaryColumnWidth = try double()
+            case .preferredSupplementaryColumnWidth?: c.preferredSupplementaryColumnWidth = try automaticWidth()
+            case .preferredSupplementaryColumnWidthFraction?:
+                c.preferredSupplementaryColumnWidthFraction = try automaticWidth()
+            case .minimumSupplementaryColumnWidth?: c.minimumSupplementaryColumnWidth = try double()
+            case .maximumSupplementaryColumnWidth?: c.maximumSupplementaryColumnWidth = try double()
+            case .primaryEdge?: c.primaryEdge = try name(primaryEdges, "primary edge")
+            case .layoutDirection?: c.layoutDirection = try name(layoutDirections, "layout direction")
+            case .presentsWithGesture?: c.presentsWithGesture = try bool()
+            case .showsSecondaryOnlyButton?: c.showsSecondaryOnlyButton = try bool()
+            case .roots?: c.roots = try columnRoots()
+            case .placeholder?: c.placeholder = try takeNull() ? nil : try string()
+            case .tabs?: c.tabs = try array("tabs") { (scanner: inout FieldScanner) throws(StoredDocumentError) in
                     try scanner.tabConfig()
                 }
-            case 18: c.collapsePolicy = try name(collapsePolicies, "collapse policy")
-            case 19: c.expandPolicy = try name(expandPolicies, "expand policy")
-            case 20: c.topColumnForCollapsing = try name(topColumns, "top column for collapsing")
-            case 21: c.detailRouting = try name(detailRoutings, "detail routing")
-            case 22: c.backBehavior = try name(backBehaviors, "back behavior")
-            case 23: c.sizePolicy = try name(sizePolicies, "size policy")
-            default: try skipValue()
+            case .collapsePolicy?: c.collapsePolicy = try name(collapsePolicies, "collapse policy")
+            case .expandPolicy?: c.expandPolicy = try name(expandPolicies, "expand policy")
+            case .topColumnForCollapsing?: c.topColumnForCollapsing = try name(topColumns, "top column for collapsing")
+            case .detailRouting?: c.detailRouting = try name(detailRoutings, "detail routing")
+            case .backBehavior?: c.backBehavior = try name(backBehaviors, "back behavior")
+            case .sizePolicy?: c.sizePolicy = try name(sizePolicies, "size policy")
+            case nil: try skipValue()
             }
         }
         return c
@@ -164,12 +212,12 @@ extension FieldScanner {
         var members = try beginObject("roots")
         var roots = ColumnRoots()
         while let field = try nextField(rootsFields, &members) {
-            switch field {
-            case 0: roots.primary = try optionalString()
-            case 1: roots.supplementary = try optionalString()
-            case 2: roots.secondary = try optionalString()
-            case 3: roots.compact = try optionalString()
-            default: try skipValue()
+            switch RootsMember(rawValue: field) {
+            case .primary?: roots.primary = try optionalString()
+            case .supplementary?: roots.supplementary = try optionalString()
+            case .secondary?: roots.secondary = try optionalString()
+            case .compact?: roots.compact = try optionalString()
+            case nil: try skipValue()
             }
         }
         return roots
@@ -179,13 +227,13 @@ extension FieldScanner {
         var members = try beginObject("a tab")
         var tab = TabConfig(root: "")
         while let field = try nextField(tabConfigFields, &members) {
-            switch field {
-            case 0: tab.root = try string()
-            case 1: tab.title = try optionalString()
-            default: try skipValue()
+            switch TabConfigMember(rawValue: field) {
+            case .root?: tab.root = try string()
+            case .title?: tab.title = try optionalString()
+            case nil: try skipValue()
             }
         }
-        try requireFields(all(1), members, tabConfigFields, in: "tab")
+        try requireFields(requiredTabConfigMembers, members, tabConfigFields, in: "tab")
         return tab
     }
 
@@ -197,23 +245,24 @@ extension FieldScanner {
         var n = NavigationState()
         while let field = try nextField(navigationFields, &members) {
             if field < navigationFields.count, try takeNull() { continue }
-            switch field {
-            case 0: n.primary = try strings("primary")
-            case 1: n.supplementary = try strings("supplementary")
-            case 2: n.secondary = try strings("secondary")
-            case 3: n.compact = try strings("compact")
-            case 4: n.placeholder = try string()
-            case 5: n.tabs = try array("tabs") { (scanner: inout FieldScanner) throws(StoredDocumentError) in
+            switch NavigationMember(rawValue: field) {
+            case .primary?: n.primary = try strings("primary")
+            case .supplementary?: n.supplementary = try strings("supplementary")
+            case .secondary?: n.secondary = try strings("secondary")
+            case .compact?: n.compact = try strings("compact")
+            case .placeholder?: n.placeholder = try string()
+            case .tabs?: n.tabs = try array("tabs") { (scanner: inout FieldScanner) throws(StoredDocumentError) in
                     try scanner.tabState()
                 }
-            case 6: n.selectedTab = try int()
-            case 7: n.presentations = try array("presentations") { (scanner: inout FieldScanner) throws(StoredDocumentError) in
-                    try scanner.presentation()
+            case .selectedTab?: n.selectedTab = try int()
+            case .presentations?:
+                n.presentations = try array("presentations") {
+                    (scanner: inout FieldScanner) throws(StoredDocumentError) in try scanner.presentation()
                 }
-            case 8: n.lastNavigated = try name(columns, "column")
-            case 9: n.collapsed = try collapsedStack()
-            case 10: n.expandedFrom = ExpandedFrom(try navigationState())
-            default: try skipValue()
+            case .lastNavigated?: n.lastNavigated = try name(columns, "column")
+            case .collapsed?: n.collapsed = try collapsedStack()
+            case .expandedFrom?: n.expandedFrom = ExpandedFrom(try navigationState())
+            case nil: try skipValue()
             }
         }
         return n
@@ -223,14 +272,14 @@ extension FieldScanner {
         var members = try beginObject("a tab state")
         var tab = TabState()
         while let field = try nextField(tabStateFields, &members) {
-            switch field {
-            case 0: tab.primary = try strings("primary")
-            case 1: tab.savedDetail = try strings("savedDetail")
-            case 2: tab.savedSecondary = try takeNull() ? nil : try strings("savedSecondary")
-            default: try skipValue()
+            switch TabStateMember(rawValue: field) {
+            case .primary?: tab.primary = try strings("primary")
+            case .savedDetail?: tab.savedDetail = try strings("savedDetail")
+            case .savedSecondary?: tab.savedSecondary = try takeNull() ? nil : try strings("savedSecondary")
+            case nil: try skipValue()
             }
         }
-        try requireFields(all(2), members, tabStateFields, in: "tab state")
+        try requireFields(requiredTabStateMembers, members, tabStateFields, in: "tab state")
         return tab
     }
 
@@ -238,13 +287,13 @@ extension FieldScanner {
         var members = try beginObject("a presentation")
         var presentation = Presentation(vc: "", style: .fullScreen)
         while let field = try nextField(presentationFields, &members) {
-            switch field {
-            case 0: presentation.vc = try string()
-            case 1: presentation.style = try name(presentationStyles, "presentation style")
-            default: try skipValue()
+            switch PresentationMember(rawValue: field) {
+            case .vc?: presentation.vc = try string()
+            case .style?: presentation.style = try name(presentationStyles, "presentation style")
+            case nil: try skipValue()
             }
         }
-        try requireFields(all(2), members, presentationFields, in: "presentation")
+        try requireFields(requiredPresentationMembers, members, presentationFields, in: "presentation")
         return presentation
     }
 
@@ -252,18 +301,20 @@ extension FieldScanner {
         var members = try beginObject("collapsed")
         var stack = CollapsedStack(entries: [], built: [], shares: ColumnShares())
         while let field = try nextField(collapsedFields, &members) {
-            switch field {
-            case 0: stack.entries = try array("entries") { (scanner: inout FieldScanner) throws(StoredDocumentError) in
-                    try scanner.stackEntry()
+            switch CollapsedMember(rawValue: field) {
+            case .entries?:
+                stack.entries = try array("entries") {
+                    (scanner: inout FieldScanner) throws(StoredDocumentError) in try scanner.stackEntry()
                 }
-            case 1: stack.built = try array("built") { (scanner: inout FieldScanner) throws(StoredDocumentError) in
-                    try scanner.stackEntry()
+            case .built?:
+                stack.built = try array("built") {
+                    (scanner: inout FieldScanner) throws(StoredDocumentError) in try scanner.stackEntry()
                 }
-            case 2: stack.shares = try columnShares()
-            default: try skipValue()
+            case .shares?: stack.shares = try columnShares()
+            case nil: try skipValue()
             }
         }
-        try requireFields(all(3), members, collapsedFields, in: "collapsed stack")
+        try requireFields(requiredCollapsedMembers, members, collapsedFields, in: "collapsed stack")
         return stack
     }
 
@@ -271,13 +322,13 @@ extension FieldScanner {
         var members = try beginObject("a stack entry")
         var entry = StackEntry(vc: "", origin: .pushed)
         while let field = try nextField(entryFields, &members) {
-            switch field {
-            case 0: entry.vc = try string()
-            case 1: entry.origin = try name(entryOrigins, "entry origin")
-            default: try skipValue()
+            switch EntryMember(rawValue: field) {
+            case .vc?: entry.vc = try string()
+            case .origin?: entry.origin = try name(entryOrigins, "entry origin")
+            case nil: try skipValue()
             }
         }
-        try requireFields(all(2), members, entryFields, in: "stack entry")
+        try requireFields(requiredEntryMembers, members, entryFields, in: "stack entry")
         return entry
     }
 
@@ -285,14 +336,14 @@ extension FieldScanner {
         var members = try beginObject("shares")
         var shares = ColumnShares()
         while let field = try nextField(sharesFields, &members) {
-            switch field {
-            case 0: shares.primary = try int()
-            case 1: shares.supplementary = try int()
-            case 2: shares.secondary = try int()
-            default: try skipValue()
+            switch SharesMember(rawValue: field) {
+            case .primary?: shares.primary = try int()
+            case .supplementary?: shares.supplementary = try int()
+            case .secondary?: shares.secondary = try int()
+            case nil: try skipValue()
             }
         }
-        try requireFields(all(3), members, sharesFields, in: "shares")
+        try requireFields(requiredSharesMembers, members, sharesFields, in: "shares")
         return shares
     }
 
@@ -304,10 +355,10 @@ extension FieldScanner {
         var display = DisplayMemory()
         while let field = try nextField(displayFields, &members) {
             if field < displayFields.count, try takeNull() { continue }
-            switch field {
-            case 0: display.userDisplayMode = try name(displayModes, "display mode")
-            case 1: display.lastTraits = try traits()
-            default: try skipValue()
+            switch DisplayMember(rawValue: field) {
+            case .userDisplayMode?: display.userDisplayMode = try name(displayModes, "display mode")
+            case .lastTraits?: display.lastTraits = try traits()
+            case nil: try skipValue()
             }
         }
         return display

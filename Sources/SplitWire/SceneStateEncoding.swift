@@ -4,7 +4,7 @@ import SplitCore
 // order, nil optionals omitted (synthesized `encodeIfPresent`) except in SplitConfig, whose
 // `encode(to:)` writes every key with `null` for nil; doubles as JSONWriter prints them.
 // No containers, no dynamic dispatch, field names as static text. A new field is one line
-// here and one member of the matching name table and switch in SceneStateDecoding.swift.
+// here, in the order of its case in the object's member enum (SceneStateDecoding.swift).
 
 extension JSONWriter {
     /// Throws `EncodingError.invalidValue` for a non-finite number, as Codable encoders do.
@@ -45,7 +45,8 @@ extension JSONWriter {
         rawKey("minimumPrimaryColumnWidth"); try writeFinite(c.minimumPrimaryColumnWidth)
         rawKey("maximumPrimaryColumnWidth"); try writeFinite(c.maximumPrimaryColumnWidth)
         rawKey("preferredSupplementaryColumnWidth"); try writeOptional(c.preferredSupplementaryColumnWidth)
-        rawKey("preferredSupplementaryColumnWidthFraction"); try writeOptional(c.preferredSupplementaryColumnWidthFraction)
+        rawKey("preferredSupplementaryColumnWidthFraction")
+        try writeOptional(c.preferredSupplementaryColumnWidthFraction)
         rawKey("minimumSupplementaryColumnWidth"); try writeFinite(c.minimumSupplementaryColumnWidth)
         rawKey("maximumSupplementaryColumnWidth"); try writeFinite(c.maximumSupplementaryColumnWidth)
         rawKey("primaryEdge"); write(c.primaryEdge.rawValue)

@@ -25,7 +25,8 @@ import Testing
 
     @Test("a change response is the composed object, after whatever the buffer held")
     func responseMatchesComposition() async {
-        await propertyCheck(count: 300, input: Self.ids, WireGenerators.layout, WireGenerators.events) { id, layout, events throws in
+        await propertyCheck(count: 300, input: Self.ids, WireGenerators.layout, WireGenerators.events) {
+            id, layout, events throws in
             let change = ChangeFields(revision: Int.random(in: 0...1_000_000), layout: layout, events: events)
             var buffer = Array("held\n".utf8)
             WireEncoder.appendResponse(id: id, change: change, to: &buffer)

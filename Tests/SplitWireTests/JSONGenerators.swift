@@ -45,7 +45,9 @@ enum JSONGenerators {
             var bits = UInt64.random(in: .min ... .max, using: &rng)
             while !Double(bitPattern: bits).isFinite { bits = UInt64.random(in: .min ... .max, using: &rng) }
             return Double(bitPattern: bits)
-        default: return [0.1, 1e-7, 1e21, Double.leastNonzeroMagnitude, .greatestFiniteMagnitude, -0.0, 1366.0].randomElement(using: &rng)!
+        default:
+            let awkward = [0.1, 1e-7, 1e21, Double.leastNonzeroMagnitude, .greatestFiniteMagnitude, -0.0, 1366.0]
+            return awkward.randomElement(using: &rng)!
         }
     }
 

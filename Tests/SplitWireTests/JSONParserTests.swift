@@ -32,7 +32,8 @@ struct JSONParserTests {
 
     @Test("keeps integers exact and types them as integers")
     func integersStayExact() throws {
-        let value = try JSONParser.parse("[9007199254740993, 1.0, 2.50e1, 1.5, 1.0000000000000001, 9007199254740993.0, 1e-400]")
+        let value = try JSONParser.parse(
+            "[9007199254740993, 1.0, 2.50e1, 1.5, 1.0000000000000001, 9007199254740993.0, 1e-400]")
         guard case .int(let big) = value[0] else { Issue.record("not an int: \(value)"); return }
         #expect(big == 9_007_199_254_740_993)
         // A whole number below 2^53 written with a fraction or an exponent is an integer too.

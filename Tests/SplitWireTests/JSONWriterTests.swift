@@ -16,7 +16,8 @@ struct JSONWriterTests {
         #expect(text(.object(["k\"ey": .string("v")])) == #"{"k\"ey":"v"}"#)
     }
 
-    @Test("finds a character to escape at any position of a long string", arguments: ["\"", "\\", "\n", "\u{0}", "\u{1F}"])
+    @Test("finds a character to escape at any position of a long string",
+          arguments: ["\"", "\\", "\n", "\u{0}", "\u{1F}"])
     func escapingAnywhere(special: String) throws {
         // The strict parser refuses raw control characters, and a raw quote or backslash
         // would end the string early or start a bogus escape: parsing back is the check.
@@ -26,12 +27,14 @@ struct JSONWriterTests {
                     var characters = Array(repeating: filler, count: length)
                     characters[position] = special
                     let original = characters.joined()
-                    #expect(try JSONParser.parse(text(.string(original))) == .string(original), "at \(position)/\(length)")
+                    #expect(try JSONParser.parse(text(.string(original))) == .string(original),
+                            "at \(position)/\(length)")
                 }
             }
         }
         // Bytes just outside the escaped ranges pass through.
-        #expect(text(.string(String(repeating: " !#[]~\u{7F}", count: 3))) == "\"" + String(repeating: " !#[]~\u{7F}", count: 3) + "\"")
+        let plain = String(repeating: " !#[]~\u{7F}", count: 3)
+        #expect(text(.string(plain)) == "\"" + plain + "\"")
     }
 
     @Test("writes integral doubles without a fraction")
@@ -48,7 +51,8 @@ struct JSONWriterTests {
         #expect(text(.double(0.1)) == "0.1")
         #expect(text(.double(409.8)) == "409.8")
         #expect(text(.double(1.5)) == "1.5")
-        for value in [0.1, 1.0 / 3, 1e-7, 1e21, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude, 2.5e-308] {
+        let values = [0.1, 1.0 / 3, 1e-7, 1e21, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude, 2.5e-308]
+        for value in values {
             let written = text(.double(value))
             #expect(Double(written) == value)
             #expect(written.count <= "\(value)".count)

@@ -8,7 +8,9 @@ struct JournalRecordCodingTests {
     static let records = Generator<JournalRecord, Shrink.None<JournalRecord>>(run: { rng in
         switch Int.random(in: 0..<6, using: &rng) {
         case 0: return .created
-        case 5: return .change(.reconfigure(WireGenerators.makePatch(using: &rng), size: WireGenerators.makeWindowSize(using: &rng)))
+        case 5:
+            return .change(.reconfigure(WireGenerators.makePatch(using: &rng),
+                                        size: WireGenerators.makeWindowSize(using: &rng)))
         case 1: return .change(.resize(WireGenerators.makeWindowSize(using: &rng)))
         case 2: return .change(.resize(Size(width: Double.random(in: 0.001...100_000, using: &rng),
                                             height: Double.random(in: 0.001...100_000, using: &rng))))
@@ -31,7 +33,8 @@ struct JournalRecordCodingTests {
         patch.sizePolicy = .largest
         let reconfigure = JournalRecordCoding.encode(.change(.reconfigure(patch, size: Size(width: 1200, height: 900))))
         #expect(String(decoding: reconfigure, as: UTF8.self)
-                == #"{"v":1,"reconfigure":{"intent":{"kind":"setConfig","config":{"sizePolicy":"largest"}},"size":{"width":1200,"height":900}}}"#)
+                == #"{"v":1,"reconfigure":{"intent":{"kind":"setConfig","config":{"sizePolicy":"largest"}},"#
+                    + #""size":{"width":1200,"height":900}}}"#)
     }
 
     @Test("request lines of older daemons, other versions and damaged entries are refused",
@@ -41,7 +44,8 @@ struct JournalRecordCodingTests {
                       #"{"v":1,"created":false}"#,
                       #"{"v":1,"intent":{"kind":"teleport"}}"#,
                       #"{"v":1,"resize":{"width":390}}"#,
-                      #"{"v":1,"reconfigure":{"intent":{"kind":"pop","column":"primary"},"size":{"width":390,"height":844}}}"#,
+                      #"{"v":1,"reconfigure":{"intent":{"kind":"pop","column":"primary"},"#
+                          + #""size":{"width":390,"height":844}}}"#,
                       #"{"v":1,"reconfigure":{"intent":{"kind":"setConfig","config":{}}}}"#,
                       #"[1]"#,
                       #"{"v":1,"resize":"#])

@@ -20,7 +20,8 @@ struct RequestDecoderTests {
     }
 
     @Test("decodes every op of WIRE.md with its parameters", arguments: [
-        (#"{"id":1,"op":"hello","protocol":1,"client":"splitctl"}"#, Request.Operation.hello(protocol: 1, client: "splitctl")),
+        (#"{"id":1,"op":"hello","protocol":1,"client":"splitctl"}"#,
+         Request.Operation.hello(protocol: 1, client: "splitctl")),
         (#"{"id":1,"op":"hello","protocol":1}"#, .hello(protocol: 1, client: nil)),
         (#"{"id":1,"op":"scene.create","scene":"s1","device":"ipad-pro-12.9"}"#,
          .sceneCreate(scene: "s1", device: "ipad-pro-12.9", size: nil, config: nil)),
@@ -29,12 +30,14 @@ struct RequestDecoderTests {
         (#"{"id":1,"op":"scene.get","scene":"s1"}"#, .sceneGet(scene: "s1")),
         (#"{"id":1,"op":"scene.list"}"#, .sceneList),
         (#"{"id":1,"op":"scene.delete","scene":"s1"}"#, .sceneDelete(scene: "s1")),
-        (#"{"id":1,"op":"scene.attach","scene":"s1","role":"viewer"}"#, .sceneAttach(scene: "s1", role: .viewer, size: nil)),
+        (#"{"id":1,"op":"scene.attach","scene":"s1","role":"viewer"}"#,
+         .sceneAttach(scene: "s1", role: .viewer, size: nil)),
         (#"{"id":1,"op":"scene.attach","scene":"s1","role":"window","size":{"width":375,"height":667}}"#,
          .sceneAttach(scene: "s1", role: .window, size: Size(width: 375, height: 667))),
         (#"{"id":1,"op":"scene.attach","scene":"s1","role":"viewer","notices":["deleted"]}"#,
          .sceneAttach(scene: "s1", role: .viewer, size: nil, notices: .deleted)),
-        (#"{"id":1,"op":"scene.attach","scene":"s1","role":"viewer","notices":[]}"#, .sceneAttach(scene: "s1", role: .viewer, size: nil)),
+        (#"{"id":1,"op":"scene.attach","scene":"s1","role":"viewer","notices":[]}"#,
+         .sceneAttach(scene: "s1", role: .viewer, size: nil)),
         // A notice this daemon does not know is ignored, as unknown params are.
         (#"{"id":1,"op":"scene.attach","scene":"s1","role":"viewer","notices":["moved","deleted"]}"#,
          .sceneAttach(scene: "s1", role: .viewer, size: nil, notices: .deleted)),
@@ -75,7 +78,8 @@ struct RequestDecoderTests {
         (#"{"kind":"present","vc":"compose","style":"formSheet"}"#, .present(vc: "compose", style: .formSheet)),
         (#"{"kind":"present","vc":"compose"}"#, .present(vc: "compose", style: .pageSheet)),
         (#"{"kind":"dismiss"}"#, .dismiss),
-        (#"{"kind":"setPreferredDisplayMode","mode":"twoBesideSecondary"}"#, .setPreferredDisplayMode(.twoBesideSecondary)),
+        (#"{"kind":"setPreferredDisplayMode","mode":"twoBesideSecondary"}"#,
+         .setPreferredDisplayMode(.twoBesideSecondary)),
         (#"{"kind":"setPreferredDisplayMode","mode":"allVisible"}"#, .setPreferredDisplayMode(.oneBesideSecondary)),
         (#"{"kind":"setPreferredDisplayMode","mode":"primaryHidden"}"#, .setPreferredDisplayMode(.secondaryOnly)),
         (#"{"kind":"setPreferredDisplayMode","mode":"primaryOverlay"}"#, .setPreferredDisplayMode(.oneOverSecondary)),
@@ -115,7 +119,8 @@ struct RequestDecoderTests {
          "primaryEdge":"trailing","layoutDirection":"rtl","presentsWithGesture":false,"showsSecondaryOnlyButton":true,
          "roots":{"primary":"tabs","secondary":"empty"},"placeholder":"empty",
          "tabs":[{"root":"chats"},{"root":"contacts","title":"Contacts"}],
-         "collapsePolicy":"moveDetailExceptRoot","expandPolicy":"moveAllButRoot","topColumnForCollapsing":"lastNavigated",
+         "collapsePolicy":"moveDetailExceptRoot","expandPolicy":"moveAllButRoot",
+         "topColumnForCollapsing":"lastNavigated",
          "detailRouting":"resetAndPush","backBehavior":"popUntilLayoutChange","sizePolicy":"largest"}
         """#
         var expected = SplitConfigPatch()
@@ -144,13 +149,16 @@ struct RequestDecoderTests {
         expected.backBehavior = .popUntilLayoutChange
         expected.sizePolicy = .largest
 
-        let intent = try decode(#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setConfig","config":"# + config + "}}")
+        let intent = try decode(#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setConfig","config":"#
+                                + config + "}}")
         #expect(intent.op == .intent(scene: "s", intent: .setConfig(expected), baseRevision: nil))
-        let create = try decode(#"{"id":1,"op":"scene.create","scene":"s","device":"ipad-pro-11","config":"# + config + "}")
+        let create = try decode(#"{"id":1,"op":"scene.create","scene":"s","device":"ipad-pro-11","config":"#
+                                + config + "}")
         #expect(create.op == .sceneCreate(scene: "s", device: "ipad-pro-11", size: nil, config: expected))
 
         // Absent fields stay unset; null placeholder means "none".
-        let partial = try decode(#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setConfig","config":{"placeholder":null}}}"#)
+        let partial = try decode(
+            #"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setConfig","config":{"placeholder":null}}}"#)
         var none = SplitConfigPatch()
         none.placeholder = .some(nil)
         #expect(partial.op == .intent(scene: "s", intent: .setConfig(none), baseRevision: nil))
@@ -282,7 +290,8 @@ struct RequestDecoderTests {
         (#"{"id":1,"op":"resize","scene":"s","width":10,"height":10,"baseRevision":-1}"#, "baseRevision"),
         (#"{"id":1,"op":"resize","scene":"s","width":10,"height":10,"baseRevision":"3"}"#, "baseRevision"),
         // Whole-looking, but past 2^53 a number with a fraction or exponent may be a rounded neighbour.
-        (#"{"id":1,"op":"resize","scene":"s","width":10,"height":10,"baseRevision":9007199254740993.0}"#, "baseRevision"),
+        (#"{"id":1,"op":"resize","scene":"s","width":10,"height":10,"baseRevision":9007199254740993.0}"#,
+         "baseRevision"),
         (#"{"id":1,"op":"resize","scene":"s","width":10,"height":10,"baseRevision":1e18}"#, "baseRevision"),
         (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"selectTab","index":1e20}}"#, "intent.index"),
         (#"{"id":1,"op":"resize","width":10,"height":10}"#, "scene"),
@@ -296,16 +305,20 @@ struct RequestDecoderTests {
         (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"selectTab"}}"#, "intent.index"),
         (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"selectTab","index":1.5}}"#, "intent.index"),
         (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"present","vc":"x","style":"sheet"}}"#, "intent.style"),
-        (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setPreferredDisplayMode","mode":"sideBySide"}}"#, "intent.mode"),
+        (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setPreferredDisplayMode","mode":"sideBySide"}}"#,
+         "intent.mode"),
         (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setPreferredDisplayMode"}}"#, "intent.mode"),
         (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setConfig"}}"#, "intent.config"),
         (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setConfig","config":{"tabs":[{"title":"x"}]}}}"#,
          "intent.config.tabs[0].root"),
-        (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setConfig","config":{"tabs":[{"root":"a","colour":"red"}]}}}"#,
+        (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setConfig","#
+          + #""config":{"tabs":[{"root":"a","colour":"red"}]}}}"#,
          "intent.config.tabs[0].colour"),
-        (#"{"id":1,"op":"scene.create","scene":"s","device":"mac","config":{"tabs":[{"root":"a"},{"root":"b","badge":3}]}}"#,
+        (#"{"id":1,"op":"scene.create","scene":"s","device":"mac","#
+          + #""config":{"tabs":[{"root":"a"},{"root":"b","badge":3}]}}"#,
          "config.tabs[1].badge"),
-        (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setConfig","config":{"preferredPrimaryColumnWidth":"wide"}}}"#,
+        (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setConfig","#
+          + #""config":{"preferredPrimaryColumnWidth":"wide"}}}"#,
          "intent.config.preferredPrimaryColumnWidth"),
         (#"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setConfig","config":{"roots":{"main":"x"}}}}"#,
          "intent.config.roots.main"),
@@ -354,6 +367,7 @@ struct RequestDecoderTests {
     func sizeLimits() throws {
         let largest = try decode(#"{"id":1,"op":"resize","scene":"s","width":100000,"height":0.5}"#)
         #expect(largest.op == .resize(scene: "s", size: Size(width: 100_000, height: 0.5), baseRevision: nil))
-        #expect(failure(#"{"id":1,"op":"resize","scene":"s","width":100000.001,"height":1}"#)?.error.code == .badRequest)
+        #expect(failure(#"{"id":1,"op":"resize","scene":"s","width":100000.001,"height":1}"#)?.error.code
+                == .badRequest)
     }
 }

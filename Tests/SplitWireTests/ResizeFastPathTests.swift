@@ -17,10 +17,12 @@ import SplitTestSupport
         mutating func chance(_ percent: UInt64) -> Bool { next() % 100 < percent }
     }
 
-    static let ids = ["7", #""r-1""#, "123456789012345678", "0", "1234567890123456789", "99999999999999999999999", "-3", "007", "1.0", "1e2",
+    static let ids = ["7", #""r-1""#, "123456789012345678", "0", "1234567890123456789", "99999999999999999999999",
+                      "-3", "007", "1.0", "1e2",
                       #""""#, #""a\"b""#, #""设置""#, #""a\u0041""#, "null", "true", "[1]"]
     static let ops = [#""resize""#, #""resize""#, #""resize""#, #""Resize""#, #""intent""#, #""resize ""#, "1"]
-    static let scenes = [#""s""#, #""bench-12""#, #""a b:c.d_e""#, #""""#, #""a\"b""#, #""设置""#, #""x\u0041""#, "5", "null"]
+    static let scenes = [#""s""#, #""bench-12""#, #""a b:c.d_e""#, #""""#, #""a\"b""#, #""设置""#, #""x\u0041""#,
+                         "5", "null"]
     static let sides = ["1366", "1024", "375", "1", "100000", "100001", "0", "-5", "007", "1366.5", "1e3", "1E3",
                         "9999999", "99999999999999999999999", #""1366""#, "null", "1366.0"]
     static let revisions = ["3", "0", "17", "-1", "null", "1.5", "123456789012345678", #""3""#]
@@ -30,7 +32,9 @@ import SplitTestSupport
     static func line(_ seed: Int) -> [UInt8] {
         var dice = Dice(seed)
         // Mostly the first (valid) values, so that many lines take the fast path.
-        func value(_ choices: [String]) -> String { dice.chance(70) ? choices[Int(dice.next() % 3)] : dice.pick(choices) }
+        func value(_ choices: [String]) -> String {
+            dice.chance(70) ? choices[Int(dice.next() % 3)] : dice.pick(choices)
+        }
         var members = [("id", value(ids)), ("op", value(ops)), ("scene", value(scenes)),
                        ("width", value(sides)), ("height", value(sides))]
         if dice.chance(30) { members.append(("baseRevision", value(revisions))) }
@@ -52,7 +56,9 @@ import SplitTestSupport
         do throws(RequestFailure) {
             let value: JSONValue
             do {
-                value = try line.withUnsafeBytes { raw in Result { () throws(JSONParseError) in try JSONParser().parse(raw) } }.get()
+                value = try line.withUnsafeBytes { raw in
+                    Result { () throws(JSONParseError) in try JSONParser().parse(raw) }
+                }.get()
             } catch {
                 throw RequestFailure(id: nil, error: WireError(.badJSON, "invalid JSON: \(error)"))
             }

@@ -42,8 +42,10 @@ struct ResponseEncodingTests {
         {"size":{"width":1366,"height":1024},"orientation":"landscape",
          "traits":{"horizontalSizeClass":"regular","verticalSizeClass":"regular"},"collapsed":false,
          "displayMode":"oneBesideSecondary","splitBehavior":"tile",
-         "columns":[{"column":"primary","visible":true,"x":0,"width":320,"overlay":false,"dimmed":false,"stack":["inbox"]},
-          {"column":"secondary","visible":true,"x":320,"width":1046,"overlay":false,"dimmed":false,"stack":["placeholder"]}],
+         "columns":[{"column":"primary","visible":true,"x":0,"width":320,"overlay":false,"dimmed":false,
+          "stack":["inbox"]},
+          {"column":"secondary","visible":true,"x":320,"width":1046,"overlay":false,"dimmed":false,
+          "stack":["placeholder"]}],
          "presentations":[]}
         """#.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined()
         var writer = JSONWriter()
@@ -56,7 +58,8 @@ struct ResponseEncodingTests {
     func collapsedNulls() throws {
         let layout = Layout(size: Size(width: 375, height: 667), orientation: .portrait, traits: .compactRegular,
                             collapsed: true, displayMode: nil, splitBehavior: nil,
-                            columns: [ColumnLayout(column: .compact, visible: true, x: 0, width: 375, stack: ["a", "b"])],
+                            columns: [ColumnLayout(column: .compact, visible: true, x: 0, width: 375,
+                                                   stack: ["a", "b"])],
                             presentations: [PresentationLayout(vc: "p", style: .formSheet, effectiveStyle: .pageSheet)])
         let value = try fast { $0.write(layout) }
         #expect(value["displayMode"] == .null)
@@ -96,7 +99,8 @@ struct ResponseEncodingTests {
         let events: [SceneEvent] = [.viewWillTransition(to: Size(width: 375, height: 1024)),
                                     .traitsChanged(from: .regularRegular, to: .compactRegular)]
         let value = try line {
-            WireEncoder.appendResponse(id: "r1", reply: .change(revision: 12, layout: Self.wireExample, events: events), to: &$0)
+            WireEncoder.appendResponse(id: "r1", reply: .change(revision: 12, layout: Self.wireExample, events: events),
+                                       to: &$0)
         }
         #expect(value.object?.keys == ["id", "ok", "revision", "layout", "events"])
         #expect(value["id"] == "r1")
@@ -105,7 +109,10 @@ struct ResponseEncodingTests {
         #expect(try Layout(json: value["layout"] ?? nil) == Self.wireExample)
         #expect(try SceneEvent.list(json: value["events"] ?? nil) == events)
 
-        let noop = try line { WireEncoder.appendResponse(id: 2, reply: .change(revision: 12, layout: Self.wireExample, events: []), to: &$0) }
+        let noop = try line {
+            WireEncoder.appendResponse(id: 2, reply: .change(revision: 12, layout: Self.wireExample, events: []),
+                                       to: &$0)
+        }
         #expect(noop["events"] == .array([]))
     }
 
@@ -117,7 +124,8 @@ struct ResponseEncodingTests {
         WireEncoder.appendResponse(id: 9, change: change, to: &shared)
         WireEncoder.appendLayoutPush(scene: "s1", change: change, to: &shared)
         var direct: [UInt8] = []
-        WireEncoder.appendResponse(id: 9, reply: .change(revision: 5, layout: Self.wireExample, events: events), to: &direct)
+        WireEncoder.appendResponse(id: 9, reply: .change(revision: 5, layout: Self.wireExample, events: events),
+                                   to: &direct)
         WireEncoder.appendLayoutPush(scene: "s1", revision: 5, layout: Self.wireExample, events: events, to: &direct)
         #expect(shared == direct)
     }
@@ -125,7 +133,8 @@ struct ResponseEncodingTests {
     @Test("a layout push: event, scene, revision, layout, events and no id")
     func push() throws {
         let value = try line {
-            WireEncoder.appendLayoutPush(scene: "s\"1", revision: 3, layout: Self.wireExample, events: [.dismissed(vc: "x")], to: &$0)
+            WireEncoder.appendLayoutPush(scene: "s\"1", revision: 3, layout: Self.wireExample,
+                                         events: [.dismissed(vc: "x")], to: &$0)
         }
         #expect(value.object?.keys == ["event", "scene", "revision", "layout", "events"])
         #expect(value["event"] == "layout")
@@ -139,7 +148,8 @@ struct ResponseEncodingTests {
     func errors() throws {
         for code in WireErrorCode.protocolOne {
             let value = try line { WireEncoder.appendError(id: 4, error: WireError(code, "why \"not\"\n"), to: &$0) }
-            #expect(value == ["id": 4, "ok": false, "error": ["code": .string(code.rawValue), "message": "why \"not\"\n"]])
+            #expect(value == ["id": 4, "ok": false,
+                              "error": ["code": .string(code.rawValue), "message": "why \"not\"\n"]])
         }
         let failure = RequestFailure(id: nil, error: WireError(.badJSON, "invalid JSON"))
         let value = try line { WireEncoder.appendFailure(failure, to: &$0) }
@@ -164,10 +174,12 @@ struct ResponseEncodingTests {
         func result(_ reply: Reply) throws -> JSONValue {
             try line { WireEncoder.appendResponse(id: 1, reply: reply, to: &$0) }
         }
-        #expect(try result(.hello(protocol: 1, server: "splitd 0.1")) == ["id": 1, "ok": true, "protocol": 1, "server": "splitd 0.1"])
+        #expect(try result(.hello(protocol: 1, server: "splitd 0.1"))
+            == ["id": 1, "ok": true, "protocol": 1, "server": "splitd 0.1"])
         let scene = try result(.scene(scene: "s", revision: 1, layout: Self.wireExample))
         #expect(scene.object?.keys == ["id", "ok", "scene", "revision", "layout"])
-        let detail = try result(.sceneDetail(scene: "s", revision: 2, layout: Self.wireExample, state: ["config": ["style": "classic"]]))
+        let detail = try result(.sceneDetail(scene: "s", revision: 2, layout: Self.wireExample,
+                                             state: ["config": ["style": "classic"]]))
         #expect(detail["state"]?["config"]?["style"] == "classic")
         #expect(detail["revision"] == 2)
         #expect(try result(.sceneList([SceneListing(scene: "a", revision: 3, device: "mac")]))["scenes"]
@@ -175,10 +187,12 @@ struct ResponseEncodingTests {
         #expect(try result(.empty) == ["id": 1, "ok": true])
         #expect(try result(.stats(["scenes": 2, "clients": 1, "requests": 99]))
             == ["id": 1, "ok": true, "scenes": 2, "clients": 1, "requests": 99])
-        #expect(try result(.snapshotSessions([SnapshotListing(session: "7", baseRevision: 4, sizes: [Size(width: 1, height: 2)], hash: "ab")]))["sessions"]
+        let listing = SnapshotListing(session: "7", baseRevision: 4, sizes: [Size(width: 1, height: 2)], hash: "ab")
+        #expect(try result(.snapshotSessions([listing]))["sessions"]
             == [["session": "7", "baseRevision": 4, "sizes": [["width": 1, "height": 2]], "hash": "ab"]])
         let device = DeviceListing(device: "ipad-pro-11", kind: .profile, defaultSize: Size(width: 1194, height: 834),
-                                   presets: [NamedSize(name: "1/2", orientation: .landscape, size: Size(width: 592, height: 834))])
+                                   presets: [NamedSize(name: "1/2", orientation: .landscape,
+                                                       size: Size(width: 592, height: 834))])
         #expect(try result(.devices([device]))["devices"] == [[
             "device": "ipad-pro-11", "kind": "profile", "defaultSize": ["width": 1194, "height": 834],
             "presets": [["name": "1/2", "orientation": "landscape", "size": ["width": 592, "height": 834]]],

@@ -10,7 +10,9 @@ enum WireGenerators {
     static let events = Generator<[SceneEvent], Shrink.None<[SceneEvent]>>(run: { rng in
         (0..<Int.random(in: 0...6, using: &rng)).map { _ in makeEvent(using: &rng) }
     })
-    static let patch = Generator<SplitConfigPatch, Shrink.None<SplitConfigPatch>>(run: { rng in makePatch(using: &rng) })
+    static let patch = Generator<SplitConfigPatch, Shrink.None<SplitConfigPatch>>(run: { rng in
+        makePatch(using: &rng)
+    })
     static let request = Generator<Request, Shrink.None<Request>>(run: { rng in makeRequest(using: &rng) })
 
     static func pick<T: CaseIterable>(_ type: T.Type, using rng: inout RNG) -> T {
@@ -38,7 +40,8 @@ enum WireGenerators {
     }
 
     static func makeTraits(using rng: inout RNG) -> Traits {
-        Traits(horizontalSizeClass: pick(SizeClass.self, using: &rng), verticalSizeClass: pick(SizeClass.self, using: &rng))
+        Traits(horizontalSizeClass: pick(SizeClass.self, using: &rng),
+               verticalSizeClass: pick(SizeClass.self, using: &rng))
     }
 
     static func makeStack(using rng: inout RNG) -> [String] {
@@ -49,7 +52,8 @@ enum WireGenerators {
         let size = makeSize(using: &rng)
         let collapsed = chance(&rng)
         let columns: [ColumnLayout] = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
-            ColumnLayout(column: pick(Column.self, using: &rng), visible: chance(&rng), x: -makePoints(using: &rng) + 100,
+            ColumnLayout(column: pick(Column.self, using: &rng), visible: chance(&rng),
+                         x: -makePoints(using: &rng) + 100,
                          width: makePoints(using: &rng), overlay: chance(&rng), dimmed: chance(&rng),
                          stack: makeStack(using: &rng))
         }
@@ -164,7 +168,8 @@ enum WireGenerators {
         case 0: return .hello(protocol: Int.random(in: 0...3, using: &rng), client: maybe(&rng) { makeID(using: &$0) })
         case 1:
             return .sceneCreate(scene: scene, device: ["ipad-pro-12.9", "material"].randomElement(using: &rng)!,
-                                size: maybe(&rng) { makeWindowSize(using: &$0) }, config: maybe(&rng) { makePatch(using: &$0) })
+                                size: maybe(&rng) { makeWindowSize(using: &$0) },
+                                config: maybe(&rng) { makePatch(using: &$0) })
         case 2: return .sceneGet(scene: scene)
         case 3: return .sceneList
         case 4: return .sceneDelete(scene: scene)
@@ -188,7 +193,8 @@ enum WireGenerators {
     }
 
     static func makeRequest(using rng: inout RNG) -> Request {
-        let id: RequestID = chance(&rng) ? .int(Int64.random(in: -5...Int64.max, using: &rng)) : .string(makeID(using: &rng))
+        let id: RequestID = chance(&rng) ? .int(Int64.random(in: -5...Int64.max, using: &rng))
+                                         : .string(makeID(using: &rng))
         return Request(id: id, op: makeOperation(using: &rng))
     }
 }
