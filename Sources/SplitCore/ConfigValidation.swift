@@ -23,6 +23,7 @@ extension SplitConfig {
         try Self.checkId(roots.secondary, "roots.secondary")
         try Self.checkId(roots.compact, "roots.compact")
         try Self.checkId(placeholder, "placeholder")
+        if let traitOverrides, traitOverrides.isEmpty { throw .badRequest("traitOverrides must not be empty") }
         for (index, tab) in tabs.enumerated() {
             try Self.checkId(tab.root, "tabs[\(index)].root")
         }

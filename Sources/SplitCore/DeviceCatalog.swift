@@ -26,9 +26,15 @@ public struct DeviceProfile: Codable, Hashable, Sendable {
     public var zoomOf: String?
     /// Named sizes, both orientations (`full`, `2/3`, `1/2`, `1/3`, `slideOver`).
     public var presets: [NamedSize]
+    /// Where the row's values come from (revision 2 rows cite Apple's published table).
+    public var source: String?
+    /// The fields Apple has not published for this model (`landscapeHorizontalClass`,
+    /// `multitaskingWidths`): marked rather than guessed (SEMANTICS 2, revision 2).
+    public var unpublished: [String]?
 
     public init(id: String, idiom: DeviceIdiom, screen: Size, landscapeHorizontalClass: SizeClass,
-                windowedRegularMinWidth: Double? = nil, zoomOf: String? = nil, presets: [NamedSize]) {
+                windowedRegularMinWidth: Double? = nil, zoomOf: String? = nil, presets: [NamedSize],
+                source: String? = nil, unpublished: [String]? = nil) {
         self.id = id
         self.idiom = idiom
         self.screen = screen
@@ -36,6 +42,8 @@ public struct DeviceProfile: Codable, Hashable, Sendable {
         self.windowedRegularMinWidth = windowedRegularMinWidth
         self.zoomOf = zoomOf
         self.presets = presets
+        self.source = source
+        self.unpublished = unpublished
     }
 
     /// The full screen in `orientation`.

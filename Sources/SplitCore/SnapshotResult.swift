@@ -14,10 +14,25 @@ public struct RoundTripReport: Codable, Hashable, Sendable {
     public var lossless: Bool
     /// Human-readable findings; empty when lossless.
     public var differences: [String]
+    /// The parts of the base state the live replay lost, by name (`displayMode`,
+    /// `visibleStack`, `secondaryStack`, ...; WIRE.md revision 2), in the order of
+    /// `differences`; empty when lossless.
+    public var lost: [String]
 
-    public init(lossless: Bool, differences: [String]) {
+    public init(lossless: Bool, differences: [String], lost: [String] = []) {
         self.lossless = lossless
         self.differences = differences
+        self.lost = lost
+    }
+
+    enum CodingKeys: String, CodingKey { case lossless, differences, lost }
+
+    /// A report stored before `lost` existed reads back with none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        lossless = try c.decode(Bool.self, forKey: .lossless)
+        differences = try c.decode([String].self, forKey: .differences)
+        lost = try c.decodeIfPresent([String].self, forKey: .lost) ?? []
     }
 }
 

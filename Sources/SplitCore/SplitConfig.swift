@@ -83,6 +83,11 @@ public enum SizePolicy: String, Codable, Hashable, Sendable, CaseIterable {
     case latest, largest, smallest, manual
 }
 
+/// UIKit's `displayModeButtonVisibility` (SEMANTICS 5, revision 2).
+public enum DisplayModeButtonVisibility: String, Codable, Hashable, Sendable, CaseIterable {
+    case automatic, always, never
+}
+
 public enum PresentationStyle: String, Codable, Hashable, Sendable, CaseIterable {
     case fullScreen, pageSheet, formSheet, popover
 }
@@ -143,6 +148,13 @@ public struct SplitConfig: Codable, Hashable, Sendable {
     public var detailRouting: DetailRouting = .replace
     public var backBehavior: BackBehavior = .popLatest
     public var sizePolicy: SizePolicy = .latest
+    /// A rule set layered on the device (SEMANTICS 2, revision 2): its matching rules
+    /// override only the classes they set; nil: none.
+    public var traitOverrides: String? = nil
+    /// When the display-mode button shows (SEMANTICS 5, revision 2); column styles only.
+    public var displayModeButtonVisibility: DisplayModeButtonVisibility = .automatic
+    /// Whether entering `background` runs the app-switcher snapshot session (SEMANTICS 10).
+    public var snapshotOnBackground: Bool = true
 
     public init() {}
 }

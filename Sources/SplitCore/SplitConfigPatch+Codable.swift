@@ -31,6 +31,9 @@ extension SplitConfigPatch: Codable {
         detailRouting = try c.decodeValue(DetailRouting.self, .detailRouting)
         backBehavior = try c.decodeValue(BackBehavior.self, .backBehavior)
         sizePolicy = try c.decodeValue(SizePolicy.self, .sizePolicy)
+        traitOverrides = try c.decodeNullable(.traitOverrides)
+        displayModeButtonVisibility = try c.decodeValue(DisplayModeButtonVisibility.self, .displayModeButtonVisibility)
+        snapshotOnBackground = try c.decodeValue(Bool.self, .snapshotOnBackground)
     }
 
     /// Only the keys the patch sets; `.some(nil)` as `null`.
@@ -60,6 +63,9 @@ extension SplitConfigPatch: Codable {
         try c.encodeIfPresent(detailRouting, forKey: .detailRouting)
         try c.encodeIfPresent(backBehavior, forKey: .backBehavior)
         try c.encodeIfPresent(sizePolicy, forKey: .sizePolicy)
+        try c.encodeSet(traitOverrides, forKey: .traitOverrides)
+        try c.encodeIfPresent(displayModeButtonVisibility, forKey: .displayModeButtonVisibility)
+        try c.encodeIfPresent(snapshotOnBackground, forKey: .snapshotOnBackground)
     }
 
     /// `config` with every set field of this patch written over it, not validated (the
@@ -90,6 +96,9 @@ extension SplitConfigPatch: Codable {
         detailRouting.map { c.detailRouting = $0 }
         backBehavior.map { c.backBehavior = $0 }
         sizePolicy.map { c.sizePolicy = $0 }
+        traitOverrides.map { c.traitOverrides = $0 }
+        displayModeButtonVisibility.map { c.displayModeButtonVisibility = $0 }
+        snapshotOnBackground.map { c.snapshotOnBackground = $0 }
         return c
     }
 }
