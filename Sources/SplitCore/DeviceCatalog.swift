@@ -221,17 +221,28 @@ public struct DeviceCatalog: Sendable {
     /// - `ORIENTATION/NAME` (`portrait/1/3`, `landscape/full`) or `NAME` (in the device
     ///   orientation): one preset of the profile.
     public func presetSizes(_ preset: String, device: String, current: Size) -> [Size]? {
+        presetSizes(preset, device: device, current: current, interfaceOrientation: nil)
+    }
+
+    /// `presetSizes` for a scene whose interface orientation is known (SEMANTICS 1,
+    /// revision 2): the app switcher's "other orientation" is the other interface
+    /// orientation, and a preset named without an orientation is in that one. nil: the
+    /// device orientation is inferred from `current` as above.
+    public func presetSizes(_ preset: String, device: String, current: Size, interfaceOrientation: Orientation?) -> [Size]? {
         let profile = profile(device)
         guard profile != nil || ruleSet(device) != nil else { return nil }
-        if preset == "appSwitcher" { return deduplicated(appSwitcherSizes(profile: profile, current: current)) }
+        if preset == "appSwitcher" {
+            return deduplicated(appSwitcherSizes(profile: profile, current: current, held: interfaceOrientation))
+        }
         guard let profile else { return nil }
-        let (orientation, name) = splitPresetName(preset, default: deviceOrientation(profile, current: current))
+        let held = interfaceOrientation ?? deviceOrientation(profile, current: current)
+        let (orientation, name) = splitPresetName(preset, default: held)
         return profile.presets.first { $0.orientation == orientation && $0.name == name }.map { [$0.size] }
     }
 
-    private func appSwitcherSizes(profile: DeviceProfile?, current: Size) -> [Size] {
+    private func appSwitcherSizes(profile: DeviceProfile?, current: Size, held: Orientation?) -> [Size] {
         guard let profile, profile.idiom != .mac else { return [Size(width: current.height, height: current.width), current] }
-        let other: Orientation = deviceOrientation(profile, current: current) == .landscape ? .portrait : .landscape
+        let other: Orientation = (held ?? deviceOrientation(profile, current: current)) == .landscape ? .portrait : .landscape
         let splits = profile.idiom == .pad
             ? profile.presets.filter { $0.name != "full" }.map(\.size) : []
         return [profile.screen(in: other)] + splits + [current]

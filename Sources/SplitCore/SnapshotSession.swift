@@ -19,7 +19,8 @@ extension SplitEngine {
 
     /// SEMANTICS 8 on a preset such as `appSwitcher`.
     public func snapshot(_ state: SceneState, preset: String) throws(CoreError) -> SnapshotResult {
-        guard let sizes = catalog.presetSizes(preset, device: state.device, current: state.size) else {
+        guard let sizes = catalog.presetSizes(preset, device: state.device, current: state.size,
+                                              interfaceOrientation: interfaceOrientation(of: state)) else {
             throw .badRequest("unknown snapshot preset '\(preset)' for device '\(state.device)'")
         }
         return try snapshot(state, sizes: sizes)

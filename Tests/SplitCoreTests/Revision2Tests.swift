@@ -66,6 +66,41 @@ import Testing
         let stated = try apply(.resize(Size(width: 375, height: 1000), interfaceOrientation: .portrait), try makeScene()).state
         let other = try engine.snapshot(stated, preset: "appSwitcher")
         #expect(other.snapshots.first?.size == padLandscape)
+        // Stated landscape for a window the size alone would call portrait: the other is portrait.
+        let held = try apply(.resize(Size(width: 375, height: 1000), interfaceOrientation: .landscape), try makeScene()).state
+        #expect(try engine.snapshot(held, preset: "appSwitcher").snapshots.first?.size == padPortrait)
+    }
+
+    // MARK: 2. the current device lineup
+
+    @Test func currentLineupRowsCiteTheirSourceAndMarkWhatIsUnpublished() throws {
+        let rows: [(String, Size, SizeClass)] = [
+            ("ipad-pro-13-m4", Size(width: 1032, height: 1376), .regular), ("ipad-pro-11-m4", Size(width: 834, height: 1210), .regular),
+            ("ipad-air-13", Size(width: 1024, height: 1366), .regular), ("ipad-air-11", Size(width: 820, height: 1180), .regular),
+            ("ipad-a16", Size(width: 820, height: 1180), .regular), ("ipad-mini-a17-pro", Size(width: 744, height: 1133), .regular),
+            ("iphone-16", Size(width: 393, height: 852), .compact), ("iphone-16-plus", Size(width: 430, height: 932), .regular),
+            ("iphone-16-pro", Size(width: 402, height: 874), .compact), ("iphone-16-pro-max", Size(width: 440, height: 956), .regular),
+            ("iphone-16e", Size(width: 390, height: 844), .compact), ("iphone-17", Size(width: 402, height: 874), .compact),
+            ("iphone-air", Size(width: 420, height: 912), .compact),
+        ]
+        for (id, screen, landscape) in rows {
+            let profile = try #require(engine.catalog.profile(id), "\(id)")
+            #expect(profile.screen == screen, "\(id)")
+            #expect(profile.landscapeHorizontalClass == landscape, "\(id)")
+            #expect(profile.source?.contains("developer.apple.com") == true, "\(id)")
+            #expect(profile.unpublished != nil, "\(id)")
+            // Full-screen presets only: no published multitasking widths are guessed.
+            #expect(Set(profile.presets.map(\.name)) == ["full"], "\(id)")
+        }
+        #expect(engine.catalog.profile("iphone-air")?.unpublished == ["landscapeHorizontalClass"])
+        #expect(engine.catalog.profile("ipad-pro-13-m4")?.unpublished == ["multitaskingWidths"])
+        #expect(engine.catalog.profile("iphone-16-pro-max")?.unpublished == [])
+        // Plus/Max phones are regular in landscape.
+        #expect(try makeScene("iphone-16-plus", size: Size(width: 932, height: 430)).traits == .regularCompact)
+        #expect(try makeScene("iphone-16", size: Size(width: 852, height: 393)).traits == .compactCompact)
+        // A narrower iPad window follows the 640-pt rule on the new iPads too.
+        #expect(try makeScene("ipad-pro-13-m4", size: Size(width: 700, height: 1032)).traits == .regularRegular)
+        #expect(try makeScene("ipad-pro-13-m4", size: Size(width: 500, height: 1032)).collapsed)
     }
 
     // MARK: 3. traitOverrides
