@@ -226,8 +226,8 @@ public struct DeviceCatalog: Sendable {
 
     /// `presetSizes` for a scene whose interface orientation is known (SEMANTICS 1,
     /// revision 2): the app switcher's "other orientation" is the other interface
-    /// orientation, and a preset named without an orientation is in that one. nil: the
-    /// device orientation is inferred from `current` as above.
+    /// orientation (nil: inferred from `current` as above). A preset named without an
+    /// orientation keeps the rule above, which splitctl applies to the same name.
     public func presetSizes(_ preset: String, device: String, current: Size, interfaceOrientation: Orientation?) -> [Size]? {
         let profile = profile(device)
         guard profile != nil || ruleSet(device) != nil else { return nil }
@@ -235,8 +235,7 @@ public struct DeviceCatalog: Sendable {
             return deduplicated(appSwitcherSizes(profile: profile, current: current, held: interfaceOrientation))
         }
         guard let profile else { return nil }
-        let held = interfaceOrientation ?? deviceOrientation(profile, current: current)
-        let (orientation, name) = splitPresetName(preset, default: held)
+        let (orientation, name) = splitPresetName(preset, default: deviceOrientation(profile, current: current))
         return profile.presets.first { $0.orientation == orientation && $0.name == name }.map { [$0.size] }
     }
 

@@ -30,6 +30,10 @@ public struct NavigationState: Codable, Hashable, Sendable {
     /// navigation in between gives it back exactly: the round-trip guarantee from a collapsed
     /// base (SEMANTICS 8.3). Dropped by any navigation or reconfiguration.
     public var expandedFrom: ExpandedFrom?
+    /// The inspector column's own stack (SEMANTICS 6, revision 2); empty without one.
+    public var inspector: [String] = []
+    /// True while the inspector is shown (a column expanded, a sheet collapsed); nil: hidden.
+    public var inspectorShown: Bool?
 
     public init() {}
 
@@ -262,7 +266,7 @@ public struct ColumnShares: Codable, Hashable, Sendable {
 extension NavigationState {
     enum CodingKeys: String, CodingKey {
         case primary, supplementary, secondary, compact, placeholder, tabs, selectedTab, presentations,
-             lastNavigated, collapsed, expandedFrom
+             lastNavigated, collapsed, expandedFrom, inspector, inspectorShown
     }
 
     /// Missing keys decode as empty, so states persisted before a field existed still load.
@@ -279,6 +283,8 @@ extension NavigationState {
         lastNavigated = try c.decodeIfPresent(Column.self, forKey: .lastNavigated)
         collapsed = try c.decodeIfPresent(CollapsedStack.self, forKey: .collapsed)
         expandedFrom = try c.decodeIfPresent(NavigationState.self, forKey: .expandedFrom).map(ExpandedFrom.init)
+        inspector = try c.decodeIfPresent([String].self, forKey: .inspector) ?? []
+        inspectorShown = try c.decodeIfPresent(Bool.self, forKey: .inspectorShown)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -294,6 +300,8 @@ extension NavigationState {
         try c.encodeIfPresent(lastNavigated, forKey: .lastNavigated)
         try c.encodeIfPresent(collapsed, forKey: .collapsed)
         try c.encodeIfPresent(expandedFrom?.navigation, forKey: .expandedFrom)
+        if !inspector.isEmpty { try c.encode(inspector, forKey: .inspector) }
+        try c.encodeIfPresent(inspectorShown, forKey: .inspectorShown)
     }
 }
 

@@ -11,6 +11,8 @@ public enum SceneCommand: Hashable, Sendable {
     /// A new activation state (SEMANTICS 10). `backgroundSession`: the id the app-switcher
     /// session is recorded under when this change enters `background`.
     case activation(ActivationState, backgroundSession: String)
+    /// showColumn/hideColumn/push/pop/popToRoot naming the inspector column.
+    case inspector(InspectorIntent)
 }
 
 /// An event of revision 2's kinds (SEMANTICS 7), or one of protocol 1's.
@@ -24,6 +26,10 @@ public enum TimelineEvent: Hashable, Sendable {
     case activationChanged(from: ActivationState, to: ActivationState)
     /// The app-switcher session a change entering `background` ran (SEMANTICS 10).
     case snapshotTaken(session: String)
+    /// `appear`/`disappear` of the inspector column's top (on the wire, `column:
+    /// "inspector"`): it becomes visible or hidden as a column or as a sheet.
+    case inspectorAppear(vc: String)
+    case inspectorDisappear(vc: String)
 
     /// The wire `type` of the event.
     public var type: String {
@@ -33,6 +39,8 @@ public enum TimelineEvent: Hashable, Sendable {
         case .willHideColumn: "willHideColumn"
         case .activationChanged: "activationChanged"
         case .snapshotTaken: "snapshotTaken"
+        case .inspectorAppear: "appear"
+        case .inspectorDisappear: "disappear"
         }
     }
 }

@@ -11,6 +11,8 @@ enum SplitConfigKey: String, CodingKey, CaseIterable {
     case roots, placeholder, tabs
     case collapsePolicy, expandPolicy, topColumnForCollapsing, detailRouting, backBehavior, sizePolicy
     case traitOverrides, displayModeButtonVisibility, snapshotOnBackground
+    case preferredInspectorColumnWidth, preferredInspectorColumnWidthFraction
+    case minimumInspectorColumnWidth, maximumInspectorColumnWidth
 }
 
 extension KeyedDecodingContainer where Key == SplitConfigKey {
@@ -87,5 +89,9 @@ extension SplitConfig {
         try c.encode(traitOverrides, forKey: .traitOverrides)
         try c.encode(displayModeButtonVisibility, forKey: .displayModeButtonVisibility)
         try c.encode(snapshotOnBackground, forKey: .snapshotOnBackground)
+        try c.encode(preferredInspectorColumnWidth, forKey: .preferredInspectorColumnWidth)
+        try c.encode(preferredInspectorColumnWidthFraction, forKey: .preferredInspectorColumnWidthFraction)
+        try c.encode(minimumInspectorColumnWidth, forKey: .minimumInspectorColumnWidth)
+        try c.encode(maximumInspectorColumnWidth, forKey: .maximumInspectorColumnWidth)
     }
 }

@@ -98,13 +98,17 @@ public struct ColumnRoots: Codable, Hashable, Sendable {
     public var supplementary: String?
     public var secondary: String?
     public var compact: String?
+    /// The inspector column's root (SEMANTICS 6, revision 2; column styles only); nil: no
+    /// inspector.
+    public var inspector: String?
 
     public init(primary: String? = nil, supplementary: String? = nil,
-                secondary: String? = nil, compact: String? = nil) {
+                secondary: String? = nil, compact: String? = nil, inspector: String? = nil) {
         self.primary = primary
         self.supplementary = supplementary
         self.secondary = secondary
         self.compact = compact
+        self.inspector = inspector
     }
 }
 
@@ -155,6 +159,12 @@ public struct SplitConfig: Codable, Hashable, Sendable {
     public var displayModeButtonVisibility: DisplayModeButtonVisibility = .automatic
     /// Whether entering `background` runs the app-switcher snapshot session (SEMANTICS 10).
     public var snapshotOnBackground: Bool = true
+    /// The inspector's widths, like the primary's (SEMANTICS 6; defaults ours: 320,
+    /// clamped to [0, 400]).
+    public var preferredInspectorColumnWidth: Double? = nil
+    public var preferredInspectorColumnWidthFraction: Double? = nil
+    public var minimumInspectorColumnWidth: Double = 0
+    public var maximumInspectorColumnWidth: Double = 400
 
     public init() {}
 }

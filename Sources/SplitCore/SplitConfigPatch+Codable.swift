@@ -34,6 +34,10 @@ extension SplitConfigPatch: Codable {
         traitOverrides = try c.decodeNullable(.traitOverrides)
         displayModeButtonVisibility = try c.decodeValue(DisplayModeButtonVisibility.self, .displayModeButtonVisibility)
         snapshotOnBackground = try c.decodeValue(Bool.self, .snapshotOnBackground)
+        preferredInspectorColumnWidth = try c.decodeAutomatic(.preferredInspectorColumnWidth)
+        preferredInspectorColumnWidthFraction = try c.decodeAutomatic(.preferredInspectorColumnWidthFraction)
+        minimumInspectorColumnWidth = try c.decodeValue(Double.self, .minimumInspectorColumnWidth)
+        maximumInspectorColumnWidth = try c.decodeValue(Double.self, .maximumInspectorColumnWidth)
     }
 
     /// Only the keys the patch sets; `.some(nil)` as `null`.
@@ -66,6 +70,10 @@ extension SplitConfigPatch: Codable {
         try c.encodeSet(traitOverrides, forKey: .traitOverrides)
         try c.encodeIfPresent(displayModeButtonVisibility, forKey: .displayModeButtonVisibility)
         try c.encodeIfPresent(snapshotOnBackground, forKey: .snapshotOnBackground)
+        try c.encodeSet(preferredInspectorColumnWidth, forKey: .preferredInspectorColumnWidth)
+        try c.encodeSet(preferredInspectorColumnWidthFraction, forKey: .preferredInspectorColumnWidthFraction)
+        try c.encodeIfPresent(minimumInspectorColumnWidth, forKey: .minimumInspectorColumnWidth)
+        try c.encodeIfPresent(maximumInspectorColumnWidth, forKey: .maximumInspectorColumnWidth)
     }
 
     /// `config` with every set field of this patch written over it, not validated (the
@@ -99,6 +107,10 @@ extension SplitConfigPatch: Codable {
         traitOverrides.map { c.traitOverrides = $0 }
         displayModeButtonVisibility.map { c.displayModeButtonVisibility = $0 }
         snapshotOnBackground.map { c.snapshotOnBackground = $0 }
+        preferredInspectorColumnWidth.map { c.preferredInspectorColumnWidth = $0 }
+        preferredInspectorColumnWidthFraction.map { c.preferredInspectorColumnWidthFraction = $0 }
+        minimumInspectorColumnWidth.map { c.minimumInspectorColumnWidth = $0 }
+        maximumInspectorColumnWidth.map { c.maximumInspectorColumnWidth = $0 }
         return c
     }
 }

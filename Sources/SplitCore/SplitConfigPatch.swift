@@ -30,6 +30,10 @@ public struct SplitConfigPatch: Hashable, Sendable {
     public var traitOverrides: String??
     public var displayModeButtonVisibility: DisplayModeButtonVisibility?
     public var snapshotOnBackground: Bool?
+    public var preferredInspectorColumnWidth: Double??
+    public var preferredInspectorColumnWidthFraction: Double??
+    public var minimumInspectorColumnWidth: Double?
+    public var maximumInspectorColumnWidth: Double?
 
     public init() {}
 }

@@ -121,6 +121,8 @@ public struct SplitEngine: Sendable {
         case .activation(let activation, _):
             next = state
             next.activationState = activation == .foregroundActive ? nil : activation
+        case .inspector(let intent):
+            next = try reduceInspector(intent, state)
         }
         guard isChange(command, from: state, to: next) else {
             return Transition(state: state, layout: currentLayout, events: [], changed: false)
@@ -133,6 +135,7 @@ public struct SplitEngine: Sendable {
         if note.columnVisibilityEvents {
             EventOrder.appendColumnVisibilityEvents(from: currentLayout, to: newLayout, placedIn: events, to: &revision2Events)
         }
+        appendInspectorVisibilityEvents(from: state, to: next, placedIn: events, to: &revision2Events)
         var backgroundSnapshot: SnapshotResult?
         if case let .activation(activation, session) = command {
             revision2Events.append(PositionedEvent(.activationChanged(from: state.activation, to: activation), at: events.count))
@@ -180,6 +183,8 @@ public struct SplitEngine: Sendable {
         case .activation(let activation, _):
             next = state
             next.activationState = activation == .foregroundActive ? nil : activation
+        case .inspector(let intent):
+            next = try reduceInspector(intent, state)
         }
         guard next != state else {
             return Transition(state: state, layout: layout(of: state), events: [], changed: false)
@@ -368,6 +373,14 @@ public struct SplitEngine: Sendable {
         next.config = try state.config.applying(patch)
         try checkConfig(next.config)
         next.navigation = Reconfiguration.reconfigure(state.navigation, from: state.config, to: next.config)
+        // The inspector keeps its stack unless its root changes (then it starts hidden at it).
+        if next.config.roots.inspector != state.config.roots.inspector {
+            next.navigation.inspector = stackOfRoot(next.config.roots.inspector)
+            next.navigation.inspectorShown = nil
+        } else {
+            next.navigation.inspector = state.navigation.inspector
+            next.navigation.inspectorShown = state.navigation.inspectorShown
+        }
         if next.config.preferredDisplayMode != state.config.preferredDisplayMode {
             next.display.userDisplayMode = nil
         }
