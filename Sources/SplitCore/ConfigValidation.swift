@@ -22,7 +22,16 @@ extension SplitConfig {
         try Self.checkId(roots.supplementary, "roots.supplementary")
         try Self.checkId(roots.secondary, "roots.secondary")
         try Self.checkId(roots.compact, "roots.compact")
+        try Self.checkId(roots.inspector, "roots.inspector")
+        if roots.inspector != nil, style == .classic {
+            throw .badRequest("roots.inspector: the inspector column needs a column style (doubleColumn or tripleColumn)")
+        }
+        try Self.checkWidth(preferredInspectorColumnWidth, "preferredInspectorColumnWidth")
+        try Self.checkFraction(preferredInspectorColumnWidthFraction, "preferredInspectorColumnWidthFraction")
+        try Self.checkWidth(minimumInspectorColumnWidth, "minimumInspectorColumnWidth")
+        try Self.checkWidth(maximumInspectorColumnWidth, "maximumInspectorColumnWidth")
         try Self.checkId(placeholder, "placeholder")
+        if let traitOverrides, traitOverrides.isEmpty { throw .badRequest("traitOverrides must not be empty") }
         for (index, tab) in tabs.enumerated() {
             try Self.checkId(tab.root, "tabs[\(index)].root")
         }

@@ -26,9 +26,15 @@ public struct DeviceProfile: Codable, Hashable, Sendable {
     public var zoomOf: String?
     /// Named sizes, both orientations (`full`, `2/3`, `1/2`, `1/3`, `slideOver`).
     public var presets: [NamedSize]
+    /// Where the row's values come from (revision 2 rows cite Apple's published table).
+    public var source: String?
+    /// The fields Apple has not published for this model (`landscapeHorizontalClass`,
+    /// `multitaskingWidths`): marked rather than guessed (SEMANTICS 2, revision 2).
+    public var unpublished: [String]?
 
     public init(id: String, idiom: DeviceIdiom, screen: Size, landscapeHorizontalClass: SizeClass,
-                windowedRegularMinWidth: Double? = nil, zoomOf: String? = nil, presets: [NamedSize]) {
+                windowedRegularMinWidth: Double? = nil, zoomOf: String? = nil, presets: [NamedSize],
+                source: String? = nil, unpublished: [String]? = nil) {
         self.id = id
         self.idiom = idiom
         self.screen = screen
@@ -36,6 +42,8 @@ public struct DeviceProfile: Codable, Hashable, Sendable {
         self.windowedRegularMinWidth = windowedRegularMinWidth
         self.zoomOf = zoomOf
         self.presets = presets
+        self.source = source
+        self.unpublished = unpublished
     }
 
     /// The full screen in `orientation`.
@@ -213,17 +221,27 @@ public struct DeviceCatalog: Sendable {
     /// - `ORIENTATION/NAME` (`portrait/1/3`, `landscape/full`) or `NAME` (in the device
     ///   orientation): one preset of the profile.
     public func presetSizes(_ preset: String, device: String, current: Size) -> [Size]? {
+        presetSizes(preset, device: device, current: current, interfaceOrientation: nil)
+    }
+
+    /// `presetSizes` for a scene whose interface orientation is known (SEMANTICS 1,
+    /// revision 2): the app switcher's "other orientation" is the other interface
+    /// orientation (nil: inferred from `current` as above). A preset named without an
+    /// orientation keeps the rule above, which splitctl applies to the same name.
+    public func presetSizes(_ preset: String, device: String, current: Size, interfaceOrientation: Orientation?) -> [Size]? {
         let profile = profile(device)
         guard profile != nil || ruleSet(device) != nil else { return nil }
-        if preset == "appSwitcher" { return deduplicated(appSwitcherSizes(profile: profile, current: current)) }
+        if preset == "appSwitcher" {
+            return deduplicated(appSwitcherSizes(profile: profile, current: current, held: interfaceOrientation))
+        }
         guard let profile else { return nil }
         let (orientation, name) = splitPresetName(preset, default: deviceOrientation(profile, current: current))
         return profile.presets.first { $0.orientation == orientation && $0.name == name }.map { [$0.size] }
     }
 
-    private func appSwitcherSizes(profile: DeviceProfile?, current: Size) -> [Size] {
+    private func appSwitcherSizes(profile: DeviceProfile?, current: Size, held: Orientation?) -> [Size] {
         guard let profile, profile.idiom != .mac else { return [Size(width: current.height, height: current.width), current] }
-        let other: Orientation = deviceOrientation(profile, current: current) == .landscape ? .portrait : .landscape
+        let other: Orientation = (held ?? deviceOrientation(profile, current: current)) == .landscape ? .portrait : .landscape
         let splits = profile.idiom == .pad
             ? profile.presets.filter { $0.name != "full" }.map(\.size) : []
         return [profile.screen(in: other)] + splits + [current]

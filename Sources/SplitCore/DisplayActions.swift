@@ -12,11 +12,14 @@ extension DisplayResolver {
     /// - `gesture`: like the button; ignored when `presentsWithGesture` is false.
     /// - `tapDimmed`: overlay -> `secondaryOnly`, `twoDisplaceSecondary` ->
     ///   `oneBesideSecondary`; ignored when the secondary is not dimmed.
-    /// - `showColumn` / `hideColumn`: ignored for the secondary and for a column already
-    ///   visible / hidden; else the nearest mode of the behavior where the column is visible /
-    ///   hidden, and ignored when that mode does not fit (what it degrades to would not show
-    ///   or hide the column). Classic style accepts them like doubleColumn (ours: its one
-    ///   sidebar is the primary).
+    /// - `showColumn` / `hideColumn`: ignored for a column already visible / hidden; else the
+    ///   nearest mode of the behavior where the column is visible / hidden, and ignored when
+    ///   that mode does not fit (what it degrades to would not show or hide the column).
+    ///   Classic style accepts them like doubleColumn (ours: its one sidebar is the primary).
+    /// - `showColumn(secondary)` (revision 2) brings the secondary fully on screen and
+    ///   undimmed: overlay -> `secondaryOnly`, displace -> `oneBesideSecondary`, ignored when
+    ///   it is not dimmed (tile). `hideColumn(secondary)` is refused (`invalid_intent`):
+    ///   UIKit does not support hiding the secondary of an expanded split.
     public static func apply(_ action: DisplayAction, config: SplitConfig, size: Size,
                              memory: DisplayMemory) throws(CoreError) -> DisplayMemory {
         let current = resolve(config: config, size: size, memory: memory)
@@ -27,6 +30,10 @@ extension DisplayResolver {
             return config.presentsWithGesture ? cycle(config: config, size: size, memory: memory, from: current) : memory
         case .tapDimmed:
             return choose(tapTarget(current), config: config, size: size, memory: memory, current: current)
+        case .showColumn(.secondary):
+            return choose(tapTarget(current), config: config, size: size, memory: memory, current: current)
+        case .hideColumn(.secondary):
+            throw .invalidIntent("hideColumn: the secondary column of an expanded split cannot be hidden")
         case .showColumn(let column), .hideColumn(let column):
             try checkColumn(column, style: config.style)
             let show = action == .showColumn(column)
@@ -102,7 +109,7 @@ extension DisplayResolver {
         }
     }
 
-    private static func tapTarget(_ current: ExpandedResolution) -> DisplayMode? {
+    static func tapTarget(_ current: ExpandedResolution) -> DisplayMode? {
         guard current.frames.contains(where: { $0.column == .secondary && $0.dimmed }) else { return nil }
         return current.splitBehavior == .overlay ? .secondaryOnly : .oneBesideSecondary
     }

@@ -10,6 +10,7 @@ enum EmbeddedCatalog {
     "iPad: full screen is regular/regular; a narrower window is horizontally regular iff width >= windowedRegularMinWidth (a profile may override it).",
     "Phones: portrait compact/regular; landscape landscapeHorizontalClass/compact (per model, not per width).",
     "Presets: 'full', the published multitasking widths ('2/3', '1/2', '1/3'; portrait has no '1/2') at the screen height of that orientation, and 'slideOver' = the '1/3' width at the screen height minus 40 pt (ours: 20 pt margins above and below).",
+    "Revision 2 rows (the current lineup) cite their source in 'source'; 'unpublished' lists what Apple has not published for that model (its value, where the model needs one, comes from SEMANTICS 2's rules and is not a published fact). 'multitaskingWidths': no Split View / Slide Over presets. 'landscapeHorizontalClass': not in Apple's size-class table.",
     "'-zoomed' profiles: a Plus/Max phone in Display Zoom behaves like the smaller phone of its generation (its screen and its landscape class); 'zoomOf' names the physical model."
   ],
   "windowedRegularMinWidth": 640,
@@ -136,6 +137,84 @@ enum EmbeddedCatalog {
       ]
     },
     {
+      "id": "ipad-pro-13-m4",
+      "idiom": "pad",
+      "screen": {"width": 1032, "height": 1376},
+      "landscapeHorizontalClass": "regular",
+      "source": "iPad Pro 13-inch (M4): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
+      "unpublished": ["multitaskingWidths"],
+      "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
+      "presets": [
+        {"name": "full", "orientation": "landscape", "size": {"width": 1376, "height": 1032}},
+        {"name": "full", "orientation": "portrait", "size": {"width": 1032, "height": 1376}}
+      ]
+    },
+    {
+      "id": "ipad-pro-11-m4",
+      "idiom": "pad",
+      "screen": {"width": 834, "height": 1210},
+      "landscapeHorizontalClass": "regular",
+      "source": "iPad Pro 11-inch (M4): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
+      "unpublished": ["multitaskingWidths"],
+      "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
+      "presets": [
+        {"name": "full", "orientation": "landscape", "size": {"width": 1210, "height": 834}},
+        {"name": "full", "orientation": "portrait", "size": {"width": 834, "height": 1210}}
+      ]
+    },
+    {
+      "id": "ipad-air-13",
+      "idiom": "pad",
+      "screen": {"width": 1024, "height": 1366},
+      "landscapeHorizontalClass": "regular",
+      "source": "iPad Air 13-inch (M2): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
+      "unpublished": ["multitaskingWidths"],
+      "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
+      "presets": [
+        {"name": "full", "orientation": "landscape", "size": {"width": 1366, "height": 1024}},
+        {"name": "full", "orientation": "portrait", "size": {"width": 1024, "height": 1366}}
+      ]
+    },
+    {
+      "id": "ipad-air-11",
+      "idiom": "pad",
+      "screen": {"width": 820, "height": 1180},
+      "landscapeHorizontalClass": "regular",
+      "source": "iPad Air 11-inch (M2): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
+      "unpublished": ["multitaskingWidths"],
+      "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
+      "presets": [
+        {"name": "full", "orientation": "landscape", "size": {"width": 1180, "height": 820}},
+        {"name": "full", "orientation": "portrait", "size": {"width": 820, "height": 1180}}
+      ]
+    },
+    {
+      "id": "ipad-a16",
+      "idiom": "pad",
+      "screen": {"width": 820, "height": 1180},
+      "landscapeHorizontalClass": "regular",
+      "source": "iPad (A16): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
+      "unpublished": ["multitaskingWidths"],
+      "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
+      "presets": [
+        {"name": "full", "orientation": "landscape", "size": {"width": 1180, "height": 820}},
+        {"name": "full", "orientation": "portrait", "size": {"width": 820, "height": 1180}}
+      ]
+    },
+    {
+      "id": "ipad-mini-a17-pro",
+      "idiom": "pad",
+      "screen": {"width": 744, "height": 1133},
+      "landscapeHorizontalClass": "regular",
+      "source": "iPad mini (A17 Pro): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
+      "unpublished": ["multitaskingWidths"],
+      "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
+      "presets": [
+        {"name": "full", "orientation": "landscape", "size": {"width": 1133, "height": 744}},
+        {"name": "full", "orientation": "portrait", "size": {"width": 744, "height": 1133}}
+      ]
+    },
+    {
       "id": "iphone-se",
       "idiom": "phone",
       "screen": {"width": 320, "height": 568},
@@ -246,6 +325,97 @@ enum EmbeddedCatalog {
       ]
     },
     {
+      "id": "iphone-16",
+      "idiom": "phone",
+      "screen": {"width": 393, "height": 852},
+      "landscapeHorizontalClass": "compact",
+      "source": "iPhone 16: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
+      "unpublished": [],
+      "note": "Compact in landscape, as every iPhone outside the Plus/Max class.",
+      "presets": [
+        {"name": "full", "orientation": "landscape", "size": {"width": 852, "height": 393}},
+        {"name": "full", "orientation": "portrait", "size": {"width": 393, "height": 852}}
+      ]
+    },
+    {
+      "id": "iphone-16-plus",
+      "idiom": "phone",
+      "screen": {"width": 430, "height": 932},
+      "landscapeHorizontalClass": "regular",
+      "source": "iPhone 16 Plus: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
+      "unpublished": [],
+      "note": "Plus/Max class: regular in landscape.",
+      "presets": [
+        {"name": "full", "orientation": "landscape", "size": {"width": 932, "height": 430}},
+        {"name": "full", "orientation": "portrait", "size": {"width": 430, "height": 932}}
+      ]
+    },
+    {
+      "id": "iphone-16-pro",
+      "idiom": "phone",
+      "screen": {"width": 402, "height": 874},
+      "landscapeHorizontalClass": "compact",
+      "source": "iPhone 16 Pro: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
+      "unpublished": [],
+      "note": "Compact in landscape, as every iPhone outside the Plus/Max class.",
+      "presets": [
+        {"name": "full", "orientation": "landscape", "size": {"width": 874, "height": 402}},
+        {"name": "full", "orientation": "portrait", "size": {"width": 402, "height": 874}}
+      ]
+    },
+    {
+      "id": "iphone-16-pro-max",
+      "idiom": "phone",
+      "screen": {"width": 440, "height": 956},
+      "landscapeHorizontalClass": "regular",
+      "source": "iPhone 16 Pro Max: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
+      "unpublished": [],
+      "note": "Plus/Max class: regular in landscape.",
+      "presets": [
+        {"name": "full", "orientation": "landscape", "size": {"width": 956, "height": 440}},
+        {"name": "full", "orientation": "portrait", "size": {"width": 440, "height": 956}}
+      ]
+    },
+    {
+      "id": "iphone-16e",
+      "idiom": "phone",
+      "screen": {"width": 390, "height": 844},
+      "landscapeHorizontalClass": "compact",
+      "source": "iPhone 16e: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
+      "unpublished": [],
+      "note": "Compact in landscape, as every iPhone outside the Plus/Max class.",
+      "presets": [
+        {"name": "full", "orientation": "landscape", "size": {"width": 844, "height": 390}},
+        {"name": "full", "orientation": "portrait", "size": {"width": 390, "height": 844}}
+      ]
+    },
+    {
+      "id": "iphone-17",
+      "idiom": "phone",
+      "screen": {"width": 402, "height": 874},
+      "landscapeHorizontalClass": "compact",
+      "source": "iPhone 17: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points).",
+      "unpublished": ["landscapeHorizontalClass"],
+      "note": "Apple's size-class table does not list this model: its landscape horizontal class is unpublished. The value used is SEMANTICS 2's rule (only Plus/Max phones are regular in landscape; this is not one), not a published fact.",
+      "presets": [
+        {"name": "full", "orientation": "landscape", "size": {"width": 874, "height": 402}},
+        {"name": "full", "orientation": "portrait", "size": {"width": 402, "height": 874}}
+      ]
+    },
+    {
+      "id": "iphone-air",
+      "idiom": "phone",
+      "screen": {"width": 420, "height": 912},
+      "landscapeHorizontalClass": "compact",
+      "source": "iPhone Air: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points).",
+      "unpublished": ["landscapeHorizontalClass"],
+      "note": "Apple's size-class table does not list this model: its landscape horizontal class is unpublished. The value used is SEMANTICS 2's rule (only Plus/Max phones are regular in landscape; this is not one), not a published fact.",
+      "presets": [
+        {"name": "full", "orientation": "landscape", "size": {"width": 912, "height": 420}},
+        {"name": "full", "orientation": "portrait", "size": {"width": 420, "height": 912}}
+      ]
+    },
+    {
       "id": "iphone-8-plus-zoomed",
       "idiom": "phone",
       "screen": {"width": 375, "height": 667},
@@ -330,6 +500,7 @@ enum EmbeddedCatalog {
     "material: Material 3 window size classes; width compact < 600, medium 600..<840 (still compact), expanded >= 840; vertical follows Material's height classes: compact below 480 pt, else regular.",
     "adwaita: libadwaita's 'max-width: 400sp' breakpoint; vertical is always regular (libadwaita has no vertical breakpoint).",
     "compact-below-1000: seed 000 (width < 1000 is compact). regular-above-414: seed 004 (width > 414 is regular; vertical untouched, i.e. regular).",
+    "The seeds' sets are written as the seeds' code is (SEMANTICS 2, revision 2), so that as traitOverrides on a device their one rule overrides only the horizontal class: 'width < 1000 -> compact' (default regular) and 'width > 414 -> regular' (default compact). Bounds are inclusive, so the strict comparisons are written with the nearest double: 999.9999999999999 is the largest double below 1000, 414.00000000000006 the smallest above 414.",
     "Built-in sets have no hysteresis, so their breakpoints are exact; user sets may add one."
   ],
   "ruleSets": [
@@ -352,18 +523,18 @@ enum EmbeddedCatalog {
     },
     {
       "name": "compact-below-1000",
-      "defaults": {"horizontal": "compact", "vertical": "regular"},
+      "defaults": {"horizontal": "regular", "vertical": "regular"},
       "hysteresis": 0,
       "rules": [
-        {"when": {"min-width": 1000}, "horizontal": "regular"}
+        {"when": {"max-width": 999.9999999999999}, "horizontal": "compact"}
       ]
     },
     {
       "name": "regular-above-414",
-      "defaults": {"horizontal": "regular", "vertical": "regular"},
+      "defaults": {"horizontal": "compact", "vertical": "regular"},
       "hysteresis": 0,
       "rules": [
-        {"when": {"max-width": 414}, "horizontal": "compact"}
+        {"when": {"min-width": 414.00000000000006}, "horizontal": "regular"}
       ]
     }
   ]

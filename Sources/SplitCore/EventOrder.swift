@@ -5,7 +5,21 @@ struct TransitionNote: Hashable, Sendable {
     /// Ids moved back to the columns, when the change expanded the scene.
     var expanded: [String]?
 
+    /// The change may emit willShowColumn/willHideColumn (SEMANTICS 7, revision 2).
+    var columnVisibilityEvents = false
+    /// showDetail dismissed a revealed sidebar: `displayModeChanged` follows the routing's
+    /// appear/disappear (SEMANTICS 5, revision 2).
+    var modeChangeFollowsRouting = false
+
     static let none = TransitionNote()
+
+    /// This note and a later one of the same change.
+    mutating func merge(_ later: TransitionNote) {
+        collapsed = later.collapsed ?? collapsed
+        expanded = later.expanded ?? expanded
+        columnVisibilityEvents = columnVisibilityEvents || later.columnVisibilityEvents
+        modeChangeFollowsRouting = modeChangeFollowsRouting || later.modeChangeFollowsRouting
+    }
 }
 
 /// The one place that orders the events of a change, in the order SEMANTICS 7 lists them
@@ -119,5 +133,39 @@ enum EventOrder {
         for index in new.indices where index >= common {
             events.append(.presented(vc: new[index].vc, style: new[index].effectiveStyle))
         }
+    }
+
+    // MARK: revision 2
+
+    /// `willShowColumn`/`willHideColumn` for each column (style order) whose visibility
+    /// differs between two expanded layouts, placed where UIKit calls the delegate: before
+    /// `displayModeChanged` (else before `viewWillTransition`, else before the first
+    /// appear/disappear, else last).
+    static func appendColumnVisibilityEvents(from old: Layout, to new: Layout, placedIn events: [SceneEvent],
+                                             to placed: inout [PositionedEvent]) {
+        guard !old.collapsed, !new.collapsed, old.columns.count == new.columns.count else { return }
+        let position = events.firstIndex {
+            switch $0 {
+            case .displayModeChanged, .viewWillTransition, .appear, .disappear, .presented, .dismissed: true
+            default: false
+            }
+        } ?? events.count
+        for (before, after) in zip(old.columns, new.columns) where before.column == after.column && before.visible != after.visible {
+            placed.append(PositionedEvent(after.visible ? .willShowColumn(after.column) : .willHideColumn(after.column),
+                                          at: position))
+        }
+    }
+
+    /// Moves `displayModeChanged` after the last appear/disappear.
+    static func moveModeChangeAfterVisibility(_ events: inout [SceneEvent]) {
+        guard let index = events.firstIndex(where: { if case .displayModeChanged = $0 { true } else { false } }) else { return }
+        let event = events.remove(at: index)
+        let end = (events.lastIndex {
+            switch $0 {
+            case .appear, .disappear: true
+            default: false
+            }
+        }).map { $0 + 1 } ?? index
+        events.insert(event, at: max(end, index))
     }
 }

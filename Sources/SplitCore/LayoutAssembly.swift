@@ -21,8 +21,15 @@ enum LayoutAssembly {
             ColumnLayout(column: frame.column, visible: frame.visible, x: frame.x, width: frame.width,
                          overlay: frame.overlay, dimmed: frame.dimmed, stack: state.navigation.stack(frame.column))
         }
-        return Layout(size: state.size, orientation: state.size.orientation, traits: state.traits, collapsed: false,
-                      displayMode: mode, splitBehavior: behavior,
-                      columns: columns, presentations: presentations, selectedTab: selectedTab)
+        var layout = Layout(size: state.size, orientation: state.size.orientation, traits: state.traits, collapsed: false,
+                            displayMode: mode, splitBehavior: behavior,
+                            columns: columns, presentations: presentations, selectedTab: selectedTab)
+        // A tiled inspector (revision 2) takes its width from the secondary.
+        if state.navigation.inspectorShown == true, state.config.roots.inspector != nil,
+           let secondary = SplitEngine().inspectorFrame(of: state, layout: layout)?.secondary,
+           let index = layout.columns.firstIndex(where: { $0.column == .secondary }) {
+            layout.columns[index] = secondary
+        }
+        return layout
     }
 }

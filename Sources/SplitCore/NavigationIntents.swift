@@ -11,6 +11,12 @@ struct Navigator {
     func push(_ vc: String, onto column: Column, _ nav: inout NavigationState) throws(CoreError) {
         try checkColumn(column, nav)
         try checkId(vc)
+        if isHiddenWhileCollapsed(column, nav) {
+            // Its own stack, shown on expand; nothing visible changes (column identity).
+            try checkDepth(nav.stack(column).count)
+            nav.setStack(column, nav.stack(column) + [vc])
+            return
+        }
         if var collapsed = nav.collapsed {
             try checkDepth(collapsed.entries.count)
             collapsed.entries.append(StackEntry(vc: vc, origin: .pushed))
@@ -24,6 +30,11 @@ struct Navigator {
 
     func pop(_ column: Column, _ nav: inout NavigationState) throws(CoreError) {
         try checkColumn(column, nav)
+        if isHiddenWhileCollapsed(column, nav) {
+            guard nav.stack(column).count > 1 else { throw .invalidIntent("pop at the root of the \(column.rawValue) column") }
+            nav.setStack(column, Array(nav.stack(column).dropLast()))
+            return
+        }
         if var collapsed = nav.collapsed {
             guard collapsed.entries.count > 1 else { throw .invalidIntent("pop at the root of the collapsed stack") }
             collapsed.entries.removeLast()
@@ -38,6 +49,11 @@ struct Navigator {
     /// At the root already: nothing changes.
     func popToRoot(_ column: Column, _ nav: inout NavigationState) throws(CoreError) {
         try checkColumn(column, nav)
+        if isHiddenWhileCollapsed(column, nav) {
+            let stack = nav.stack(column)
+            if stack.count > 1 { nav.setStack(column, Array(stack.prefix(1))) }
+            return
+        }
         if var collapsed = nav.collapsed {
             collapsed.entries = Array(collapsed.entries.prefix(1))
             nav.collapsed = collapsed
@@ -131,11 +147,16 @@ struct Navigator {
     // MARK: modal presentations
 
     func present(_ vc: String, style: PresentationStyle, _ nav: inout NavigationState) throws(CoreError) {
-        try checkId(vc)
+        try present(Presentation(vc: vc, style: style), &nav)
+    }
+
+    /// Adds `presentation` (its anchor already checked against the layout, SEMANTICS 6).
+    func present(_ presentation: Presentation, _ nav: inout NavigationState) throws(CoreError) {
+        try checkId(presentation.vc)
         guard nav.presentations.count < limits.maxPresentations else {
             throw CoreError(.limitExceeded, "more than \(limits.maxPresentations) presentations")
         }
-        nav.presentations.append(Presentation(vc: vc, style: style))
+        nav.presentations.append(presentation)
     }
 
     func dismiss(_ nav: inout NavigationState) throws(CoreError) {

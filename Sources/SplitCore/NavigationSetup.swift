@@ -51,6 +51,7 @@ extension NavigationState {
         nav.supplementary = [config.supplementaryRoot]
         nav.secondary = [config.secondaryRoot]
         nav.compact = stackOfRoot(config.roots.compact)
+        nav.inspector = stackOfRoot(config.roots.inspector)
         return nav
     }
 

@@ -30,6 +30,10 @@ public struct NavigationState: Codable, Hashable, Sendable {
     /// navigation in between gives it back exactly: the round-trip guarantee from a collapsed
     /// base (SEMANTICS 8.3). Dropped by any navigation or reconfiguration.
     public var expandedFrom: ExpandedFrom?
+    /// The inspector column's own stack (SEMANTICS 6, revision 2); empty without one.
+    public var inspector: [String] = []
+    /// True while the inspector is shown (a column expanded, a sheet collapsed); nil: hidden.
+    public var inspectorShown: Bool?
 
     public init() {}
 
@@ -87,21 +91,71 @@ public struct TabState: Codable, Hashable, Sendable {
     }
 }
 
-/// One modal presentation. The effective style is derived from the traits at layout time.
+/// One modal presentation. The effective style is derived from the traits at layout time
+/// (SEMANTICS 6). Optional fields are nil at their default, so that a presentation
+/// persisted before they existed reads back as it was.
 public struct Presentation: Codable, Hashable, Sendable {
     public var vc: String
+    /// The requested style; `pageSheet` for a request of style `automatic`.
     public var style: PresentationStyle
+    /// True when the request said `automatic` (revision 2); nil: false.
+    public var requestedAutomatic: Bool?
+    /// The view controller (or `displayModeButton`) a popover points at; nil: none.
+    public var anchor: String?
+    /// UIKit's `prefersEdgeAttachedInCompactHeight` (revision 2); nil: false.
+    public var prefersEdgeAttachedInCompactHeight: Bool?
 
-    public init(vc: String, style: PresentationStyle) {
+    public init(vc: String, style: PresentationStyle, requestedAutomatic: Bool? = nil, anchor: String? = nil,
+                prefersEdgeAttachedInCompactHeight: Bool? = nil) {
         self.vc = vc
         self.style = style
+        self.requestedAutomatic = requestedAutomatic
+        self.anchor = anchor
+        self.prefersEdgeAttachedInCompactHeight = prefersEdgeAttachedInCompactHeight
     }
 
-    /// iOS 13's adaptation: in a compact width, popover and formSheet become a pageSheet.
+    /// Adaptation, recomputed for every size:
+    /// - compact height (revision 2: iPhone landscape, Plus/Max included): pageSheet,
+    ///   formSheet and popover become `fullScreen`, or `pageSheet` when the presentation
+    ///   prefers to stay edge-attached;
+    /// - compact width (iOS 13's card): popover and formSheet become `pageSheet`;
+    /// - regular width and height: a popover without an anchor is a `formSheet` (ours: it
+    ///   was presented where it adapted, which needs no anchor).
     public func effectiveStyle(in traits: Traits) -> PresentationStyle {
-        guard traits.horizontalSizeClass == .compact else { return style }
-        return style == .popover || style == .formSheet ? .pageSheet : style
+        if traits.verticalSizeClass == .compact, style != .fullScreen {
+            return prefersEdgeAttachedInCompactHeight == true ? .pageSheet : .fullScreen
+        }
+        if traits.horizontalSizeClass == .compact {
+            return style == .popover || style == .formSheet ? .pageSheet : style
+        }
+        return style == .popover && anchor == nil ? .formSheet : style
     }
+
+    /// True when this presentation shows as a popover in `traits` and so needs an anchor.
+    static func showsAsPopover(_ style: PresentationStyle, in traits: Traits) -> Bool {
+        style == .popover && traits == .regularRegular
+    }
+}
+
+/// A `present` intent with revision 2's fields (WIRE.md: `style` may be `automatic`,
+/// `anchor`, `prefersEdgeAttachedInCompactHeight`).
+public struct PresentationRequest: Codable, Hashable, Sendable {
+    public var vc: String
+    /// nil: `automatic` (UIKit's default), a `pageSheet` before adaptation.
+    public var style: PresentationStyle?
+    public var anchor: String?
+    public var prefersEdgeAttachedInCompactHeight: Bool
+
+    public init(vc: String, style: PresentationStyle?, anchor: String? = nil,
+                prefersEdgeAttachedInCompactHeight: Bool = false) {
+        self.vc = vc
+        self.style = style
+        self.anchor = anchor
+        self.prefersEdgeAttachedInCompactHeight = prefersEdgeAttachedInCompactHeight
+    }
+
+    /// The anchor name of the display-mode button.
+    public static let displayModeButtonAnchor = "displayModeButton"
 }
 
 /// Where an entry of the collapsed stack comes from.
@@ -212,7 +266,7 @@ public struct ColumnShares: Codable, Hashable, Sendable {
 extension NavigationState {
     enum CodingKeys: String, CodingKey {
         case primary, supplementary, secondary, compact, placeholder, tabs, selectedTab, presentations,
-             lastNavigated, collapsed, expandedFrom
+             lastNavigated, collapsed, expandedFrom, inspector, inspectorShown
     }
 
     /// Missing keys decode as empty, so states persisted before a field existed still load.
@@ -229,6 +283,8 @@ extension NavigationState {
         lastNavigated = try c.decodeIfPresent(Column.self, forKey: .lastNavigated)
         collapsed = try c.decodeIfPresent(CollapsedStack.self, forKey: .collapsed)
         expandedFrom = try c.decodeIfPresent(NavigationState.self, forKey: .expandedFrom).map(ExpandedFrom.init)
+        inspector = try c.decodeIfPresent([String].self, forKey: .inspector) ?? []
+        inspectorShown = try c.decodeIfPresent(Bool.self, forKey: .inspectorShown)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -244,6 +300,8 @@ extension NavigationState {
         try c.encodeIfPresent(lastNavigated, forKey: .lastNavigated)
         try c.encodeIfPresent(collapsed, forKey: .collapsed)
         try c.encodeIfPresent(expandedFrom?.navigation, forKey: .expandedFrom)
+        if !inspector.isEmpty { try c.encode(inspector, forKey: .inspector) }
+        try c.encodeIfPresent(inspectorShown, forKey: .inspectorShown)
     }
 }
 

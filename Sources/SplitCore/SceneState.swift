@@ -13,9 +13,19 @@ public struct SceneState: Codable, Hashable, Sendable {
     public var navigation: NavigationState
     /// The display side's memory (user-chosen mode, last traits).
     public var display: DisplayMemory
+    /// How the device is held (SEMANTICS 1, revision 2), stored only where the rule cannot
+    /// derive it from `size` alone: nil exactly when it equals
+    /// `DeviceCatalog.derivedInterfaceOrientation` for `size` (a value kept from an earlier
+    /// size, or stated by a resize). So a state persisted without the field reads back as
+    /// the rule gives. Read it through `SplitEngine.interfaceOrientation(of:)`.
+    public var heldOrientation: Orientation?
+    /// UIKit's `UIScene.ActivationState` (SEMANTICS 10); nil exactly when `foregroundActive`,
+    /// the state of a new scene (and of a state persisted without the field).
+    public var activationState: ActivationState?
 
     public init(id: String, device: String, size: Size, traits: Traits, config: SplitConfig,
-                revision: Int, navigation: NavigationState, display: DisplayMemory) {
+                revision: Int, navigation: NavigationState, display: DisplayMemory,
+                heldOrientation: Orientation? = nil, activationState: ActivationState? = nil) {
         self.id = id
         self.device = device
         self.size = size
@@ -24,7 +34,12 @@ public struct SceneState: Codable, Hashable, Sendable {
         self.revision = revision
         self.navigation = navigation
         self.display = display
+        self.heldOrientation = heldOrientation
+        self.activationState = activationState
     }
+
+    /// The activation state, `foregroundActive` when none is stored.
+    public var activation: ActivationState { activationState ?? .foregroundActive }
 
     /// True while the horizontal size class is compact (SEMANTICS 3): one visible stack.
     public var collapsed: Bool { navigation.collapsed != nil }

@@ -14,10 +14,34 @@ public struct RoundTripReport: Codable, Hashable, Sendable {
     public var lossless: Bool
     /// Human-readable findings; empty when lossless.
     public var differences: [String]
+    /// The parts of the base state the live replay lost, by name (`displayMode`,
+    /// `visibleStack`, `secondaryStack`, ...; WIRE.md revision 2), in the order of
+    /// `differences`; empty when lossless.
+    public var lost: [String]
 
-    public init(lossless: Bool, differences: [String]) {
+    public init(lossless: Bool, differences: [String], lost: [String] = []) {
         self.lossless = lossless
         self.differences = differences
+        self.lost = lost
+    }
+
+    enum CodingKeys: String, CodingKey { case lossless, differences, lost }
+
+    /// `lost` only when not empty: a lossless report encodes as before revision 2, so the
+    /// content hash of a recorded session (and golden files) stays the same.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(lossless, forKey: .lossless)
+        try c.encode(differences, forKey: .differences)
+        if !lost.isEmpty { try c.encode(lost, forKey: .lost) }
+    }
+
+    /// A report stored before `lost` existed reads back with none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        lossless = try c.decode(Bool.self, forKey: .lossless)
+        differences = try c.decode([String].self, forKey: .differences)
+        lost = try c.decodeIfPresent([String].self, forKey: .lost) ?? []
     }
 }
 

@@ -19,7 +19,8 @@ extension SplitEngine {
 
     /// SEMANTICS 8 on a preset such as `appSwitcher`.
     public func snapshot(_ state: SceneState, preset: String) throws(CoreError) -> SnapshotResult {
-        guard let sizes = catalog.presetSizes(preset, device: state.device, current: state.size) else {
+        guard let sizes = catalog.presetSizes(preset, device: state.device, current: state.size,
+                                              interfaceOrientation: interfaceOrientation(of: state)) else {
             throw .badRequest("unknown snapshot preset '\(preset)' for device '\(state.device)'")
         }
         return try snapshot(state, sizes: sizes)
@@ -29,30 +30,37 @@ extension SplitEngine {
     func replay(_ base: SceneState, sizes: [Size]) throws(CoreError) -> RoundTripReport {
         var state = base
         for size in sizes + [base.size] { state = try resize(state, to: size).0 }
-        let differences = RoundTripComparison.differences(base, state)
-        return RoundTripReport(lossless: differences.isEmpty, differences: differences)
+        let found = RoundTripComparison.losses(base, state)
+        return RoundTripReport(lossless: found.isEmpty, differences: found.map(\.finding), lost: found.map(\.part))
     }
 }
 
 /// What "the exact base state" means after a replay (ours): same size, traits, collapsed
 /// flag, configuration, visible stack, column stacks (a collapsed scene is compared in its
 /// expanded form too, so a provenance relabelled by the trip is not a loss), tabs, selected
-/// tab and presentations. Not compared: the revision (it grows) and a display mode chosen
-/// by a user action, which expires with any size-class change (SEMANTICS 6).
+/// tab, presentations and (revision 2, SEMANTICS 8.3) a display mode chosen by a user
+/// action: UIKit's live replay expires it with the size-class change, which is the damage
+/// seed 003 describes, so it is reported as lost (`displayMode`). Not compared: the
+/// revision (it grows).
 enum RoundTripComparison {
     static func differences(_ base: SceneState, _ final: SceneState) -> [String] {
-        var found: [String] = []
+        losses(base, final).map(\.finding)
+    }
+
+    /// Each difference with the name of the part it is about.
+    static func losses(_ base: SceneState, _ final: SceneState) -> [(part: String, finding: String)] {
+        var found: [(part: String, finding: String)] = []
         // Each value in the words of the wire, never a Swift type's debug text: the report is
         // stored, hashed and compared with golden files.
         func compare<T: Equatable>(_ name: String, _ a: T, _ b: T, _ text: (T) -> String) {
-            if a != b { found.append("\(name): was \(text(a)), now \(text(b))") }
+            if a != b { found.append((partName(name), "\(name): was \(text(a)), now \(text(b))")) }
         }
         compare("size", base.size, final.size) { "\($0)" }
         compare("traits", base.traits, final.traits) {
             "horizontal \($0.horizontalSizeClass.rawValue), vertical \($0.verticalSizeClass.rawValue)"
         }
         compare("collapsed", base.collapsed, final.collapsed) { "\($0)" }
-        if base.config != final.config { found.append("config: changed") }  // a resize never changes it
+        if base.config != final.config { found.append(("config", "config: changed")) }  // a resize never changes it
         compare("visible stack", visibleStack(base), visibleStack(final), list)
         let a = expandedForm(base)
         let b = expandedForm(final)
@@ -67,7 +75,18 @@ enum RoundTripComparison {
         compare("presentations", a.presentations, b.presentations) { presentations in
             "[" + presentations.map { "\(quoted($0.vc)) (\($0.style.rawValue))" }.joined(separator: ", ") + "]"
         }
+        if let chosen = base.display.userDisplayMode, final.display.userDisplayMode != chosen {
+            let now = final.display.userDisplayMode.map { "\($0.rawValue) (chosen by the user)" } ?? "resolved for the size"
+            found.append(("displayMode", "displayMode: was \(chosen.rawValue) (chosen by the user), now \(now)"))
+        }
         return found
+    }
+
+    /// A finding's label as an identifier: "secondary stack" -> "secondaryStack".
+    static func partName(_ label: String) -> String {
+        let words = label.split(separator: " ")
+        guard let first = words.first else { return label }
+        return String(first) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     /// Ids as a JSON array: `["inbox", "thread"]`.

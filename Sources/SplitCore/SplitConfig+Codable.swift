@@ -10,6 +10,9 @@ enum SplitConfigKey: String, CodingKey, CaseIterable {
     case primaryEdge, layoutDirection, presentsWithGesture, showsSecondaryOnlyButton
     case roots, placeholder, tabs
     case collapsePolicy, expandPolicy, topColumnForCollapsing, detailRouting, backBehavior, sizePolicy
+    case traitOverrides, displayModeButtonVisibility, snapshotOnBackground
+    case preferredInspectorColumnWidth, preferredInspectorColumnWidthFraction
+    case minimumInspectorColumnWidth, maximumInspectorColumnWidth
 }
 
 extension KeyedDecodingContainer where Key == SplitConfigKey {
@@ -83,5 +86,12 @@ extension SplitConfig {
         try c.encode(detailRouting, forKey: .detailRouting)
         try c.encode(backBehavior, forKey: .backBehavior)
         try c.encode(sizePolicy, forKey: .sizePolicy)
+        try c.encode(traitOverrides, forKey: .traitOverrides)
+        try c.encode(displayModeButtonVisibility, forKey: .displayModeButtonVisibility)
+        try c.encode(snapshotOnBackground, forKey: .snapshotOnBackground)
+        try c.encode(preferredInspectorColumnWidth, forKey: .preferredInspectorColumnWidth)
+        try c.encode(preferredInspectorColumnWidthFraction, forKey: .preferredInspectorColumnWidthFraction)
+        try c.encode(minimumInspectorColumnWidth, forKey: .minimumInspectorColumnWidth)
+        try c.encode(maximumInspectorColumnWidth, forKey: .maximumInspectorColumnWidth)
     }
 }

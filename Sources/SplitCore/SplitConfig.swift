@@ -83,6 +83,11 @@ public enum SizePolicy: String, Codable, Hashable, Sendable, CaseIterable {
     case latest, largest, smallest, manual
 }
 
+/// UIKit's `displayModeButtonVisibility` (SEMANTICS 5, revision 2).
+public enum DisplayModeButtonVisibility: String, Codable, Hashable, Sendable, CaseIterable {
+    case automatic, always, never
+}
+
 public enum PresentationStyle: String, Codable, Hashable, Sendable, CaseIterable {
     case fullScreen, pageSheet, formSheet, popover
 }
@@ -93,13 +98,17 @@ public struct ColumnRoots: Codable, Hashable, Sendable {
     public var supplementary: String?
     public var secondary: String?
     public var compact: String?
+    /// The inspector column's root (SEMANTICS 6, revision 2; column styles only); nil: no
+    /// inspector.
+    public var inspector: String?
 
     public init(primary: String? = nil, supplementary: String? = nil,
-                secondary: String? = nil, compact: String? = nil) {
+                secondary: String? = nil, compact: String? = nil, inspector: String? = nil) {
         self.primary = primary
         self.supplementary = supplementary
         self.secondary = secondary
         self.compact = compact
+        self.inspector = inspector
     }
 }
 
@@ -143,6 +152,19 @@ public struct SplitConfig: Codable, Hashable, Sendable {
     public var detailRouting: DetailRouting = .replace
     public var backBehavior: BackBehavior = .popLatest
     public var sizePolicy: SizePolicy = .latest
+    /// A rule set layered on the device (SEMANTICS 2, revision 2): its matching rules
+    /// override only the classes they set; nil: none.
+    public var traitOverrides: String? = nil
+    /// When the display-mode button shows (SEMANTICS 5, revision 2); column styles only.
+    public var displayModeButtonVisibility: DisplayModeButtonVisibility = .automatic
+    /// Whether entering `background` runs the app-switcher snapshot session (SEMANTICS 10).
+    public var snapshotOnBackground: Bool = true
+    /// The inspector's widths, like the primary's (SEMANTICS 6; defaults ours: 320,
+    /// clamped to [0, 400]).
+    public var preferredInspectorColumnWidth: Double? = nil
+    public var preferredInspectorColumnWidthFraction: Double? = nil
+    public var minimumInspectorColumnWidth: Double = 0
+    public var maximumInspectorColumnWidth: Double = 400
 
     public init() {}
 }

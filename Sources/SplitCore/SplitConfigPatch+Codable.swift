@@ -31,6 +31,13 @@ extension SplitConfigPatch: Codable {
         detailRouting = try c.decodeValue(DetailRouting.self, .detailRouting)
         backBehavior = try c.decodeValue(BackBehavior.self, .backBehavior)
         sizePolicy = try c.decodeValue(SizePolicy.self, .sizePolicy)
+        traitOverrides = try c.decodeNullable(.traitOverrides)
+        displayModeButtonVisibility = try c.decodeValue(DisplayModeButtonVisibility.self, .displayModeButtonVisibility)
+        snapshotOnBackground = try c.decodeValue(Bool.self, .snapshotOnBackground)
+        preferredInspectorColumnWidth = try c.decodeAutomatic(.preferredInspectorColumnWidth)
+        preferredInspectorColumnWidthFraction = try c.decodeAutomatic(.preferredInspectorColumnWidthFraction)
+        minimumInspectorColumnWidth = try c.decodeValue(Double.self, .minimumInspectorColumnWidth)
+        maximumInspectorColumnWidth = try c.decodeValue(Double.self, .maximumInspectorColumnWidth)
     }
 
     /// Only the keys the patch sets; `.some(nil)` as `null`.
@@ -60,6 +67,13 @@ extension SplitConfigPatch: Codable {
         try c.encodeIfPresent(detailRouting, forKey: .detailRouting)
         try c.encodeIfPresent(backBehavior, forKey: .backBehavior)
         try c.encodeIfPresent(sizePolicy, forKey: .sizePolicy)
+        try c.encodeSet(traitOverrides, forKey: .traitOverrides)
+        try c.encodeIfPresent(displayModeButtonVisibility, forKey: .displayModeButtonVisibility)
+        try c.encodeIfPresent(snapshotOnBackground, forKey: .snapshotOnBackground)
+        try c.encodeSet(preferredInspectorColumnWidth, forKey: .preferredInspectorColumnWidth)
+        try c.encodeSet(preferredInspectorColumnWidthFraction, forKey: .preferredInspectorColumnWidthFraction)
+        try c.encodeIfPresent(minimumInspectorColumnWidth, forKey: .minimumInspectorColumnWidth)
+        try c.encodeIfPresent(maximumInspectorColumnWidth, forKey: .maximumInspectorColumnWidth)
     }
 
     /// `config` with every set field of this patch written over it, not validated (the
@@ -90,6 +104,13 @@ extension SplitConfigPatch: Codable {
         detailRouting.map { c.detailRouting = $0 }
         backBehavior.map { c.backBehavior = $0 }
         sizePolicy.map { c.sizePolicy = $0 }
+        traitOverrides.map { c.traitOverrides = $0 }
+        displayModeButtonVisibility.map { c.displayModeButtonVisibility = $0 }
+        snapshotOnBackground.map { c.snapshotOnBackground = $0 }
+        preferredInspectorColumnWidth.map { c.preferredInspectorColumnWidth = $0 }
+        preferredInspectorColumnWidthFraction.map { c.preferredInspectorColumnWidthFraction = $0 }
+        minimumInspectorColumnWidth.map { c.minimumInspectorColumnWidth = $0 }
+        maximumInspectorColumnWidth.map { c.maximumInspectorColumnWidth = $0 }
         return c
     }
 }

@@ -26,6 +26,14 @@ public struct SplitConfigPatch: Hashable, Sendable {
     public var detailRouting: DetailRouting?
     public var backBehavior: BackBehavior?
     public var sizePolicy: SizePolicy?
+    /// A rule-set name, or `.some(nil)` (JSON `null`) for none.
+    public var traitOverrides: String??
+    public var displayModeButtonVisibility: DisplayModeButtonVisibility?
+    public var snapshotOnBackground: Bool?
+    public var preferredInspectorColumnWidth: Double??
+    public var preferredInspectorColumnWidthFraction: Double??
+    public var minimumInspectorColumnWidth: Double?
+    public var maximumInspectorColumnWidth: Double?
 
     public init() {}
 }

@@ -156,10 +156,10 @@ import Testing
         #expect(try hidden(.primary, portrait, user: .twoOverSecondary) { $0.style = .tripleColumn } == .oneOverSecondary)
         #expect(try hidden(.supplementary, landscape) { $0.style = .tripleColumn } == .secondaryOnly)
         #expect(try hidden(.supplementary, portrait, user: .twoOverSecondary) { $0.style = .tripleColumn } == .secondaryOnly)
-        // Already hidden, or the secondary: ignored.
+        // Already hidden: ignored. The secondary (revision 2): refused.
         #expect(try hidden(.primary, portrait) { $0.style = .doubleColumn } == nil)
         #expect(try hidden(.primary, landscape) { $0.style = .tripleColumn } == nil)
-        #expect(try hidden(.secondary, landscape) { $0.style = .doubleColumn } == nil)
+        #expect(Fixture.code { _ = try hidden(.secondary, landscape) { $0.style = .doubleColumn } } == .invalidIntent)
     }
 
     @Test func invalidColumns() {

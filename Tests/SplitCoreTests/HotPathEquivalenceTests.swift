@@ -19,7 +19,11 @@ import Testing
         }
         next.revision = state.revision + 1
         let old = engine.layout(of: state), new = engine.layout(of: next)
-        return Transition(state: next, layout: new, events: Self.referenceEvents(from: old, to: new, note: note), changed: true)
+        var events = Self.referenceEvents(from: old, to: new, note: note)
+        // Revision 2 (SEMANTICS 5): showDetail's dismissal of a revealed sidebar reports the
+        // mode change after the routing's appear/disappear.
+        if note.modeChangeFollowsRouting { EventOrder.moveModeChangeAfterVisibility(&events) }
+        return Transition(state: next, layout: new, events: events, changed: true)
     }
 
     static func referenceEvents(from old: Layout, to new: Layout, note: TransitionNote) -> [SceneEvent] {

@@ -18,6 +18,9 @@ import Testing
         let traits = try engine.catalog.traits(device: state.device, size: size, previous: state.traits)
         var next = state
         next.size = size
+        // Revision 2 (SEMANTICS 1): the interface orientation by the rule, else the last one.
+        let held = engine.interfaceOrientation(of: state)
+        engine.setInterfaceOrientation(engine.catalog.interfaceOrientationRule(device: state.device, size: size) ?? held, of: &next)
         next.traits = traits
         next.display = DisplayResolver.expire(state.display, from: state.size, to: size,
                                               oldTraits: state.traits, newTraits: traits)

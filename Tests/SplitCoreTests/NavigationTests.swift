@@ -233,7 +233,10 @@ import Testing
 
     @Test func presentationsAdaptToPageSheetInACompactWidth() throws {
         let styles: [PresentationStyle] = [.popover, .formSheet, .pageSheet, .fullScreen]
-        let s = try run(styles.map { .present(vc: $0.rawValue, style: $0) }, on: expanded())
+        // Revision 2: a popover shown as a popover needs an anchor (seed 003).
+        let anchored = try engine.apply(.present(PresentationRequest(vc: "popover", style: .popover, anchor: "displayModeButton")),
+                                        to: expanded()).state
+        let s = try run(styles.dropFirst().map { .present(vc: $0.rawValue, style: $0) }, on: anchored)
         #expect(s.layout.presentations.map(\.effectiveStyle) == styles)
         let compact = try resized(s, padThird).state
         #expect(compact.layout.presentations.map(\.style) == styles)
@@ -241,7 +244,7 @@ import Testing
     }
 
     @Test func dismissPopsTheTopPresentationAndFailsWhenNothingIsPresented() throws {
-        let s = try run([.present(vc: "a", style: .pageSheet), .present(vc: "b", style: .popover), .dismiss], on: expanded())
+        let s = try run([.present(vc: "a", style: .pageSheet), .present(vc: "b", style: .formSheet), .dismiss], on: expanded())
         #expect(s.layout.presentations.map(\.vc) == ["a"])
         #expect(errorCode { _ = try engine.apply(.intent(.dismiss), to: expanded()) } == .invalidIntent)
     }
