@@ -59,7 +59,7 @@ extension SplitConfig {
         self = patch.overwriting(self)
     }
 
-    /// Every key, with `null` for automatic widths and for no placeholder.
+    /// Every protocol-1 key, with `null` for automatic widths and for no placeholder.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: SplitConfigKey.self)
         try c.encode(style, forKey: .style)
@@ -86,12 +86,21 @@ extension SplitConfig {
         try c.encode(detailRouting, forKey: .detailRouting)
         try c.encode(backBehavior, forKey: .backBehavior)
         try c.encode(sizePolicy, forKey: .sizePolicy)
-        try c.encode(traitOverrides, forKey: .traitOverrides)
-        try c.encode(displayModeButtonVisibility, forKey: .displayModeButtonVisibility)
-        try c.encode(snapshotOnBackground, forKey: .snapshotOnBackground)
-        try c.encode(preferredInspectorColumnWidth, forKey: .preferredInspectorColumnWidth)
-        try c.encode(preferredInspectorColumnWidthFraction, forKey: .preferredInspectorColumnWidthFraction)
-        try c.encode(minimumInspectorColumnWidth, forKey: .minimumInspectorColumnWidth)
-        try c.encode(maximumInspectorColumnWidth, forKey: .maximumInspectorColumnWidth)
+        // Revision 2's keys only when not at their default, so that a config of protocol 1
+        // encodes to the bytes earlier builds stored (StoredFormatFixtures); absent keys read
+        // back as the defaults.
+        try c.encodeIfPresent(traitOverrides, forKey: .traitOverrides)
+        if displayModeButtonVisibility != .automatic {
+            try c.encode(displayModeButtonVisibility, forKey: .displayModeButtonVisibility)
+        }
+        if !snapshotOnBackground { try c.encode(snapshotOnBackground, forKey: .snapshotOnBackground) }
+        try c.encodeIfPresent(preferredInspectorColumnWidth, forKey: .preferredInspectorColumnWidth)
+        try c.encodeIfPresent(preferredInspectorColumnWidthFraction, forKey: .preferredInspectorColumnWidthFraction)
+        if minimumInspectorColumnWidth != 0 {
+            try c.encode(minimumInspectorColumnWidth, forKey: .minimumInspectorColumnWidth)
+        }
+        if maximumInspectorColumnWidth != 400 {
+            try c.encode(maximumInspectorColumnWidth, forKey: .maximumInspectorColumnWidth)
+        }
     }
 }

@@ -16,12 +16,17 @@ enum ConfigMember: Int, StoredMember {
     case primaryEdge, layoutDirection, presentsWithGesture, showsSecondaryOnlyButton
     case roots, placeholder, tabs, collapsePolicy, expandPolicy, topColumnForCollapsing
     case detailRouting, backBehavior, sizePolicy
+    // Revision 2 (written only when not at their default).
+    case traitOverrides, displayModeButtonVisibility, snapshotOnBackground
+    case preferredInspectorColumnWidth, preferredInspectorColumnWidthFraction
+    case minimumInspectorColumnWidth, maximumInspectorColumnWidth
 
     /// Members that may be null: the automatic widths and fractions, and the placeholder.
     var isNullable: Bool {
         switch self {
         case .preferredPrimaryColumnWidth, .preferredPrimaryColumnWidthFraction, .preferredSupplementaryColumnWidth,
-             .preferredSupplementaryColumnWidthFraction, .placeholder: true
+             .preferredSupplementaryColumnWidthFraction, .placeholder, .traitOverrides,
+             .preferredInspectorColumnWidth, .preferredInspectorColumnWidthFraction: true
         default: false
         }
     }
@@ -62,6 +67,16 @@ extension FieldReader {
         patch.detailRouting = try optionalCase("detailRouting", DetailRouting.self)
         patch.backBehavior = try optionalCase("backBehavior", BackBehavior.self)
         patch.sizePolicy = try optionalCase("sizePolicy", SizePolicy.self)
+        // Revision 2's members: ConfigMember names them, so a patch must read them (a known
+        // name silently dropped would be worse than an unknown one refused).
+        if object["traitOverrides"] != nil { patch.traitOverrides = .some(try optionalString("traitOverrides")) }
+        patch.displayModeButtonVisibility =
+            try optionalCase("displayModeButtonVisibility", DisplayModeButtonVisibility.self)
+        if optional("snapshotOnBackground") != nil { patch.snapshotOnBackground = try bool("snapshotOnBackground") }
+        patch.preferredInspectorColumnWidth = try resettableWidth("preferredInspectorColumnWidth")
+        patch.preferredInspectorColumnWidthFraction = try resettableWidth("preferredInspectorColumnWidthFraction")
+        patch.minimumInspectorColumnWidth = try optionalDouble("minimumInspectorColumnWidth")
+        patch.maximumInspectorColumnWidth = try optionalDouble("maximumInspectorColumnWidth")
         return patch
     }
 

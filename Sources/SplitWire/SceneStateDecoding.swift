@@ -33,17 +33,20 @@ extension NameTable where Value == Int {
 
 private enum SceneStateMember: Int, StoredMember {
     case id, device, size, traits, config, revision, navigation, display
+    case heldOrientation, activationState
 }
 private enum SizeMember: Int, StoredMember { case width, height }
 private enum TraitsMember: Int, StoredMember { case horizontalSizeClass, verticalSizeClass }
-private enum RootsMember: Int, StoredMember { case primary, supplementary, secondary, compact }
+private enum RootsMember: Int, StoredMember { case primary, supplementary, secondary, compact, inspector }
 private enum TabConfigMember: Int, StoredMember { case root, title }
 private enum NavigationMember: Int, StoredMember {
     case primary, supplementary, secondary, compact, placeholder, tabs, selectedTab, presentations, lastNavigated
-    case collapsed, expandedFrom
+    case collapsed, expandedFrom, inspector, inspectorShown
 }
 private enum TabStateMember: Int, StoredMember { case primary, savedDetail, savedSecondary }
-private enum PresentationMember: Int, StoredMember { case vc, style }
+private enum PresentationMember: Int, StoredMember {
+    case vc, style, requestedAutomatic, anchor, prefersEdgeAttachedInCompactHeight
+}
 private enum CollapsedMember: Int, StoredMember { case entries, built, shares }
 private enum EntryMember: Int, StoredMember { case vc, origin }
 private enum SharesMember: Int, StoredMember { case primary, supplementary, secondary }
@@ -64,12 +67,13 @@ private let sharesFields = NameTable(members: SharesMember.self)
 private let displayFields = NameTable(members: DisplayMember.self)
 
 // What each object's Codable conformance requires (computed once: `mask` builds an array).
-private let requiredSceneMembers = SceneStateMember.all
+private let requiredSceneMembers = SceneStateMember.mask([.id, .device, .size, .traits, .config, .revision,
+                                                           .navigation, .display])
 private let requiredSizeMembers = SizeMember.all
 private let requiredTraitsMembers = TraitsMember.all
 private let requiredTabConfigMembers = TabConfigMember.mask([.root])
 private let requiredTabStateMembers = TabStateMember.mask([.primary, .savedDetail])
-private let requiredPresentationMembers = PresentationMember.all
+private let requiredPresentationMembers = PresentationMember.mask([.vc, .style])
 private let requiredCollapsedMembers = CollapsedMember.all
 private let requiredEntryMembers = EntryMember.all
 private let requiredSharesMembers = SharesMember.all
@@ -92,6 +96,9 @@ private let sizeClasses = NameTable(cases: SizeClass.self)
 private let columns = NameTable(cases: Column.self)
 private let presentationStyles = NameTable(cases: PresentationStyle.self)
 private let entryOrigins = NameTable(cases: EntryOrigin.self)
+private let orientations = NameTable(cases: Orientation.self)
+private let activationStates = NameTable(cases: ActivationState.self)
+private let buttonVisibilities = NameTable(cases: DisplayModeButtonVisibility.self)
 
 /// The config members that may be null.
 private let nullableConfigFields = ConfigMember.mask(ConfigMember.allCases.filter(\.isNullable))
@@ -105,6 +112,7 @@ extension FieldScanner {
         var config = SplitConfig()
         var navigation = NavigationState()
         var display = DisplayMemory()
+        var heldOrientation: Orientation?, activationState: ActivationState?
         while let field = try nextField(sceneFields, &members) {
             switch SceneStateMember(rawValue: field) {
             case .id?: id = try string()
@@ -115,12 +123,16 @@ extension FieldScanner {
             case .revision?: revision = try int()
             case .navigation?: navigation = try navigationState()
             case .display?: display = try displayMemory()
+            case .heldOrientation?: heldOrientation = try takeNull() ? nil : try name(orientations, "orientation")
+            case .activationState?:
+                activationState = try takeNull() ? nil : try name(activationStates, "activation state")
             case nil: try skipValue()
             }
         }
         try requireFields(requiredSceneMembers, members, sceneFields, in: "scene state")
         return SceneState(id: id, device: device, size: size, traits: traits, config: config,
-                          revision: revision, navigation: navigation, display: display)
+                          revision: revision, navigation: navigation, display: display,
+                          heldOrientation: heldOrientation, activationState: activationState)
     }
 
     mutating func size() throws(StoredDocumentError) -> Size {
@@ -190,6 +202,14 @@ extension FieldScanner {
             case .detailRouting?: c.detailRouting = try name(detailRoutings, "detail routing")
             case .backBehavior?: c.backBehavior = try name(backBehaviors, "back behavior")
             case .sizePolicy?: c.sizePolicy = try name(sizePolicies, "size policy")
+            case .traitOverrides?: c.traitOverrides = try optionalString()
+            case .displayModeButtonVisibility?:
+                c.displayModeButtonVisibility = try name(buttonVisibilities, "display mode button visibility")
+            case .snapshotOnBackground?: c.snapshotOnBackground = try bool()
+            case .preferredInspectorColumnWidth?: c.preferredInspectorColumnWidth = try automaticWidth()
+            case .preferredInspectorColumnWidthFraction?: c.preferredInspectorColumnWidthFraction = try automaticWidth()
+            case .minimumInspectorColumnWidth?: c.minimumInspectorColumnWidth = try double()
+            case .maximumInspectorColumnWidth?: c.maximumInspectorColumnWidth = try double()
             case nil: try skipValue()
             }
         }
@@ -217,6 +237,7 @@ extension FieldScanner {
             case .supplementary?: roots.supplementary = try optionalString()
             case .secondary?: roots.secondary = try optionalString()
             case .compact?: roots.compact = try optionalString()
+            case .inspector?: roots.inspector = try optionalString()
             case nil: try skipValue()
             }
         }
@@ -262,6 +283,8 @@ extension FieldScanner {
             case .lastNavigated?: n.lastNavigated = try name(columns, "column")
             case .collapsed?: n.collapsed = try collapsedStack()
             case .expandedFrom?: n.expandedFrom = ExpandedFrom(try navigationState())
+            case .inspector?: n.inspector = try strings("inspector")
+            case .inspectorShown?: n.inspectorShown = try bool()
             case nil: try skipValue()
             }
         }
@@ -290,6 +313,10 @@ extension FieldScanner {
             switch PresentationMember(rawValue: field) {
             case .vc?: presentation.vc = try string()
             case .style?: presentation.style = try name(presentationStyles, "presentation style")
+            case .requestedAutomatic?: presentation.requestedAutomatic = try takeNull() ? nil : try bool()
+            case .anchor?: presentation.anchor = try optionalString()
+            case .prefersEdgeAttachedInCompactHeight?:
+                presentation.prefersEdgeAttachedInCompactHeight = try takeNull() ? nil : try bool()
             case nil: try skipValue()
             }
         }

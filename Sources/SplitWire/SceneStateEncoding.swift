@@ -18,6 +18,9 @@ extension JSONWriter {
         rawKey("revision"); write(state.revision)
         rawKey("navigation"); writeNavigation(state.navigation)
         rawKey("display"); writeDisplay(state.display)
+        // Revision 2: nil at the default, so revision-1 states keep their stored bytes.
+        if let held = state.heldOrientation { rawKey("heldOrientation"); write(held.rawValue) }
+        if let activation = state.activationState { rawKey("activationState"); write(activation.rawValue) }
         endObject()
     }
 
@@ -71,6 +74,24 @@ extension JSONWriter {
         rawKey("detailRouting"); write(c.detailRouting.rawValue)
         rawKey("backBehavior"); write(c.backBehavior.rawValue)
         rawKey("sizePolicy"); write(c.sizePolicy.rawValue)
+        // Revision 2's members only when not at their default (SplitConfig's `encode(to:)`).
+        if let rules = c.traitOverrides { rawKey("traitOverrides"); write(rules) }
+        if c.displayModeButtonVisibility != .automatic {
+            rawKey("displayModeButtonVisibility"); write(c.displayModeButtonVisibility.rawValue)
+        }
+        if !c.snapshotOnBackground { rawKey("snapshotOnBackground"); write(false) }
+        if let width = c.preferredInspectorColumnWidth {
+            rawKey("preferredInspectorColumnWidth"); try writeFinite(width)
+        }
+        if let fraction = c.preferredInspectorColumnWidthFraction {
+            rawKey("preferredInspectorColumnWidthFraction"); try writeFinite(fraction)
+        }
+        if c.minimumInspectorColumnWidth != 0 {
+            rawKey("minimumInspectorColumnWidth"); try writeFinite(c.minimumInspectorColumnWidth)
+        }
+        if c.maximumInspectorColumnWidth != 400 {
+            rawKey("maximumInspectorColumnWidth"); try writeFinite(c.maximumInspectorColumnWidth)
+        }
         endObject()
     }
 
@@ -80,6 +101,7 @@ extension JSONWriter {
         if let supplementary = roots.supplementary { rawKey("supplementary"); write(supplementary) }
         if let secondary = roots.secondary { rawKey("secondary"); write(secondary) }
         if let compact = roots.compact { rawKey("compact"); write(compact) }
+        if let inspector = roots.inspector { rawKey("inspector"); write(inspector) }
         endObject()
     }
 
@@ -107,12 +129,19 @@ extension JSONWriter {
             beginObject()
             rawKey("vc"); write(presentation.vc)
             rawKey("style"); write(presentation.style.rawValue)
+            if let automatic = presentation.requestedAutomatic { rawKey("requestedAutomatic"); write(automatic) }
+            if let anchor = presentation.anchor { rawKey("anchor"); write(anchor) }
+            if let edge = presentation.prefersEdgeAttachedInCompactHeight {
+                rawKey("prefersEdgeAttachedInCompactHeight"); write(edge)
+            }
             endObject()
         }
         endArray()
         if let column = n.lastNavigated { rawKey("lastNavigated"); write(column.rawValue) }
         if let collapsed = n.collapsed { rawKey("collapsed"); writeCollapsed(collapsed) }
         if let memory = n.expandedFrom { rawKey("expandedFrom"); writeNavigation(memory.navigation) }
+        if !n.inspector.isEmpty { rawKey("inspector"); writeStrings(n.inspector) }
+        if let shown = n.inspectorShown { rawKey("inspectorShown"); write(shown) }
         endObject()
     }
 
