@@ -35,6 +35,12 @@ extension JSONWriter {
         write(result.roundTrip.lossless)
         rawKey("differences")
         write(result.roundTrip.differences)
+        // Revision 2: only when not empty, so a lossless report (and every stored session
+        // and content hash of one) is written as before.
+        if !result.roundTrip.lost.isEmpty {
+            rawKey("lost")
+            write(result.roundTrip.lost)
+        }
         endObject()
     }
 }
@@ -52,7 +58,8 @@ extension SnapshotResult {
         let roundTrip = try reader.nested("roundTrip")
         self.init(baseRevision: try reader.int("baseRevision"), snapshots: snapshots,
                   roundTrip: RoundTripReport(lossless: try roundTrip.bool("lossless"),
-                                             differences: try roundTrip.strings("differences")))
+                                             differences: try roundTrip.strings("differences"),
+                                             lost: roundTrip.optional("lost") == nil ? [] : try roundTrip.strings("lost")))
     }
 }
 

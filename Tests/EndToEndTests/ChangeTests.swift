@@ -255,11 +255,13 @@ extension EndToEnd {
                 let intents: [Intent] = [
                     .push(column: .primary, vc: "p1"), .pop(column: .primary), .push(column: .secondary, vc: "s1"),
                     .popToRoot(column: .secondary), .show(vc: "p2", column: .primary), .showDetail(vc: "d1"),
-                    .selectTab(index: 1), .present(vc: "m", style: .popover), .dismiss,
+                    .selectTab(index: 1), .present(vc: "m", style: .formSheet), .dismiss,
                     .setPreferredDisplayMode(.oneOverSecondary), .setPreferredDisplayMode(.automatic),
                     .displayModeButton, .tapDimmed, .gesture, .showColumn(.primary), .hideColumn(.primary),
                     .setConfig(SplitConfigPatch()),
                 ]
+                // formSheet, not popover: on this iPad (regular both ways) a popover would show as
+                // one and revision 2 refuses it without an anchor, which the wire does not carry yet.
                 #expect(Set(intents.map(\.kind)).union(["back"]) == Set(Intent.allKinds))
                 for intent in intents {
                     let before = try connection.getScene("all").revision
