@@ -16,15 +16,18 @@ enum Scenes {
 
     /// A scene of `device` at `size` with `config`, after `intents`.
     static func state(on device: String = "ipad-pro-12.9", _ width: Double, _ height: Double, config: String,
-                      intents: [Intent] = []) throws -> SceneState {
+                      intents: [Intent] = [], then commands: [SceneCommand] = []) throws -> SceneState {
         var state = try engine.createScene(id: "s", device: device, size: Size(width: width, height: height), config: patch(config))
         for intent in intents { state = try engine.apply(.intent(intent), to: state).state }
+        for command in commands { state = try engine.apply(command, to: state).state }
         return state
     }
 
+    /// `commands` run after `intents`: revision 2's requests (a popover's anchor) that no
+    /// protocol-1 intent can say.
     static func layout(on device: String = "ipad-pro-12.9", _ width: Double, _ height: Double, config: String,
-                       intents: [Intent] = []) throws -> Layout {
-        engine.layout(of: try state(on: device, width, height, config: config, intents: intents))
+                       intents: [Intent] = [], then commands: [SceneCommand] = []) throws -> Layout {
+        engine.layout(of: try state(on: device, width, height, config: config, intents: intents, then: commands))
     }
 
     static let mail = #"{"roots":{"primary":"inbox","secondary":"detail"}}"#
@@ -39,7 +42,9 @@ enum Scenes {
             ("triple-tile", try layout(1366, 1024, config: #"{"style":"tripleColumn","preferredDisplayMode":"twoBesideSecondary","roots":{"primary":"folders","supplementary":"threads","secondary":"message"}}"#), RenderOptions()),
             ("triple-displace", try layout(1366, 1024, config: #"{"style":"tripleColumn","preferredSplitBehavior":"displace","preferredDisplayMode":"twoDisplaceSecondary","roots":{"primary":"folders","supplementary":"threads","secondary":"message"}}"#), RenderOptions(title: "displace")),
             ("collapsed-detail", try layout(375, 1024, config: mail, intents: [.showDetail(vc: "message-7")]), RenderOptions(title: "collapsed")),
-            ("presentations-regular", try layout(1366, 1024, config: mail, intents: [.present(vc: "compose", style: .formSheet), .present(vc: "share", style: .popover)]), RenderOptions()),
+            ("presentations-regular", try layout(1366, 1024, config: mail, intents: [.present(vc: "compose", style: .formSheet)],
+                                                      then: [.present(PresentationRequest(vc: "share", style: .popover, anchor: "detail"))]),
+             RenderOptions()),
             ("presentation-compact", try layout(375, 1024, config: mail, intents: [.present(vc: "compose", style: .popover)]), RenderOptions()),
             ("rtl-triple", try layout(1366, 1024, config: #"{"style":"tripleColumn","layoutDirection":"rtl","preferredDisplayMode":"twoBesideSecondary","roots":{"primary":"folders","supplementary":"threads","secondary":"message"}}"#), RenderOptions(title: "rtl", layoutDirection: .rtl)),
             ("tabs-phone", try layout(on: "iphone-14", 390, 844, config: #"{"tabs":[{"root":"chats","title":"Chats"},{"root":"contacts","title":"Contacts"}],"roots":{"secondary":"empty"}}"#,
