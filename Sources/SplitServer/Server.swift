@@ -42,6 +42,8 @@ final class Server: @unchecked Sendable {
     /// The most change-reply bytes one turn answered since the last housekeeping tick: what
     /// the storage kept for the next turns should hold (`trimKeptTurnStorage`).
     var turnReplyBytesHighWater = 0
+    /// Reads request lines with the ops of `Op.table`, each with its entry's decoder.
+    let requestDecoder = RequestDecoder(ops: Op.table.map { (name: $0.name, decoder: $0.decoder) })
     /// The turn being staged: what this loop turn's requests changed and answered.
     var turn = Turn()
     /// The writer every change response and journal record is encoded with, emptied each
