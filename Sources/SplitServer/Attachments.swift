@@ -79,10 +79,8 @@ extension Server {
     /// Retries the resizes of scenes whose window left during a turn whose commit failed
     /// (once a second, so that a store still failing is not retried in a busy loop).
     func retryWindowLeftResizes() {
-        guard phase == .running, !pendingWindowLeftResizes.isEmpty else { return }
-        let pending = pendingWindowLeftResizes
-        pendingWindowLeftResizes.removeAll()
-        for (scene, leaverWasLatest) in pending.sorted(by: { $0.key < $1.key }) {
+        guard phase == .running, sessions.hasWindowLeftResizesToRetry else { return }
+        for (scene, leaverWasLatest) in sessions.takeWindowLeftResizesToRetry() {
             windowLeft(scene: scene, wasLatestSource: leaverWasLatest)
         }
     }
