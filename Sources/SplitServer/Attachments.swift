@@ -1,11 +1,14 @@
 import SplitCore
 import SplitWire
 
-// scene.attach / scene.detach and disconnects: which clients see which scenes, and how
-// their windows size the scene (tmux's client <-> session links and resize.c).
+// scene.attach / scene.detach (their entries: `Op.table`) and disconnects: which clients see
+// which scenes, and how their windows size the scene (tmux's client <-> session links and
+// resize.c).
 extension Server {
-    func attachScene(id: RequestID, scene: String, role: AttachRole, size: Size?, notices: AttachNotices = [],
-                     from session: ClientSession) throws(WireError) {
+    /// Attaches `session`; returns its reply, which the dispatcher stages after the pushes
+    /// staged here for the other clients (the attacher is not pushed its own new revision).
+    func attachScene(_ scene: String, role: AttachRole, size: Size?, notices: AttachNotices = [],
+                     from session: ClientSession) throws(WireError) -> Reply {
         let live = try liveScene(scene)
         let reportedAt = size == nil ? 0 : nextSizeReport()
         noteAttachmentsBeforeChange(of: scene)
@@ -47,25 +50,23 @@ extension Server {
         let current = scenes[scene]!
         let reply: Reply = fields.map { .attachedChange(scene: scene, change: $0) }
             ?? .attached(scene: scene, revision: current.state.revision, layout: current.layout)
-        respond(reply, id: id, to: session, as: .attach(scene))
-        // The attaching client got this revision in its response: pushes start after it.
+        // The attaching client gets this revision in its response: pushes start after it.
         if let fields { broadcast(scene: scene, fields: fields, excluding: session.id) }
+        return reply
     }
 
-    func detachScene(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {
+    /// Detaches `session`; returns how its reply (empty) depends on the commit.
+    func detachScene(_ scene: String, from session: ClientSession) throws(WireError) -> ReplyKind {
         _ = try liveScene(scene)
         let wasLatest = sessions.latestSizeSource[scene] == session.id
-        guard session.attachments[scene] != nil else {
-            respond(.empty, id: id, to: session, as: .fixed)
-            return
-        }
+        guard session.attachments[scene] != nil else { return .fixed }
         noteAttachmentsBeforeChange(of: scene)
         let removed = sessions.removeAttachment(of: session, from: scene)
         session.heldPushes.removeValue(forKey: scene)
         let changed = removed?.role == .window && windowLeft(scene: scene, wasLatestSource: wasLatest)
         // Unchanged, it still reads the scene's attachments: if another change of the scene
         // this turn is rolled back, so is the detach (and it is answered as not done).
-        respond(.empty, id: id, to: session, as: changed ? .change(scene) : .read(scene))
+        return changed ? .change(scene) : .read(scene)
     }
 
     /// Keeps the scene's attachments as they are now for a rollback of this turn, unless the
@@ -78,10 +79,8 @@ extension Server {
     /// Retries the resizes of scenes whose window left during a turn whose commit failed
     /// (once a second, so that a store still failing is not retried in a busy loop).
     func retryWindowLeftResizes() {
-        guard phase == .running, !pendingWindowLeftResizes.isEmpty else { return }
-        let pending = pendingWindowLeftResizes
-        pendingWindowLeftResizes.removeAll()
-        for (scene, leaverWasLatest) in pending.sorted(by: { $0.key < $1.key }) {
+        guard phase == .running, sessions.hasWindowLeftResizesToRetry else { return }
+        for (scene, leaverWasLatest) in sessions.takeWindowLeftResizesToRetry() {
             windowLeft(scene: scene, wasLatestSource: leaverWasLatest)
         }
     }

@@ -2,8 +2,8 @@ import SplitCore
 import SplitLoop
 import SplitWire
 
-// resize / intent, and the path every accepted change takes: engine -> memory -> turn ->
-// response -> pushes.
+// resize / intent (their entries: `Op.table`), and the path every accepted change takes:
+// engine -> memory -> turn -> response -> pushes.
 extension Server {
     func resize(id: RequestID, scene: String, size: Size, baseRevision: Int?,
                 from session: ClientSession) throws(WireError) {

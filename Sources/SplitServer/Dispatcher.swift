@@ -1,69 +1,46 @@
 import SplitCore
-import SplitSettings
 import SplitWire
 
-// Request line -> op handler. Every request gets exactly one reply, staged in the turn in
-// request order; replies that depend on the turn's commit wait for it (see `Turn.Reply`).
+// Request line -> op entry (`Op.table`) -> its handler. Every request gets exactly one reply,
+// staged in the turn in request order; replies that depend on the turn's commit wait for it
+// (see `Turn.Reply`).
 extension Server {
     func handle(line: UnsafeRawBufferPointer, from session: ClientSession) {
         let request: Request
         do {
-            request = try RequestDecoder.decode(line)
+            request = try requestDecoder.decode(line)
         } catch {
             reply(error: error.error, id: error.id, to: session)
             return
         }
+        let entry = Op(request.op).entry
         do {
-            try perform(request, from: session)
+            switch try entry.handle(self, request, session) {
+            case .staged:
+                break
+            case .reply(let reply):
+                respond(reply, id: request.id, to: session, as: replyKind(entry, of: request))
+            case .replyAs(let reply, let kind):
+                respond(reply, id: request.id, to: session, as: kind)
+            }
         } catch {
             reply(error: error, id: request.id, to: session)
         }
     }
 
-    private func perform(_ request: Request, from session: ClientSession) throws(WireError) {
-        let id = request.id
-        switch request.op {
-        case let .hello(version, client):
-            try hello(id: id, version: version, client: client, from: session)
-        case .ping:
-            respond(.fields(["pong": true]), id: id, to: session, as: .fixed)
-        case let .sceneCreate(scene, device, size, config):
-            try createScene(id: id, scene: scene, device: device, size: size, config: config, from: session)
-        case let .sceneGet(scene):
-            try getScene(id: id, scene: scene, from: session)
-        case .sceneList:
-            listScenes(id: id, from: session)
-        case let .sceneDelete(scene):
-            try deleteScene(id: id, scene: scene, from: session)
-        case let .sceneAttach(scene, role, size, notices):
-            try attachScene(id: id, scene: scene, role: AttachRole(role), size: size, notices: notices, from: session)
-        case let .sceneDetach(scene):
-            try detachScene(id: id, scene: scene, from: session)
-        case let .resize(scene, size, baseRevision):
-            try resize(id: id, scene: scene, size: size, baseRevision: baseRevision, from: session)
-        case let .intent(scene, intent, baseRevision):
-            try applyIntent(id: id, scene: scene, intent: intent, baseRevision: baseRevision, from: session)
-        case let .snapshot(scene, target):
-            try snapshot(id: id, scene: scene, target: target, from: session)
-        case let .snapshotList(scene):
-            try listSnapshots(id: id, scene: scene, from: session)
-        case let .snapshotGet(sessionID):
-            try getSnapshot(id: id, session: sessionID, from: session)
-        case .stats:
-            respond(.fields(statsObject()), id: id, to: session, as: .fixed)
-        case .devices:
-            let listings = engine.catalog.deviceNames.map { DeviceListing(device: $0, catalog: engine.catalog) }
-            respond(.devices(listings), id: id, to: session, as: .fixed)
+    /// The kind `entry` declares, for this request's scene. Only an entry whose kind names a
+    /// scene may answer `.reply(_)` for an op with a scene, and a `.perRequest` one never does.
+    private func replyKind(_ entry: OpEntry, of request: Request) -> ReplyKind {
+        let scene = request.op.scene
+        switch entry.reply {
+        case .fixed: return .fixed
+        case .records: return .change(nil)
+        case .changesScene: return .change(scene)
+        case .readsScene: if let scene { return .read(scene) }
+        case .attachesScene: if let scene { return .attach(scene) }
+        case .perRequest: break
         }
-    }
-
-    private func hello(id: RequestID, version: Int, client: String?, from session: ClientSession) throws(WireError) {
-        guard version == 1 else {
-            throw WireError(.versionMismatch, "protocol \(version) is not supported; this server speaks protocol 1")
-        }
-        session.announcedProtocol = version
-        session.clientName = client
-        respond(.hello(protocol: 1, server: "splitd \(SplitdVersion.current)"), id: id, to: session, as: .fixed)
+        preconditionFailure("op table: the reply of '\(entry.name)' has no kind")
     }
 
     /// How a reply depends on the turn's commit.

@@ -176,7 +176,7 @@ extension Server {
             answered += 1
             if !committer.recycle(&settled.work) { noteFreedTurnStorage(settled.work) }
         }
-        if answered >= Self.backlogTurns { backlogMemoryToRelease = true }
+        turnMemory.noteFlushAnswered(turns: answered)
         // No busy polling here: held turns mean many clients, whose requests keep the loop
         // busy anyway; polling would only pick them up one by one into small turns.
         if !committer.holdsTurns, answered > 0 { flushThread?.keepsLoopAlive(false) }
@@ -226,7 +226,7 @@ extension Server {
         }
         // The window is gone whatever the commit did: its scene's size is recomputed later.
         for (scene, leaverWasLatest) in work.windowLeftResizes where scenes[scene] != nil {
-            pendingWindowLeftResizes[scene] = (pendingWindowLeftResizes[scene] ?? false) || leaverWasLatest
+            sessions.retryWindowLeftResize(of: scene, leaverWasLatest: leaverWasLatest)
         }
     }
 }

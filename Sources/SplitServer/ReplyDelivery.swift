@@ -7,7 +7,7 @@ import SplitWire
 extension Server {
     /// Writes a turn's replies and pushes, one write per connection.
     func answer(_ work: Turn, committed: Bool, rolledBack: Set<String>) {
-        turnReplyBytesHighWater = max(turnReplyBytesHighWater, work.changeReplyByteCount)
+        turnMemory.noteAnswered(replyBytes: work.changeReplyByteCount)
         for (slot, id) in work.connectionOrder.enumerated() {
             guard let session = sessions[id] else { continue }
             let replies = work.replies(of: slot)

@@ -1,10 +1,9 @@
 import SplitCore
 import SplitWire
 
-// scene.create / scene.get / scene.list / scene.delete.
+// scene.create / scene.get / scene.list / scene.delete (their entries: `Op.table`).
 extension Server {
-    func createScene(id: RequestID, scene: String, device: String, size: Size?, config: SplitConfigPatch?,
-                     from session: ClientSession) throws(WireError) {
+    func createScene(_ scene: String, device: String, size: Size?, config: SplitConfigPatch?) throws(WireError) -> Reply {
         try checkNewSceneID(scene)
         try checkViewControllerIDs(of: config)
         guard scenes[scene] == nil else { throw WireError(.sceneExists, "scene '\(scene)' already exists") }
@@ -19,10 +18,10 @@ extension Server {
         }
         let layout = engine.layout(of: state)
         record(state, layout: layout, as: .created)
-        respond(.scene(scene: scene, revision: state.revision, layout: layout), id: id, to: session, as: .change(scene))
+        return .scene(scene: scene, revision: state.revision, layout: layout)
     }
 
-    func getScene(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {
+    func getScene(_ scene: String) throws(WireError) -> Reply {
         let live = try liveScene(scene)
         // In the declaration order of SceneState's Codable conformance (Foundation's encoder
         // orders members by hash, differently in each process).
@@ -32,17 +31,16 @@ extension Server {
         } catch {
             throw WireError(.internal, "cannot encode scene '\(scene)': \(error)")
         }
-        respond(.sceneDetail(scene: scene, revision: live.state.revision, layout: live.layout, state: state),
-                id: id, to: session, as: .read(scene))
+        return .sceneDetail(scene: scene, revision: live.state.revision, layout: live.layout, state: state)
     }
 
-    func listScenes(id: RequestID, from session: ClientSession) {
+    func listScenes() -> (Reply, ReplyKind) {
         let listings = scenes.ids.sorted().map { key in
             let state = scenes[key]!.state
             return SceneListing(scene: key, revision: state.revision, device: state.device)
         }
         // Depends on every scene changed this turn: answered once they are stored.
-        respond(.sceneList(listings), id: id, to: session, as: !turn.changedScenesVisibly ? .fixed : .readStaged("the scene list"))
+        return (.sceneList(listings), !turn.changedScenesVisibly ? .fixed : .readStaged("the scene list"))
     }
 
     func deleteScene(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {

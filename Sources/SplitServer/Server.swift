@@ -31,17 +31,10 @@ final class Server: @unchecked Sendable {
     var scenes: Scenes
     /// The clients, their attachments to scenes and their unwritten output.
     var sessions = Sessions()
-    /// Scenes whose window left during a turn whose commit failed, for
-    /// `retryWindowLeftResizes` (and whether that window was the `latest` size source).
-    var pendingWindowLeftResizes: [String: Bool] = [:]
-    /// A backlog was answered (`releaseBacklogMemory`, TurnMemory.swift): its freed memory goes
-    /// back to the system once nothing is held, at most once a second.
-    var backlogMemoryToRelease = false
-    /// `uv_now` of the last such release.
-    var lastBacklogRelease: UInt64 = 0
-    /// The most change-reply bytes one turn answered since the last housekeeping tick: what
-    /// the storage kept for the next turns should hold (`trimKeptTurnStorage`).
-    var turnReplyBytesHighWater = 0
+    /// What bursts and backlogs leave of turn storage, and when it goes back to the system.
+    var turnMemory = TurnMemory()
+    /// Reads request lines with the ops of `Op.table`, each with its entry's decoder.
+    let requestDecoder = RequestDecoder(ops: Op.table.map { (name: $0.name, decoder: $0.decoder) })
     /// The turn being staged: what this loop turn's requests changed and answered.
     var turn = Turn()
     /// The writer every change response and journal record is encoded with, emptied each

@@ -17,6 +17,10 @@ struct Sessions {
     private var withQueuedOutput: [Connection.ID: ClientSession] = [:]
     /// Output dropped with closed connections since the allocator last returned memory.
     var droppedOutputSinceTrim = 0
+    /// Scenes a window left during a turn whose commit failed, and whether that window was
+    /// the scene's `latest` size source: the window is gone whatever the commit did, so the
+    /// scene's size is recomputed later (`Server.retryWindowLeftResizes`).
+    private var windowLeftResizesToRetry: [String: Bool] = [:]
 
     subscript(id: Connection.ID) -> ClientSession? { byID[id] }
 
@@ -74,6 +78,20 @@ struct Sessions {
         if attachments[scene]?.isEmpty == true { attachments.removeValue(forKey: scene) }
         if latestSizeSource[scene] == session.id { latestSizeSource.removeValue(forKey: scene) }
         return removed
+    }
+
+    /// Keeps a scene whose window left in a turn whose commit failed, for a later resize.
+    mutating func retryWindowLeftResize(of scene: String, leaverWasLatest: Bool) {
+        windowLeftResizesToRetry[scene] = (windowLeftResizesToRetry[scene] ?? false) || leaverWasLatest
+    }
+
+    var hasWindowLeftResizesToRetry: Bool { !windowLeftResizesToRetry.isEmpty }
+
+    /// The scenes kept by `retryWindowLeftResize`, in id order, forgotten here: a retry that
+    /// fails again keeps its scene anew.
+    mutating func takeWindowLeftResizesToRetry() -> [(scene: String, leaverWasLatest: Bool)] {
+        defer { windowLeftResizesToRetry.removeAll() }
+        return windowLeftResizesToRetry.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     // MARK: Output

@@ -3,10 +3,10 @@ import SplitCore
 import SplitStore
 import SplitWire
 
-// snapshot / snapshot.list / snapshot.get (SEMANTICS 8): sessions are computed by the core
+// snapshot / snapshot.list / snapshot.get (SEMANTICS 8; their entries: `Op.table`): sessions are computed by the core
 // on the live state without touching it, recorded in the turn's batch, and read back.
 extension Server {
-    func snapshot(id: RequestID, scene: String, target: SnapshotTarget, from session: ClientSession) throws(WireError) {
+    func snapshot(_ scene: String, target: SnapshotTarget) throws(WireError) -> Reply {
         let live = try liveScene(scene)
         let result: SnapshotResult
         do {
@@ -28,7 +28,7 @@ extension Server {
         turn.pendingSessions.append(insert)
         scheduleTurn()
         let record = SnapshotRecord(session: sessionID, scene: scene, hash: hash, result: result)
-        respond(.snapshot(record), id: id, to: session, as: .change(nil))
+        return .snapshot(record)
     }
 
     /// Sessions recorded by turns not committed yet (deferred ones, then this one): the store
@@ -37,7 +37,7 @@ extension Server {
         committer.uncommitted.isEmpty ? turn.pendingSessions : committer.uncommitted.flatMap(\.pendingSessions) + turn.pendingSessions
     }
 
-    func listSnapshots(id: RequestID, scene: String, from session: ClientSession) throws(WireError) {
+    func listSnapshots(_ scene: String) throws(WireError) -> (Reply, ReplyKind) {
         _ = try liveScene(scene)
         var summaries: [SnapshotSessionSummary]
         do {
@@ -51,10 +51,10 @@ extension Server {
             SnapshotListing(session: summary.session, baseRevision: Int(summary.baseRevision),
                             sizes: SnapshotCodec.decodeSizes(summary.sizes), hash: summary.hash)
         }
-        respond(.snapshotSessions(listings), id: id, to: session, as: pending.isEmpty ? .read(scene) : .readStaged("the snapshot sessions of scene '\(scene)'"))
+        return (.snapshotSessions(listings), pending.isEmpty ? .read(scene) : .readStaged("the snapshot sessions of scene '\(scene)'"))
     }
 
-    func getSnapshot(id: RequestID, session sessionID: String, from session: ClientSession) throws(WireError) {
+    func getSnapshot(_ sessionID: String) throws(WireError) -> (Reply, ReplyKind) {
         let stored: SnapshotSession?
         let pending = pendingSessions.first { $0.session == sessionID }
         if let pending {
@@ -74,7 +74,7 @@ extension Server {
             throw WireError(.internal, "snapshot session '\(sessionID)' cannot be decoded: \(error)")
         }
         let record = SnapshotRecord(session: sessionID, scene: stored.summary.scene, hash: stored.summary.hash, result: result)
-        respond(.snapshot(record), id: id, to: session, as: pending == nil ? .fixed : .readStaged("snapshot session '\(sessionID)'"))
+        return (.snapshot(record), pending == nil ? .fixed : .readStaged("snapshot session '\(sessionID)'"))
     }
 }
 

@@ -91,10 +91,7 @@ extension Request {
         }
 
         /// Every op name this codec understands.
-        public static let allNames: [String] = [
-            "hello", "scene.create", "scene.get", "scene.list", "scene.delete", "scene.attach", "scene.detach",
-            "resize", "intent", "snapshot", "snapshot.list", "snapshot.get", "stats", "ping", "devices",
-        ]
+        public static let allNames: [String] = OpDecoder.protocol1.map { $0.name }
 
         /// The scene the op addresses, if any.
         public var scene: String? {

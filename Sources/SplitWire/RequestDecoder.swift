@@ -25,9 +25,20 @@ public struct RequestFailure: Error, Hashable, Sendable, CustomStringConvertible
 /// extra parameters are ignored, so newer clients can talk to this server.
 public struct RequestDecoder: Sendable {
     public var parser: JSONParser
+    /// The ops it decodes: protocol 1's, or those of a daemon's op table.
+    private let ops: OpDecoders
 
     public init(parser: JSONParser = JSONParser()) {
         self.parser = parser
+        ops = .protocol1
+    }
+
+    /// Decodes the ops `ops` names, with their decoders; an op not among them is `unknown_op`,
+    /// listing them in this order. The plain `resize` is read by `ResizeFastPath` whatever
+    /// `ops` holds, so `ops` must have `resize` with `OpDecoder.resize`.
+    public init(parser: JSONParser = JSONParser(), ops: [(name: String, decoder: OpDecoder)]) {
+        self.parser = parser
+        self.ops = OpDecoders(ops)
     }
 
     /// Decodes one line (without or with its trailing newline), reading it in place.
@@ -73,7 +84,7 @@ public struct RequestDecoder: Sendable {
             throw fail(.badRequest(message ?? "missing field 'id'"))
         }
         do {
-            return Request(id: id, op: try FieldReader(object).operation(named: opName))
+            return Request(id: id, op: try ops.operation(named: opName, from: FieldReader(object)))
         } catch {
             throw fail(error)
         }
@@ -93,43 +104,95 @@ public struct RequestDecoder: Sendable {
     }
 }
 
-extension FieldReader {
-    /// The parameters of op `name`, read from the request object.
-    func operation(named name: String) throws(WireError) -> Request.Operation {
-        switch name {
-        case "resize":
-            return .resize(scene: try identifier("scene"), size: try windowSize(),
-                           baseRevision: try optionalRevision("baseRevision"))
-        case "intent":
-            return .intent(scene: try identifier("scene"), intent: try nested("intent").intent(),
-                           baseRevision: try optionalRevision("baseRevision"))
-        case "hello":
-            return .hello(protocol: try int("protocol"), client: try optionalString("client"))
-        case "scene.create":
-            let scene = try sceneIdentifier("scene")
-            let device = try identifier("device")
-            let size = try optionalWindowSize("size")
-            let config = optional("config") == nil ? nil : try nested("config").configPatch()
-            return .sceneCreate(scene: scene, device: device, size: size, config: config)
-        case "scene.get": return .sceneGet(scene: try identifier("scene"))
-        case "scene.list": return .sceneList
-        case "scene.delete": return .sceneDelete(scene: try identifier("scene"))
-        case "scene.attach":
-            return .sceneAttach(scene: try identifier("scene"), role: try enumeration("role", ClientRole.self),
-                                size: try optionalWindowSize("size"), notices: try attachNotices())
-        case "scene.detach": return .sceneDetach(scene: try identifier("scene"))
-        case "snapshot": return .snapshot(scene: try identifier("scene"), target: try snapshotTarget())
-        case "snapshot.list": return .snapshotList(scene: try identifier("scene"))
-        case "snapshot.get": return .snapshotGet(session: try session("session"))
-        case "stats": return .stats
-        case "ping": return .ping
-        case "devices": return .devices
-        default:
-            throw WireError(.unknownOp,
-                            "unknown op '\(name)' (ops: " + Request.Operation.allNames.joined(separator: ", ") + ")")
-        }
+/// How one op's parameters are read from its request object (the parameter half of a
+/// daemon's op table entry, tmux's `cmd_entry.args`): a missing or invalid parameter is
+/// `bad_request` naming it. One decoder per op of protocol 1, in `Request.Operation.allNames`
+/// order in `protocol1`.
+public struct OpDecoder: Sendable {
+    fileprivate let read: @Sendable (FieldReader) throws(WireError) -> Request.Operation
+
+    private init(_ read: @escaping @Sendable (FieldReader) throws(WireError) -> Request.Operation) {
+        self.read = read
     }
 
+    public static let hello = OpDecoder { fields throws(WireError) in
+        .hello(protocol: try fields.int("protocol"), client: try fields.optionalString("client"))
+    }
+    public static let sceneCreate = OpDecoder { fields throws(WireError) in
+        let scene = try fields.sceneIdentifier("scene")
+        let device = try fields.identifier("device")
+        let size = try fields.optionalWindowSize("size")
+        let config = fields.optional("config") == nil ? nil : try fields.nested("config").configPatch()
+        return .sceneCreate(scene: scene, device: device, size: size, config: config)
+    }
+    public static let sceneGet = OpDecoder { fields throws(WireError) in
+        .sceneGet(scene: try fields.identifier("scene"))
+    }
+    public static let sceneList = OpDecoder { _ throws(WireError) in .sceneList }
+    public static let sceneDelete = OpDecoder { fields throws(WireError) in
+        .sceneDelete(scene: try fields.identifier("scene"))
+    }
+    public static let sceneAttach = OpDecoder { fields throws(WireError) in
+        .sceneAttach(scene: try fields.identifier("scene"), role: try fields.enumeration("role", ClientRole.self),
+                     size: try fields.optionalWindowSize("size"), notices: try fields.attachNotices())
+    }
+    public static let sceneDetach = OpDecoder { fields throws(WireError) in
+        .sceneDetach(scene: try fields.identifier("scene"))
+    }
+    /// The general path of `resize`: the plain form never gets here (`ResizeFastPath`).
+    public static let resize = OpDecoder { fields throws(WireError) in
+        .resize(scene: try fields.identifier("scene"), size: try fields.windowSize(),
+                baseRevision: try fields.optionalRevision("baseRevision"))
+    }
+    public static let intent = OpDecoder { fields throws(WireError) in
+        .intent(scene: try fields.identifier("scene"), intent: try fields.nested("intent").intent(),
+                baseRevision: try fields.optionalRevision("baseRevision"))
+    }
+    public static let snapshot = OpDecoder { fields throws(WireError) in
+        .snapshot(scene: try fields.identifier("scene"), target: try fields.snapshotTarget())
+    }
+    public static let snapshotList = OpDecoder { fields throws(WireError) in
+        .snapshotList(scene: try fields.identifier("scene"))
+    }
+    public static let snapshotGet = OpDecoder { fields throws(WireError) in
+        .snapshotGet(session: try fields.session("session"))
+    }
+    public static let stats = OpDecoder { _ throws(WireError) in .stats }
+    public static let ping = OpDecoder { _ throws(WireError) in .ping }
+    public static let devices = OpDecoder { _ throws(WireError) in .devices }
+
+    /// Every op of protocol 1 by wire name, in `Request.Operation.allNames` order.
+    public static let protocol1: [(name: String, decoder: OpDecoder)] = [
+        ("hello", hello), ("scene.create", sceneCreate), ("scene.get", sceneGet), ("scene.list", sceneList),
+        ("scene.delete", sceneDelete), ("scene.attach", sceneAttach), ("scene.detach", sceneDetach),
+        ("resize", resize), ("intent", intent), ("snapshot", snapshot), ("snapshot.list", snapshotList),
+        ("snapshot.get", snapshotGet), ("stats", stats), ("ping", ping), ("devices", devices),
+    ]
+}
+
+/// The ops a `RequestDecoder` knows, by wire name, and the unknown-op error that lists them.
+struct OpDecoders: Sendable {
+    private let byName: [String: OpDecoder]
+    /// In the order the unknown-op error lists them.
+    private let names: [String]
+
+    init(_ ops: [(name: String, decoder: OpDecoder)]) {
+        byName = Dictionary(ops.map { ($0.name, $0.decoder) }, uniquingKeysWith: { first, _ in first })
+        names = ops.map { $0.name }
+    }
+
+    static let protocol1 = OpDecoders(OpDecoder.protocol1)
+
+    /// The parameters of op `name`, read from the request object.
+    func operation(named name: String, from fields: FieldReader) throws(WireError) -> Request.Operation {
+        guard let decoder = byName[name] else {
+            throw WireError(.unknownOp, "unknown op '\(name)' (ops: " + names.joined(separator: ", ") + ")")
+        }
+        return try decoder.read(fields)
+    }
+}
+
+extension FieldReader {
     /// A new scene's id: 1-128 characters of `[A-Za-z0-9._:-]` (WIRE.md).
     func sceneIdentifier(_ name: String) throws(WireError) -> String {
         let text = try string(name)
