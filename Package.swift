@@ -28,6 +28,14 @@ let package = Package(
         // splitweb only: HTTP and WebSocket for the browser bridge.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Cluster mode: etcd's gRPC API (SplitCluster only; the single-host daemon does not link it).
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     // One-way dependencies, bottom to top: SplitLines, SplitCore < SplitWire < SplitSettings;
     // SplitLines < SplitLoop (libuv, knows no request or scene); SplitStore (SQLite);
@@ -126,6 +134,25 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: [
             "SplitClient", "SplitWire", "SplitCore", "SplitLaunch", "SplitTestSupport",
         ]),
+        // etcd's v3 gRPC API, generated from etcd.proto by Scripts/generate-etcd-api (committed).
+        .target(name: "EtcdAPI", dependencies: [
+            .product(name: "GRPCCore", package: "grpc-swift-2"),
+            .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        ], exclude: ["etcd.proto"]),
+        // Cluster mode: an etcd client for plain threads, scene ownership with fencing, and the
+        // etcd-backed SceneStore (docs/CLUSTER.md).
+        .target(name: "SplitCluster", dependencies: [
+            "EtcdAPI", "SplitStore",
+            .product(name: "GRPCCore", package: "grpc-swift-2"),
+            .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
+        // Against real etcd members in network namespaces (as root; Scripts/test-cluster).
+        .testTarget(name: "SplitClusterTests", dependencies: ["SplitCluster", "EtcdAPI", "SplitStore"]),
     ],
     swiftLanguageModes: [.v6]
 )
