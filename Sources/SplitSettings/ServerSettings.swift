@@ -18,18 +18,17 @@ public struct ServerSettings: Sendable, Equatable {
     public var journalRetention: Int64 = 10_000
     /// Changes of a scene stored as journal entries only before its full state is written
     /// again (a checkpoint); a restart replays at most this many per scene (fewer after the
-    /// periodic sweep or a graceful stop). 64: each checkpoint rewrites the scene's row, a
-    /// WAL frame of its own, and 64 instead of 16 took ~6 % off the CPU per change (relaxed,
-    /// 100 connections, depth 1; docs/performance-history.md, stop 16); `replayBudget` keeps the
-    /// worst restart after a crash where it was when many scenes are busy.
+    /// periodic sweep or a graceful stop). Each checkpoint rewrites the scene's row, a WAL
+    /// frame of its own, so fewer checkpoints cost less per change; `replayBudget` keeps the
+    /// worst restart after a crash where it was when many scenes are busy. The measurement
+    /// behind 64 is in docs/PERFORMANCE.md, "Figures behind the tunables".
     public var checkpointEvery: Int = 64
     /// Journal entries above the checkpoints, over all scenes, that a start after a crash
     /// may have to replay and the journal must keep: while more than
     /// `replayBudget / checkpointEvery` scenes (500) have changes above their checkpoint,
     /// each is checkpointed every `checkpointEvery / 4` changes instead. 0: always every
-    /// `checkpointEvery`. 32 000: in a storm of 1000 windows, 64 for every scene kept ~64 000
-    /// more journal rows live and the daemon's RSS grew 6.5 MiB (SQLite's page cache) where
-    /// it had grown 2.
+    /// `checkpointEvery`. The budget bounds the live journal rows, and with them SQLite's
+    /// page cache, when many scenes change at once (docs/PERFORMANCE.md).
     public var replayBudget: Int = 32_000
     /// Group commit (full durability): a WAL flush starts at least this long after the
     /// previous one started, unless `flushDelayCount` changes wait (MySQL's
