@@ -55,102 +55,133 @@ let package = Package(
         .target(name: "SplitLines", swiftSettings: releaseSpeed),
         // The daemon's configuration: keys, layered loading, defaults, default paths, the
         // settings report (splitd and splitctl).
-        .target(name: "SplitSettings", dependencies: [
-            "SplitCore", "SplitWire",
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Configuration", package: "swift-configuration"),
-        ]),
+        .target(
+            name: "SplitSettings",
+            dependencies: [
+                "SplitCore", "SplitWire",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ]),
         // Storage behind a narrow interface (SQLite today).
-        .target(name: "SplitStore", dependencies: ["CSQLite", "CSQLiteVFS", "CLinuxShims"], swiftSettings: releaseSpeed),
+        .target(
+            name: "SplitStore", dependencies: ["CSQLite", "CSQLiteVFS", "CLinuxShims"], swiftSettings: releaseSpeed),
         // A pass-through VFS that writes each WAL frame with one write instead of two.
         .target(name: "CSQLiteVFS", dependencies: ["CSQLite"]),
         // The libuv transport: listener, connections, mailbox, timers, signals, socket
         // activation, sd_notify, peer credentials. Knows nothing of requests or scenes.
         .target(name: "SplitLoop", dependencies: ["CLibUV", "CLinuxShims", "SplitLines"], swiftSettings: releaseSpeed),
         // The daemon: scenes, sessions, dispatch, group commit, on SplitLoop's transport.
-        .target(name: "SplitServer", dependencies: [
-            "CLibUV", "CLinuxShims", "SplitCore", "SplitWire", "SplitStore", "SplitSettings", "SplitLoop",
-            .product(name: "Logging", package: "swift-log"),
-            // The distribution of flush times in `stats`.
-            .product(name: "Histogram", package: "hdrhistogram-swift"),
-        ], swiftSettings: releaseSpeed),
+        .target(
+            name: "SplitServer",
+            dependencies: [
+                "CLibUV", "CLinuxShims", "SplitCore", "SplitWire", "SplitStore", "SplitSettings", "SplitLoop",
+                .product(name: "Logging", package: "swift-log"),
+                // The distribution of flush times in `stats`.
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ], swiftSettings: releaseSpeed),
         // Pure drawing: a Layout (or a snapshot session, a sweep) as deterministic SVG.
         .target(name: "SplitRender", dependencies: ["SplitCore"]),
         // Browser tabs as live windows of scenes: one page, WebSocket to splitd's socket.
-        .executableTarget(name: "splitweb", dependencies: [
-            "SplitCore", "SplitRender",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .executableTarget(
+            name: "splitweb",
+            dependencies: [
+                "SplitCore", "SplitRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // A small blocking client used by splitctl, benchmarks and tests.
         .target(name: "SplitClient", dependencies: ["SplitWire", "SplitCore", "SplitLines"]),
         // Starting a `splitd` child process and waiting for it: splitctl's `simulate
         // --embedded`, splitbench and the end-to-end tests.
         .target(name: "SplitLaunch"),
 
-        .executableTarget(name: "splitd", dependencies: [
-            "SplitServer", "SplitSettings",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .executableTarget(name: "splitctl", dependencies: [
-            "SplitClient", "SplitCore", "SplitWire", "SplitSettings", "SplitLaunch", "SplitRender",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            // YAML scenario files (`simulate`), converted to the JSON value the JSON path reads.
-            .product(name: "Yams", package: "Yams"),
-        ]),
+        .executableTarget(
+            name: "splitd",
+            dependencies: [
+                "SplitServer", "SplitSettings",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "splitctl",
+            dependencies: [
+                "SplitClient", "SplitCore", "SplitWire", "SplitSettings", "SplitLaunch", "SplitRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // YAML scenario files (`simulate`), converted to the JSON value the JSON path reads.
+                .product(name: "Yams", package: "Yams"),
+            ]),
 
         // Benchmarks: core microbenchmarks and the daemon load generator.
         // Linux-only C interfaces (epoll, affinity) for the benchmark's load generator.
         .target(name: "CLinuxShims"),
-        .executableTarget(name: "splitbench", dependencies: [
-            "SplitCore", "SplitWire", "SplitLines", "SplitLaunch", "CLinuxShims",
-            .product(name: "Histogram", package: "hdrhistogram-swift"),
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(
+            name: "splitbench",
+            dependencies: [
+                "SplitCore", "SplitWire", "SplitLines", "SplitLaunch", "CLinuxShims",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // What the test targets share (a seeded generator).
         .target(name: "SplitTestSupport", path: "Tests/SplitTestSupport"),
-        .testTarget(name: "SplitCoreTests", dependencies: [
-            "SplitCore", "SplitTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
-        ]),
-        .testTarget(name: "SplitWireTests", dependencies: [
-            "SplitWire", "SplitCore", "SplitTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
-        ]),
-        .testTarget(name: "SplitLinesTests", dependencies: [
-            "SplitLines", .product(name: "PropertyBased", package: "swift-property-based"),
-        ]),
-        .testTarget(name: "SplitStoreTests", dependencies: ["SplitStore", "SplitTestSupport", "CSQLite", "CSQLiteVFS"]),
-        .testTarget(name: "SplitServerTests", dependencies: [
-            "SplitServer", "SplitSettings", "SplitLoop", "SplitLines", "SplitCore", "SplitWire", "SplitStore",
-            "SplitTestSupport",
-            .product(name: "PropertyBased", package: "swift-property-based"),
-        ]),
-        .testTarget(name: "SplitRenderTests", dependencies: [
-            "SplitRender", "SplitCore", .product(name: "PropertyBased", package: "swift-property-based"),
-        ], exclude: ["Golden"]),
-        .testTarget(name: "EndToEndTests", dependencies: [
-            "SplitClient", "SplitWire", "SplitCore", "SplitLaunch", "SplitTestSupport",
-        ]),
+        .testTarget(
+            name: "SplitCoreTests",
+            dependencies: [
+                "SplitCore", "SplitTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(
+            name: "SplitWireTests",
+            dependencies: [
+                "SplitWire", "SplitCore", "SplitTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(
+            name: "SplitLinesTests",
+            dependencies: [
+                "SplitLines", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(
+            name: "SplitStoreTests", dependencies: ["SplitStore", "SplitTestSupport", "CSQLite", "CSQLiteVFS"]),
+        .testTarget(
+            name: "SplitServerTests",
+            dependencies: [
+                "SplitServer", "SplitSettings", "SplitLoop", "SplitLines", "SplitCore", "SplitWire", "SplitStore",
+                "SplitTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(
+            name: "SplitRenderTests",
+            dependencies: [
+                "SplitRender", "SplitCore", .product(name: "PropertyBased", package: "swift-property-based"),
+            ], exclude: ["Golden"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "SplitClient", "SplitWire", "SplitCore", "SplitLaunch", "SplitTestSupport",
+            ]),
         // etcd's v3 gRPC API, generated from etcd.proto by Scripts/generate-etcd-api (committed).
-        .target(name: "EtcdAPI", dependencies: [
-            .product(name: "GRPCCore", package: "grpc-swift-2"),
-            .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        ], exclude: ["etcd.proto"]),
+        .target(
+            name: "EtcdAPI",
+            dependencies: [
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ], exclude: ["etcd.proto"]),
         // Cluster mode: an etcd client for plain threads, scene ownership with fencing, and the
         // etcd-backed SceneStore (docs/CLUSTER.md).
-        .target(name: "SplitCluster", dependencies: [
-            "EtcdAPI", "SplitStore",
-            .product(name: "GRPCCore", package: "grpc-swift-2"),
-            .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        .target(
+            name: "SplitCluster",
+            dependencies: [
+                "EtcdAPI", "SplitStore",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         // Against real etcd members in network namespaces (as root; Scripts/test-cluster).
         .testTarget(name: "SplitClusterTests", dependencies: ["SplitCluster", "EtcdAPI", "SplitStore"]),
     ],

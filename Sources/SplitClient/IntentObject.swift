@@ -57,19 +57,22 @@ extension SplitConfigPatch {
         put("showsSecondaryOnlyButton", showsSecondaryOnlyButton)
         if let roots {
             var rootsObject = JSONObject()
-            for (key, value) in [("primary", roots.primary), ("supplementary", roots.supplementary),
-                                 ("secondary", roots.secondary), ("compact", roots.compact)] {
+            for (key, value) in [
+                ("primary", roots.primary), ("supplementary", roots.supplementary),
+                ("secondary", roots.secondary), ("compact", roots.compact),
+            ] {
                 if let value { rootsObject[key] = .string(value) }
             }
             object["roots"] = .object(rootsObject)
         }
         if let placeholder { object["placeholder"] = placeholder.map(JSONValue.string) ?? .null }
         if let tabs {
-            object["tabs"] = .array(tabs.map { tab in
-                var tabObject: JSONObject = ["root": .string(tab.root)]
-                if let title = tab.title { tabObject["title"] = .string(title) }
-                return .object(tabObject)
-            })
+            object["tabs"] = .array(
+                tabs.map { tab in
+                    var tabObject: JSONObject = ["root": .string(tab.root)]
+                    if let title = tab.title { tabObject["title"] = .string(title) }
+                    return .object(tabObject)
+                })
         }
         put("collapsePolicy", collapsePolicy?.rawValue)
         put("expandPolicy", expandPolicy?.rawValue)

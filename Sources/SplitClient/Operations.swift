@@ -9,7 +9,9 @@ extension SplitConnection {
 
     /// `hello`: answers the result (`protocol`, `server`).
     @discardableResult
-    public func hello(client: String = "SplitClient", protocolVersion: Int = SplitConnection.protocolVersion) throws(ClientError) -> JSONValue {
+    public func hello(
+        client: String = "SplitClient", protocolVersion: Int = SplitConnection.protocolVersion
+    ) throws(ClientError) -> JSONValue {
         try call("hello", ["protocol": .int(Int64(protocolVersion)), "client": .string(client)])
     }
 
@@ -18,7 +20,9 @@ extension SplitConnection {
 
     /// `scene.create`. `config` is a WIRE.md config object (or nil for the defaults).
     @discardableResult
-    public func createScene(_ scene: String, device: String, size: Size? = nil, config: JSONValue? = nil) throws(ClientError) -> SceneReply {
+    public func createScene(
+        _ scene: String, device: String, size: Size? = nil, config: JSONValue? = nil
+    ) throws(ClientError) -> SceneReply {
         var params: JSONObject = ["scene": .string(scene), "device": .string(device)]
         if let size { params["size"] = size.wireObject }
         if let config { params["config"] = config }
@@ -45,12 +49,15 @@ extension SplitConnection {
     /// `scene.attach`: the full current layout; pushes follow from revision + 1. `notices`:
     /// what else to be told (`.deleted`: a notice when the scene is deleted).
     @discardableResult
-    public func attach(_ scene: String, role: AttachRole = .window, size: Size? = nil,
-                       notices: AttachNotices = []) throws(ClientError) -> SceneReply {
+    public func attach(
+        _ scene: String, role: AttachRole = .window, size: Size? = nil,
+        notices: AttachNotices = []
+    ) throws(ClientError) -> SceneReply {
         var params: JSONObject = ["scene": .string(scene), "role": .string(role.rawValue)]
         if let size { params["size"] = size.wireObject }
         if !notices.isEmpty {
-            params["notices"] = .array(AttachNotices.names.filter { notices.contains($0.notice) }.map { .string($0.name) })
+            params["notices"] = .array(
+                AttachNotices.names.filter { notices.contains($0.notice) }.map { .string($0.name) })
         }
         return try SceneReply(decoding: try call("scene.attach", params))
     }
@@ -61,14 +68,18 @@ extension SplitConnection {
 
     @discardableResult
     public func resize(_ scene: String, to size: Size, baseRevision: Int? = nil) throws(ClientError) -> ChangeReply {
-        var params: JSONObject = ["scene": .string(scene), "width": .double(size.width), "height": .double(size.height)]
+        var params: JSONObject = [
+            "scene": .string(scene), "width": .double(size.width), "height": .double(size.height),
+        ]
         if let baseRevision { params["baseRevision"] = .int(Int64(baseRevision)) }
         return try ChangeReply(decoding: try call("resize", params))
     }
 
     /// `intent` with a raw intent object (`{"kind": ..., ...}`).
     @discardableResult
-    public func intent(_ scene: String, _ intent: JSONValue, baseRevision: Int? = nil) throws(ClientError) -> ChangeReply {
+    public func intent(
+        _ scene: String, _ intent: JSONValue, baseRevision: Int? = nil
+    ) throws(ClientError) -> ChangeReply {
         var params: JSONObject = ["scene": .string(scene), "intent": intent]
         if let baseRevision { params["baseRevision"] = .int(Int64(baseRevision)) }
         return try ChangeReply(decoding: try call("intent", params))

@@ -36,32 +36,36 @@ public struct SceneSummary: Hashable, Sendable {
 
 extension SceneReply {
     public init(decoding result: JSONValue) throws(ClientError) {
-        self.init(scene: try field(result, "scene", \.string), revision: try field(result, "revision", \.int),
-                  layout: try decodeLayout(try field(result, "layout", { $0 })), raw: result)
+        self.init(
+            scene: try field(result, "scene", \.string), revision: try field(result, "revision", \.int),
+            layout: try decodeLayout(try field(result, "layout", { $0 })), raw: result)
     }
 }
 
 extension ChangeReply {
     public init(decoding result: JSONValue) throws(ClientError) {
-        self.init(revision: try field(result, "revision", \.int),
-                  layout: try decodeLayout(try field(result, "layout", { $0 })),
-                  events: try decodeEvents(try field(result, "events", { $0 })), raw: result)
+        self.init(
+            revision: try field(result, "revision", \.int),
+            layout: try decodeLayout(try field(result, "layout", { $0 })),
+            events: try decodeEvents(try field(result, "events", { $0 })), raw: result)
     }
 }
 
 extension LayoutPush {
     public init(decoding push: JSONValue) throws(ClientError) {
         guard push["event"]?.string == "layout" else { throw .protocolViolation("not a layout push: \(push)") }
-        self.init(scene: try field(push, "scene", \.string), revision: try field(push, "revision", \.int),
-                  layout: try decodeLayout(try field(push, "layout", { $0 })),
-                  events: try decodeEvents(try field(push, "events", { $0 })), raw: push)
+        self.init(
+            scene: try field(push, "scene", \.string), revision: try field(push, "revision", \.int),
+            layout: try decodeLayout(try field(push, "layout", { $0 })),
+            events: try decodeEvents(try field(push, "events", { $0 })), raw: push)
     }
 }
 
 extension SceneSummary {
     public init(decoding entry: JSONValue) throws(ClientError) {
-        self.init(scene: try field(entry, "scene", \.string), revision: try field(entry, "revision", \.int),
-                  device: try field(entry, "device", \.string))
+        self.init(
+            scene: try field(entry, "scene", \.string), revision: try field(entry, "revision", \.int),
+            device: try field(entry, "device", \.string))
     }
 }
 

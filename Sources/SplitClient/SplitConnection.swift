@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import SplitWire
 
@@ -35,15 +35,18 @@ public final class SplitConnection {
     }
 
     /// Connects to the daemon at `path`.
-    public static func connect(to path: String, timeout: Duration = .seconds(10)) throws(ClientError) -> SplitConnection {
+    public static func connect(to path: String, timeout: Duration = .seconds(10)) throws(ClientError) -> SplitConnection
+    {
         SplitConnection(socket: try UnixSocket.connect(path: path, deadline: .after(timeout)), timeout: timeout)
     }
 
     /// Connects, retrying while the socket does not exist or refuses connections (a daemon
     /// that is still starting), until `within` has passed.
-    public static func connectWhenReady(to path: String, within: Duration = .seconds(20),
-                                        retryEvery: Duration = .milliseconds(20),
-                                        timeout: Duration = .seconds(10)) throws(ClientError) -> SplitConnection {
+    public static func connectWhenReady(
+        to path: String, within: Duration = .seconds(20),
+        retryEvery: Duration = .milliseconds(20),
+        timeout: Duration = .seconds(10)
+    ) throws(ClientError) -> SplitConnection {
         let deadline = Deadline.after(within)
         while true {
             do {
@@ -132,7 +135,9 @@ public final class SplitConnection {
     /// Sends `op` and waits for its response; answers the response object minus `id`/`ok`
     /// when ok, throws `.server(code, message)` when not.
     @discardableResult
-    public func call(_ op: String, _ params: JSONObject = JSONObject(), timeout: Duration? = nil) throws(ClientError) -> JSONValue {
+    public func call(
+        _ op: String, _ params: JSONObject = JSONObject(), timeout: Duration? = nil
+    ) throws(ClientError) -> JSONValue {
         let id = try send(op: op, params)
         return try result(of: try response(to: id, timeout: timeout))
     }
@@ -203,7 +208,9 @@ public final class SplitConnection {
 
     /// Files one message where it belongs: a push, a response to someone's id, or an id-null response.
     private func file(_ message: JSONValue) throws(ClientError) {
-        guard let object = message.object else { throw .protocolViolation("a message that is not an object: \(message)") }
+        guard let object = message.object else {
+            throw .protocolViolation("a message that is not an object: \(message)")
+        }
         if let id = object["id"] {
             if id.isNull { unreadableResponses.append(message) } else { waitingResponses[id] = message }
         } else if object["event"] != nil {
@@ -217,7 +224,8 @@ public final class SplitConnection {
         do {
             return try JSONParser.parse(line)
         } catch {
-            throw .protocolViolation("unparsable line from splitd (\(error)): \(String(decoding: line.prefix(200), as: UTF8.self))")
+            throw .protocolViolation(
+                "unparsable line from splitd (\(error)): \(String(decoding: line.prefix(200), as: UTF8.self))")
         }
     }
 }

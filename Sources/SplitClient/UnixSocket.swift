@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A connected Unix stream socket with blocking-with-deadline reads and writes.
@@ -71,7 +71,8 @@ public final class UnixSocket {
             let code = errno
             switch code {
             case EINTR: continue
-            case EAGAIN: try awaitReady(events: Int16(POLLOUT), deadline: deadline, what: "the socket to accept more bytes")
+            case EAGAIN:
+                try awaitReady(events: Int16(POLLOUT), deadline: deadline, what: "the socket to accept more bytes")
             case EPIPE, ECONNRESET: throw .closed
             default: throw .system(call: "send", errno: code)
             }

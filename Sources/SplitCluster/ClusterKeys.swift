@@ -45,10 +45,18 @@ public struct ClusterKeys: Sendable, Hashable {
     public func owner(_ scene: String) -> [UInt8] { Array((prefix + "owner/" + Self.escape(scene)).utf8) }
     public func head(_ scene: String) -> [UInt8] { Array((prefix + "head/" + Self.escape(scene)).utf8) }
     public func checkpoint(_ scene: String) -> [UInt8] { Array((prefix + "checkpoint/" + Self.escape(scene)).utf8) }
-    public func journalPrefix(_ scene: String) -> [UInt8] { Array((prefix + "journal/" + Self.escape(scene) + "/").utf8) }
-    public func journal(_ scene: String, _ revision: Int64) -> [UInt8] { journalPrefix(scene) + Array(Self.padded(revision).utf8) }
-    public func sessionPrefix(_ scene: String) -> [UInt8] { Array((prefix + "session/" + Self.escape(scene) + "/").utf8) }
-    public func session(_ scene: String, _ number: Int64) -> [UInt8] { sessionPrefix(scene) + Array(Self.padded(number).utf8) }
+    public func journalPrefix(_ scene: String) -> [UInt8] {
+        Array((prefix + "journal/" + Self.escape(scene) + "/").utf8)
+    }
+    public func journal(_ scene: String, _ revision: Int64) -> [UInt8] {
+        journalPrefix(scene) + Array(Self.padded(revision).utf8)
+    }
+    public func sessionPrefix(_ scene: String) -> [UInt8] {
+        Array((prefix + "session/" + Self.escape(scene) + "/").utf8)
+    }
+    public func session(_ scene: String, _ number: Int64) -> [UInt8] {
+        sessionPrefix(scene) + Array(Self.padded(number).utf8)
+    }
     public func sessionID(_ id: String) -> [UInt8] { Array((prefix + "session-id/" + id).utf8) }
     public func meta(_ key: String) -> [UInt8] { Array((prefix + "meta/" + key).utf8) }
     public func node(_ name: String) -> [UInt8] { Array((prefix + "node/" + Self.escape(name)).utf8) }
@@ -72,7 +80,9 @@ public struct ClusterKeys: Sendable, Hashable {
     public func journalEntry(ofKey key: [UInt8]) -> (scene: String, revision: Int64)? {
         guard let text = String(validating: key, as: UTF8.self), text.hasPrefix(prefix + "journal/") else { return nil }
         let rest = text.dropFirst(prefix.count + "journal/".count)
-        guard let slash = rest.lastIndex(of: "/"), let revision = Int64(rest[rest.index(after: slash)...]) else { return nil }
+        guard let slash = rest.lastIndex(of: "/"), let revision = Int64(rest[rest.index(after: slash)...]) else {
+            return nil
+        }
         return (Self.unescape(rest[..<slash]), revision)
     }
 

@@ -7,7 +7,9 @@ struct RecordWriter {
 
     mutating func int(_ value: Int64) {
         let v = UInt64(bitPattern: value)
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift)))
+        }
     }
 
     mutating func data<C: Collection>(_ value: C) where C.Element == UInt8 {
@@ -23,7 +25,9 @@ struct RecordWriter {
 
     private mutating func int32(_ n: Int) {
         let v = UInt32(n)
-        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) }
+        for shift in stride(from: 24, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: v >> UInt32(shift)))
+        }
     }
 }
 
@@ -77,8 +81,10 @@ public struct SceneHead: Sendable, Hashable {
     /// an unknown outcome tells its own write from another owner's by it.
     public var writer: Int64
 
-    public init(revision: Int64, device: String, checkpointRevision: Int64, createdAt: Int64, updatedAt: Int64,
-                writer: Int64) {
+    public init(
+        revision: Int64, device: String, checkpointRevision: Int64, createdAt: Int64, updatedAt: Int64,
+        writer: Int64
+    ) {
         self.revision = revision
         self.device = device
         self.checkpointRevision = checkpointRevision
@@ -95,9 +101,11 @@ public struct SceneHead: Sendable, Hashable {
 
     init?(decoding bytes: [UInt8]) {
         guard var r = RecordReader(bytes), let revision = r.int(), let device = r.string(),
-              let checkpoint = r.int(), let created = r.int(), let updated = r.int(), let writer = r.int() else { return nil }
-        self.init(revision: revision, device: device, checkpointRevision: checkpoint, createdAt: created, updatedAt: updated,
-                  writer: writer)
+            let checkpoint = r.int(), let created = r.int(), let updated = r.int(), let writer = r.int()
+        else { return nil }
+        self.init(
+            revision: revision, device: device, checkpointRevision: checkpoint, createdAt: created, updatedAt: updated,
+            writer: writer)
     }
 }
 
@@ -125,7 +133,8 @@ struct CheckpointRecord: Hashable {
 
     init?(decoding bytes: [UInt8]) {
         guard var r = RecordReader(bytes), let revision = r.int(), let device = r.string(), let state = r.data(),
-              let created = r.int(), let updated = r.int() else { return nil }
+            let created = r.int(), let updated = r.int()
+        else { return nil }
         self.init(revision: revision, device: device, state: state, createdAt: created, updatedAt: updated)
     }
 }
@@ -153,7 +162,8 @@ struct JournalRecord: Hashable {
 
     init?(decoding bytes: [UInt8]) {
         guard var r = RecordReader(bytes), let change = r.data(), let hash = r.optionalString(),
-              let at = r.int(), let writer = r.int() else { return nil }
+            let at = r.int(), let writer = r.int()
+        else { return nil }
         self.init(change: change, layoutHash: hash, at: at, writer: writer)
     }
 }
@@ -176,8 +186,10 @@ struct SessionRecord: Hashable {
         return w.bytes
     }
 
-    init(session: String, number: Int64, scene: String, baseRevision: Int64, sizes: [UInt8], hash: String,
-         body: [UInt8], createdAt: Int64) {
+    init(
+        session: String, number: Int64, scene: String, baseRevision: Int64, sizes: [UInt8], hash: String,
+        body: [UInt8], createdAt: Int64
+    ) {
         self.session = session
         self.number = number
         self.scene = scene
@@ -190,9 +202,11 @@ struct SessionRecord: Hashable {
 
     init?(decoding bytes: [UInt8]) {
         guard var r = RecordReader(bytes), let session = r.string(), let number = r.int(), let scene = r.string(),
-              let base = r.int(), let sizes = r.data(), let hash = r.string(), let body = r.data(),
-              let created = r.int() else { return nil }
-        self.init(session: session, number: number, scene: scene, baseRevision: base, sizes: sizes, hash: hash,
-                  body: body, createdAt: created)
+            let base = r.int(), let sizes = r.data(), let hash = r.string(), let body = r.data(),
+            let created = r.int()
+        else { return nil }
+        self.init(
+            session: session, number: number, scene: scene, baseRevision: base, sizes: sizes, hash: hash,
+            body: body, createdAt: created)
     }
 }

@@ -24,9 +24,13 @@ public struct EtcdEndpoint: Sendable, Hashable, CustomStringConvertible {
         let text = url.trimmingCharacters(in: .whitespaces)
         let secure: Bool
         let rest: Substring
-        if text.hasPrefix("https://") { secure = true; rest = text.dropFirst(8) }
-        else if text.hasPrefix("http://") { secure = false; rest = text.dropFirst(7) }
-        else { throw .configuration("etcd endpoint \"\(url)\" must start with http:// or https://") }
+        if text.hasPrefix("https://") {
+            secure = true; rest = text.dropFirst(8)
+        } else if text.hasPrefix("http://") {
+            secure = false; rest = text.dropFirst(7)
+        } else {
+            throw .configuration("etcd endpoint \"\(url)\" must start with http:// or https://")
+        }
         let hostPort = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let parts = hostPort.split(separator: ":", omittingEmptySubsequences: false)
         guard let host = parts.first, !host.isEmpty, parts.count <= 2 else {
@@ -80,8 +84,10 @@ public struct EtcdClientOptions: Sendable {
     /// that show the problem turn it off.
     public var answerServerPings: Bool
 
-    public init(endpoints: [EtcdEndpoint], tls: EtcdTLSFiles? = nil, callTimeout: Duration = .seconds(2),
-                answerServerPings: Bool = true) {
+    public init(
+        endpoints: [EtcdEndpoint], tls: EtcdTLSFiles? = nil, callTimeout: Duration = .seconds(2),
+        answerServerPings: Bool = true
+    ) {
         self.endpoints = endpoints
         self.tls = tls
         self.callTimeout = callTimeout
@@ -110,7 +116,8 @@ public enum EtcdError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .rpc(operation, code, message): "etcd \(operation): \(code): \(message)"
         case .closed: "etcd client closed"
         case let .configuration(message): message
-        case let .watchCanceled(compactRevision, reason): "etcd watch cancelled (compacted at \(compactRevision)): \(reason)"
+        case let .watchCanceled(compactRevision, reason):
+            "etcd watch cancelled (compacted at \(compactRevision)): \(reason)"
         }
     }
 
@@ -122,8 +129,10 @@ public enum EtcdError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .timedOut: return true
         case let .rpc(_, code, _):
-            return !["invalidArgument", "failedPrecondition", "permissionDenied", "unauthenticated",
-                     "resourceExhausted", "outOfRange", "notFound", "unimplemented", "alreadyExists"].contains(code)
+            return ![
+                "invalidArgument", "failedPrecondition", "permissionDenied", "unauthenticated",
+                "resourceExhausted", "outOfRange", "notFound", "unimplemented", "alreadyExists",
+            ].contains(code)
         case .closed, .configuration, .watchCanceled: return false
         }
     }
@@ -175,11 +184,14 @@ public final class EtcdClient: Sendable {
             for path in [files.ca, files.cert, files.key] where !FileManager.default.isReadableFile(atPath: path) {
                 throw .configuration("cannot read TLS file \(path)")
             }
-            security = .tls(.mTLS(certificateChain: [.file(path: files.cert, format: .pem)],
-                                  privateKey: .file(path: files.key, format: .pem)) { config in
-                config.trustRoots = .certificates([.file(path: files.ca, format: .pem)])
-                config.serverCertificateVerification = .fullVerification
-            })
+            security = .tls(
+                .mTLS(
+                    certificateChain: [.file(path: files.cert, format: .pem)],
+                    privateKey: .file(path: files.key, format: .pem)
+                ) { config in
+                    config.trustRoots = .certificates([.file(path: files.ca, format: .pem)])
+                    config.serverCertificateVerification = .fullVerification
+                })
         } else {
             if options.tls != nil { throw .configuration("TLS files given but the etcd endpoints are http://") }
             security = .plaintext
@@ -259,47 +271,75 @@ public final class EtcdClient: Sendable {
 
     // MARK: async calls
 
-    public func range(_ request: Etcdserverpb_RangeRequest, timeout: Duration? = nil) async throws(EtcdError) -> Etcdserverpb_RangeResponse {
-        do { return try await kv.range(request, options: callOptions(timeout)) } catch { throw Self.mapped(error, "range") }
+    public func range(
+        _ request: Etcdserverpb_RangeRequest, timeout: Duration? = nil
+    ) async throws(EtcdError) -> Etcdserverpb_RangeResponse {
+        do { return try await kv.range(request, options: callOptions(timeout)) } catch {
+            throw Self.mapped(error, "range")
+        }
     }
 
-    public func put(_ request: Etcdserverpb_PutRequest, timeout: Duration? = nil) async throws(EtcdError) -> Etcdserverpb_PutResponse {
+    public func put(
+        _ request: Etcdserverpb_PutRequest, timeout: Duration? = nil
+    ) async throws(EtcdError) -> Etcdserverpb_PutResponse {
         do { return try await kv.put(request, options: callOptions(timeout)) } catch { throw Self.mapped(error, "put") }
     }
 
-    public func deleteRange(_ request: Etcdserverpb_DeleteRangeRequest, timeout: Duration? = nil) async throws(EtcdError) -> Etcdserverpb_DeleteRangeResponse {
-        do { return try await kv.deleteRange(request, options: callOptions(timeout)) } catch { throw Self.mapped(error, "delete") }
+    public func deleteRange(
+        _ request: Etcdserverpb_DeleteRangeRequest, timeout: Duration? = nil
+    ) async throws(EtcdError) -> Etcdserverpb_DeleteRangeResponse {
+        do { return try await kv.deleteRange(request, options: callOptions(timeout)) } catch {
+            throw Self.mapped(error, "delete")
+        }
     }
 
-    public func txn(_ request: Etcdserverpb_TxnRequest, timeout: Duration? = nil) async throws(EtcdError) -> Etcdserverpb_TxnResponse {
+    public func txn(
+        _ request: Etcdserverpb_TxnRequest, timeout: Duration? = nil
+    ) async throws(EtcdError) -> Etcdserverpb_TxnResponse {
         do { return try await kv.txn(request, options: callOptions(timeout)) } catch { throw Self.mapped(error, "txn") }
     }
 
-    public func compact(revision: Int64, timeout: Duration? = nil) async throws(EtcdError) -> Etcdserverpb_CompactionResponse {
-        let request = Etcdserverpb_CompactionRequest.with { $0.revision = revision; $0.physical = true }
-        do { return try await kv.compact(request, options: callOptions(timeout)) } catch { throw Self.mapped(error, "compact") }
+    public func compact(
+        revision: Int64, timeout: Duration? = nil
+    ) async throws(EtcdError) -> Etcdserverpb_CompactionResponse {
+        let request = Etcdserverpb_CompactionRequest.with {
+            $0.revision = revision; $0.physical = true
+        }
+        do { return try await kv.compact(request, options: callOptions(timeout)) } catch {
+            throw Self.mapped(error, "compact")
+        }
     }
 
-    public func leaseGrant(ttlSeconds: Int64, timeout: Duration? = nil) async throws(EtcdError) -> Etcdserverpb_LeaseGrantResponse {
+    public func leaseGrant(
+        ttlSeconds: Int64, timeout: Duration? = nil
+    ) async throws(EtcdError) -> Etcdserverpb_LeaseGrantResponse {
         let request = Etcdserverpb_LeaseGrantRequest.with { $0.ttl = ttlSeconds }
-        do { return try await leases.leaseGrant(request, options: callOptions(timeout)) } catch { throw Self.mapped(error, "lease grant") }
+        do { return try await leases.leaseGrant(request, options: callOptions(timeout)) } catch {
+            throw Self.mapped(error, "lease grant")
+        }
     }
 
     public func leaseRevoke(id: Int64, timeout: Duration? = nil) async throws(EtcdError) {
         let request = Etcdserverpb_LeaseRevokeRequest.with { $0.id = id }
-        do { _ = try await leases.leaseRevoke(request, options: callOptions(timeout)) } catch { throw Self.mapped(error, "lease revoke") }
+        do { _ = try await leases.leaseRevoke(request, options: callOptions(timeout)) } catch {
+            throw Self.mapped(error, "lease revoke")
+        }
     }
 
     public func status(timeout: Duration? = nil) async throws(EtcdError) -> Etcdserverpb_StatusResponse {
-        do { return try await maintenance.status(Etcdserverpb_StatusRequest(), options: callOptions(timeout)) } catch { throw Self.mapped(error, "status") }
+        do { return try await maintenance.status(Etcdserverpb_StatusRequest(), options: callOptions(timeout)) } catch {
+            throw Self.mapped(error, "status")
+        }
     }
 
     /// Watches every key under `prefix` from etcd revision `fromRevision` (0: from now on),
     /// handing each response with events to `onResponse` in etcd's order, until the handler
     /// returns false or the task is cancelled. Throws `watchCanceled` when etcd cancels the
     /// watch (a compacted start revision).
-    public func watch(prefix: [UInt8], fromRevision: Int64,
-                      onResponse: @escaping @Sendable (Etcdserverpb_WatchResponse) async -> Bool) async throws(EtcdError) {
+    public func watch(
+        prefix: [UInt8], fromRevision: Int64,
+        onResponse: @escaping @Sendable (Etcdserverpb_WatchResponse) async -> Bool
+    ) async throws(EtcdError) {
         let create = Etcdserverpb_WatchRequest.with {
             $0.createRequest = .with {
                 $0.key = Data(prefix)
@@ -308,19 +348,22 @@ public final class EtcdClient: Sendable {
             }
         }
         do {
-            try await watches.watch(requestProducer: { writer in
-                try await writer.write(create)
-                // The request stream stays open for the watch's life.
-                while !Task.isCancelled { try await Task.sleep(for: .seconds(60)) }
-            }, onResponse: { response in
-                for try await message in response.messages {
-                    if message.canceled {
-                        throw EtcdError.watchCanceled(compactRevision: message.compactRevision, reason: message.cancelReason)
+            try await watches.watch(
+                requestProducer: { writer in
+                    try await writer.write(create)
+                    // The request stream stays open for the watch's life.
+                    while !Task.isCancelled { try await Task.sleep(for: .seconds(60)) }
+                },
+                onResponse: { response in
+                    for try await message in response.messages {
+                        if message.canceled {
+                            throw EtcdError.watchCanceled(
+                                compactRevision: message.compactRevision, reason: message.cancelReason)
+                        }
+                        if message.events.isEmpty { continue }
+                        if await !onResponse(message) { return }
                     }
-                    if message.events.isEmpty { continue }
-                    if await !onResponse(message) { return }
-                }
-            })
+                })
         } catch {
             throw Self.mapped(error, "watch")
         }
@@ -331,10 +374,13 @@ public final class EtcdClient: Sendable {
     /// Runs `body` in a detached task and waits for it on this thread, at most `timeout`
     /// (the client's call timeout and a margin when nil). On timeout the task is cancelled
     /// and the call throws `timedOut`: for a write, an unknown outcome.
-    public func blocking<T: Sendable>(_ operation: String, timeout: Duration? = nil,
-                                      _ body: @escaping @Sendable (EtcdClient) async throws(EtcdError) -> T) throws(EtcdError) -> T {
-        precondition(MultiThreadedEventLoopGroup.currentEventLoop == nil,
-                     "a blocking etcd call on a NIO event loop thread would wait for itself")
+    public func blocking<T: Sendable>(
+        _ operation: String, timeout: Duration? = nil,
+        _ body: @escaping @Sendable (EtcdClient) async throws(EtcdError) -> T
+    ) throws(EtcdError) -> T {
+        precondition(
+            MultiThreadedEventLoopGroup.currentEventLoop == nil,
+            "a blocking etcd call on a NIO event loop thread would wait for itself")
         let inTask = withUnsafeCurrentTask { $0 != nil }
         precondition(!inTask, "a blocking etcd call inside a Swift task would hold a pool thread; use the async call")
         let box = Locked<Result<T, EtcdError>?>(nil)
@@ -354,20 +400,34 @@ public final class EtcdClient: Sendable {
         return try box.withLock { $0! }.get()
     }
 
-    public func rangeBlocking(_ request: Etcdserverpb_RangeRequest, timeout: Duration? = nil) throws(EtcdError) -> Etcdserverpb_RangeResponse {
-        try blocking("range", timeout: timeout.map { $0 + .milliseconds(200) }) { client throws(EtcdError) in try await client.range(request, timeout: timeout) }
+    public func rangeBlocking(
+        _ request: Etcdserverpb_RangeRequest, timeout: Duration? = nil
+    ) throws(EtcdError) -> Etcdserverpb_RangeResponse {
+        try blocking("range", timeout: timeout.map { $0 + .milliseconds(200) }) { client throws(EtcdError) in
+            try await client.range(request, timeout: timeout)
+        }
     }
 
-    public func txnBlocking(_ request: Etcdserverpb_TxnRequest, timeout: Duration? = nil) throws(EtcdError) -> Etcdserverpb_TxnResponse {
-        try blocking("txn", timeout: timeout.map { $0 + .milliseconds(200) }) { client throws(EtcdError) in try await client.txn(request, timeout: timeout) }
+    public func txnBlocking(
+        _ request: Etcdserverpb_TxnRequest, timeout: Duration? = nil
+    ) throws(EtcdError) -> Etcdserverpb_TxnResponse {
+        try blocking("txn", timeout: timeout.map { $0 + .milliseconds(200) }) { client throws(EtcdError) in
+            try await client.txn(request, timeout: timeout)
+        }
     }
 
-    public func putBlocking(_ request: Etcdserverpb_PutRequest, timeout: Duration? = nil) throws(EtcdError) -> Etcdserverpb_PutResponse {
-        try blocking("put", timeout: timeout.map { $0 + .milliseconds(200) }) { client throws(EtcdError) in try await client.put(request, timeout: timeout) }
+    public func putBlocking(
+        _ request: Etcdserverpb_PutRequest, timeout: Duration? = nil
+    ) throws(EtcdError) -> Etcdserverpb_PutResponse {
+        try blocking("put", timeout: timeout.map { $0 + .milliseconds(200) }) { client throws(EtcdError) in
+            try await client.put(request, timeout: timeout)
+        }
     }
 
     public func statusBlocking(timeout: Duration? = nil) throws(EtcdError) -> Etcdserverpb_StatusResponse {
-        try blocking("status", timeout: timeout.map { $0 + .milliseconds(200) }) { client throws(EtcdError) in try await client.status(timeout: timeout) }
+        try blocking("status", timeout: timeout.map { $0 + .milliseconds(200) }) { client throws(EtcdError) in
+            try await client.status(timeout: timeout)
+        }
     }
 
     public func compactBlocking(revision: Int64) throws(EtcdError) {

@@ -29,20 +29,33 @@ public final class EtcdLease: Sendable {
     }
 
     /// Grants a lease (blocking: call from a plain thread) and starts keeping it alive.
-    public convenience init(client: EtcdClient, ttlSeconds: Int64 = 3, keepAliveInterval: Duration = .seconds(1)) throws(EtcdError) {
+    public convenience init(
+        client: EtcdClient, ttlSeconds: Int64 = 3, keepAliveInterval: Duration = .seconds(1)
+    ) throws(EtcdError) {
         let sentAt = ContinuousClock.now
-        let grant = try client.blocking("lease grant") { client throws(EtcdError) in try await client.leaseGrant(ttlSeconds: ttlSeconds) }
-        self.init(client: client, id: grant.id, ttlSeconds: grant.ttl, keepAliveInterval: keepAliveInterval, grantedAt: sentAt)
+        let grant = try client.blocking("lease grant") { client throws(EtcdError) in
+            try await client.leaseGrant(ttlSeconds: ttlSeconds)
+        }
+        self.init(
+            client: client, id: grant.id, ttlSeconds: grant.ttl, keepAliveInterval: keepAliveInterval, grantedAt: sentAt
+        )
     }
 
     /// Async variant of the blocking initializer.
-    public static func grant(client: EtcdClient, ttlSeconds: Int64 = 3, keepAliveInterval: Duration = .seconds(1)) async throws(EtcdError) -> EtcdLease {
+    public static func grant(
+        client: EtcdClient, ttlSeconds: Int64 = 3, keepAliveInterval: Duration = .seconds(1)
+    ) async throws(EtcdError) -> EtcdLease {
         let sentAt = ContinuousClock.now
         let grant = try await client.leaseGrant(ttlSeconds: ttlSeconds)
-        return EtcdLease(client: client, id: grant.id, ttlSeconds: grant.ttl, keepAliveInterval: keepAliveInterval, grantedAt: sentAt)
+        return EtcdLease(
+            client: client, id: grant.id, ttlSeconds: grant.ttl, keepAliveInterval: keepAliveInterval, grantedAt: sentAt
+        )
     }
 
-    private init(client: EtcdClient, id: Int64, ttlSeconds: Int64, keepAliveInterval: Duration, grantedAt: ContinuousClock.Instant) {
+    private init(
+        client: EtcdClient, id: Int64, ttlSeconds: Int64, keepAliveInterval: Duration,
+        grantedAt: ContinuousClock.Instant
+    ) {
         self.client = client
         self.id = id
         self.ttlSeconds = ttlSeconds
@@ -56,25 +69,27 @@ public final class EtcdLease: Sendable {
             while !Task.isCancelled {
                 if state.withLock({ $0.lost || $0.stopped }) { return }
                 do {
-                    try await leases.leaseKeepAlive(requestProducer: { writer in
-                        while !Task.isCancelled {
-                            if state.withLock({ $0.lost || $0.stopped }) { return }
-                            state.withLock { $0.unanswered.append(.now) }
-                            try await writer.write(.with { $0.id = id })
-                            try await Task.sleep(for: keepAliveInterval)
-                        }
-                    }, onResponse: { response in
-                        for try await message in response.messages {
-                            let lost = state.withLock { s -> Bool in
-                                let sent = s.unanswered.isEmpty ? ContinuousClock.now : s.unanswered.removeFirst()
-                                if message.ttl <= 0 { s.lost = true; return true }
-                                s.goodUntil = max(s.goodUntil, sent + .seconds(message.ttl))
-                                s.renewals += 1
-                                return false
+                    try await leases.leaseKeepAlive(
+                        requestProducer: { writer in
+                            while !Task.isCancelled {
+                                if state.withLock({ $0.lost || $0.stopped }) { return }
+                                state.withLock { $0.unanswered.append(.now) }
+                                try await writer.write(.with { $0.id = id })
+                                try await Task.sleep(for: keepAliveInterval)
                             }
-                            if lost { return }
-                        }
-                    })
+                        },
+                        onResponse: { response in
+                            for try await message in response.messages {
+                                let lost = state.withLock { s -> Bool in
+                                    let sent = s.unanswered.isEmpty ? ContinuousClock.now : s.unanswered.removeFirst()
+                                    if message.ttl <= 0 { s.lost = true; return true }
+                                    s.goodUntil = max(s.goodUntil, sent + .seconds(message.ttl))
+                                    s.renewals += 1
+                                    return false
+                                }
+                                if lost { return }
+                            }
+                        })
                 } catch {
                     // The stream broke (connection lost, leader change): open another one.
                 }

@@ -15,8 +15,10 @@ public struct ClusterStoreOptions: Sendable {
     public var maxOps: Int
     public var maxBytes: Int
 
-    public init(keys: ClusterKeys = ClusterKeys(), txnTimeout: Duration = .seconds(2), resolveBudget: Duration = .seconds(15),
-                autoAcquire: Bool = true, maxOps: Int = TxnPlanner.defaultMaxOps, maxBytes: Int = TxnPlanner.defaultMaxBytes) {
+    public init(
+        keys: ClusterKeys = ClusterKeys(), txnTimeout: Duration = .seconds(2), resolveBudget: Duration = .seconds(15),
+        autoAcquire: Bool = true, maxOps: Int = TxnPlanner.defaultMaxOps, maxBytes: Int = TxnPlanner.defaultMaxBytes
+    ) {
         self.keys = keys
         self.txnTimeout = txnTimeout
         self.resolveBudget = resolveBudget
@@ -71,7 +73,9 @@ public final class EtcdSceneStore: SceneStore {
 
     /// Registers the node (`node/<name>`, bound to its lease) and returns a store that owns
     /// nothing yet.
-    public init(client: EtcdClient, node: String, lease: EtcdLease, options: ClusterStoreOptions = ClusterStoreOptions()) throws(EtcdError) {
+    public init(
+        client: EtcdClient, node: String, lease: EtcdLease, options: ClusterStoreOptions = ClusterStoreOptions()
+    ) throws(EtcdError) {
         self.client = client
         self.node = node
         self.lease = lease
@@ -99,15 +103,23 @@ public final class EtcdSceneStore: SceneStore {
     public func acquire(_ scene: String) throws(EtcdError) -> AcquireResult {
         if let claim = claims[scene] { return .acquired(claim) }
         let request = Etcdserverpb_TxnRequest.with {
-            $0.compare = [.with { $0.key = Data(keys.owner(scene)); $0.target = .create; $0.result = .equal; $0.createRevision = 0 }]
-            $0.success = [TxnPlanner.put(keys.owner(scene), Array(node.utf8), lease: lease.id), TxnPlanner.rangeOp(keys.head(scene))]
+            $0.compare = [
+                .with {
+                    $0.key = Data(keys.owner(scene)); $0.target = .create; $0.result = .equal; $0.createRevision = 0
+                }
+            ]
+            $0.success = [
+                TxnPlanner.put(keys.owner(scene), Array(node.utf8), lease: lease.id),
+                TxnPlanner.rangeOp(keys.head(scene)),
+            ]
             $0.failure = [TxnPlanner.rangeOp(keys.owner(scene))]
         }
         let response = try client.txnBlocking(request, timeout: options.txnTimeout)
         if response.succeeded {
             let headKV = response.responses[1].responseRange.kvs.first
-            let claim = SceneClaim(token: response.header.revision, headModRevision: headKV?.modRevision ?? 0,
-                                   head: headKV.flatMap { SceneHead(decoding: Array($0.value)) })
+            let claim = SceneClaim(
+                token: response.header.revision, headModRevision: headKV?.modRevision ?? 0,
+                head: headKV.flatMap { SceneHead(decoding: Array($0.value)) })
             claims[scene] = claim
             fenced[scene] = nil
             return .acquired(claim)
@@ -115,21 +127,29 @@ public final class EtcdSceneStore: SceneStore {
         let owner = response.responses.first?.responseRange.kvs.first
         if let owner, owner.lease == lease.id {
             // Our own key, from an acquisition whose answer was lost: adopt it.
-            let head = try client.rangeBlocking(.with { $0.key = Data(keys.head(scene)) }, timeout: options.txnTimeout).kvs.first
-            let claim = SceneClaim(token: owner.createRevision, headModRevision: head?.modRevision ?? 0,
-                                   head: head.flatMap { SceneHead(decoding: Array($0.value)) })
+            let head = try client.rangeBlocking(.with { $0.key = Data(keys.head(scene)) }, timeout: options.txnTimeout)
+                .kvs.first
+            let claim = SceneClaim(
+                token: owner.createRevision, headModRevision: head?.modRevision ?? 0,
+                head: head.flatMap { SceneHead(decoding: Array($0.value)) })
             claims[scene] = claim
             fenced[scene] = nil
             return .acquired(claim)
         }
-        return .ownedBy(node: owner.map { String(decoding: $0.value, as: UTF8.self) } ?? "", token: owner?.createRevision ?? 0)
+        return .ownedBy(
+            node: owner.map { String(decoding: $0.value, as: UTF8.self) } ?? "", token: owner?.createRevision ?? 0)
     }
 
     /// Gives the scene up (deletes the owner key if it is still this node's).
     public func release(_ scene: String) throws(EtcdError) {
         guard let claim = claims.removeValue(forKey: scene) else { return }
         let request = Etcdserverpb_TxnRequest.with {
-            $0.compare = [.with { $0.key = Data(keys.owner(scene)); $0.target = .create; $0.result = .equal; $0.createRevision = claim.token }]
+            $0.compare = [
+                .with {
+                    $0.key = Data(keys.owner(scene)); $0.target = .create; $0.result = .equal;
+                    $0.createRevision = claim.token
+                }
+            ]
             $0.success = [TxnPlanner.deleteOp(keys.owner(scene))]
         }
         _ = try client.txnBlocking(request, timeout: options.txnTimeout)
@@ -144,11 +164,13 @@ public final class EtcdSceneStore: SceneStore {
     /// What a new owner replays: the checkpoint and the journal above it, read at one etcd
     /// revision.
     public func replay(_ scene: String) throws(EtcdError) -> (checkpoint: StoredScene?, journal: [JournalEntry]) {
-        let first = try client.rangeBlocking(.with { $0.key = Data(keys.checkpoint(scene)) }, timeout: options.txnTimeout)
+        let first = try client.rangeBlocking(
+            .with { $0.key = Data(keys.checkpoint(scene)) }, timeout: options.txnTimeout)
         let checkpoint = first.kvs.first.flatMap { kv in CheckpointRecord(decoding: Array(kv.value)).map { ($0, kv) } }
             .map { record, _ in
-                StoredScene(id: scene, device: record.device, revision: record.revision, state: record.state,
-                            createdAt: record.createdAt, updatedAt: record.updatedAt)
+                StoredScene(
+                    id: scene, device: record.device, revision: record.revision, state: record.state,
+                    createdAt: record.createdAt, updatedAt: record.updatedAt)
             }
         let prefix = keys.journalPrefix(scene)
         let kvs = try rangeAll(from: prefix, to: ClusterKeys.rangeEnd(ofPrefix: prefix), at: first.header.revision)
@@ -157,21 +179,26 @@ public final class EtcdSceneStore: SceneStore {
 
     private func journalEntry(_ kv: Etcdserverpb_KeyValue) -> JournalEntry? {
         guard let (scene, revision) = keys.journalEntry(ofKey: Array(kv.key)),
-              let record = JournalRecord(decoding: Array(kv.value)) else { return nil }
-        return JournalEntry(scene: scene, revision: revision, change: record.change, layoutHash: record.layoutHash, at: record.at)
+            let record = JournalRecord(decoding: Array(kv.value))
+        else { return nil }
+        return JournalEntry(
+            scene: scene, revision: revision, change: record.change, layoutHash: record.layoutHash, at: record.at)
     }
 
     /// Every key in [from, to), read in pages at one revision (0: the latest).
-    private func rangeAll(from: [UInt8], to: [UInt8], at revision: Int64 = 0, limit: Int? = nil) throws(EtcdError) -> [Etcdserverpb_KeyValue] {
+    private func rangeAll(
+        from: [UInt8], to: [UInt8], at revision: Int64 = 0, limit: Int? = nil
+    ) throws(EtcdError) -> [Etcdserverpb_KeyValue] {
         var out: [Etcdserverpb_KeyValue] = []
         var start = from
         var atRevision = revision
         while true {
             let page = min(1000, limit.map { $0 - out.count } ?? 1000)
             if page <= 0 { break }
-            let response = try client.rangeBlocking(.with {
-                $0.key = Data(start); $0.rangeEnd = Data(to); $0.limit = Int64(page); $0.revision = atRevision
-            }, timeout: options.txnTimeout)
+            let response = try client.rangeBlocking(
+                .with {
+                    $0.key = Data(start); $0.rangeEnd = Data(to); $0.limit = Int64(page); $0.revision = atRevision
+                }, timeout: options.txnTimeout)
             out.append(contentsOf: response.kvs)
             if atRevision == 0 { atRevision = response.header.revision }
             guard response.more, let last = response.kvs.last else { break }
@@ -220,8 +247,10 @@ public final class EtcdSceneStore: SceneStore {
             }
         }
         let deadline = ContinuousClock.now + options.resolveBudget
-        while let plan = TxnPlanner.next(order: order, queues: queues, claims: claims, meta: meta, keys: keys,
-                                         now: Self.nowMillis(), maxOps: options.maxOps, maxBytes: options.maxBytes) {
+        while let plan = TxnPlanner.next(
+            order: order, queues: queues, claims: claims, meta: meta, keys: keys,
+            now: Self.nowMillis(), maxOps: options.maxOps, maxBytes: options.maxBytes)
+        {
             outcome.transactions += 1
             let started = ContinuousClock.now
             do {
@@ -265,8 +294,10 @@ public final class EtcdSceneStore: SceneStore {
         d.components.seconds * 1_000_000_000 + d.components.attoseconds / 1_000_000_000
     }
 
-    private func applied(_ plan: PlannedTxn, at revision: Int64, into outcome: inout ClusterCommitOutcome,
-                         queues: inout [String: [SceneSegment]]) {
+    private func applied(
+        _ plan: PlannedTxn, at revision: Int64, into outcome: inout ClusterCommitOutcome,
+        queues: inout [String: [SceneSegment]]
+    ) {
         for (scene, segment) in zip(plan.scenes, plan.segments) {
             let intended = plan.intended[scene] ?? nil
             claims[scene]?.head = intended
@@ -275,8 +306,10 @@ public final class EtcdSceneStore: SceneStore {
         }
     }
 
-    private func popSegment(_ scene: String, _ segment: SceneSegment, into outcome: inout ClusterCommitOutcome,
-                            queues: inout [String: [SceneSegment]]) {
+    private func popSegment(
+        _ scene: String, _ segment: SceneSegment, into outcome: inout ClusterCommitOutcome,
+        queues: inout [String: [SceneSegment]]
+    ) {
         queues[scene]?.removeFirst()
         outcome.durable[scene] = max(outcome.durable[scene] ?? 0, segment.lastRevision)
         if queues[scene]?.isEmpty ?? true { outcome.completed.insert(scene) }
@@ -290,16 +323,19 @@ public final class EtcdSceneStore: SceneStore {
 
     /// The compares failed: nothing applied. The failure branch read each scene's owner and
     /// head keys, in the plan's scene order.
-    private func refused(_ plan: PlannedTxn, response: Etcdserverpb_TxnResponse, into outcome: inout ClusterCommitOutcome,
-                         queues: inout [String: [SceneSegment]]) {
+    private func refused(
+        _ plan: PlannedTxn, response: Etcdserverpb_TxnResponse, into outcome: inout ClusterCommitOutcome,
+        queues: inout [String: [SceneSegment]]
+    ) {
         var anyFenced = false
         for (i, scene) in plan.scenes.enumerated() {
             guard let claim = claims[scene], response.responses.count > 2 * i + 1 else { continue }
             let owner = response.responses[2 * i].responseRange.kvs.first
             let head = response.responses[2 * i + 1].responseRange.kvs.first
-            let observed = SceneObservation(ownerCreateRevision: owner?.createRevision ?? 0,
-                                            headModRevision: head?.modRevision ?? 0,
-                                            head: head.flatMap { SceneHead(decoding: Array($0.value)) })
+            let observed = SceneObservation(
+                ownerCreateRevision: owner?.createRevision ?? 0,
+                headModRevision: head?.modRevision ?? 0,
+                head: head.flatMap { SceneHead(decoding: Array($0.value)) })
             if case let .fenced(reason) = Ownership.afterFailedCompare(claim: claim, observed: observed) {
                 anyFenced = true
                 stop(scene, reason, into: &outcome)
@@ -320,9 +356,11 @@ public final class EtcdSceneStore: SceneStore {
 
     /// Reads every scene of an uncertain transaction back (one read transaction: one etcd
     /// revision) until etcd answers or the budget runs out, and decides per scene.
-    private func resolveUnknown(_ plan: PlannedTxn, error: EtcdError, deadline: ContinuousClock.Instant,
-                                into outcome: inout ClusterCommitOutcome, queues: inout [String: [SceneSegment]],
-                                meta: inout [(key: String, value: String)]) {
+    private func resolveUnknown(
+        _ plan: PlannedTxn, error: EtcdError, deadline: ContinuousClock.Instant,
+        into outcome: inout ClusterCommitOutcome, queues: inout [String: [SceneSegment]],
+        meta: inout [(key: String, value: String)]
+    ) {
         var read = Etcdserverpb_TxnRequest()
         for scene in plan.scenes {
             read.success.append(TxnPlanner.rangeOp(keys.owner(scene)))
@@ -352,7 +390,8 @@ public final class EtcdSceneStore: SceneStore {
             guard let claim = claims[scene] else { continue }
             let owner = response.responses[3 * i].responseRange.kvs.first
             let head = response.responses[3 * i + 1].responseRange.kvs.first
-            let journal = plan.journalRevision[scene] == nil ? nil : response.responses[3 * i + 2].responseRange.kvs.first
+            let journal =
+                plan.journalRevision[scene] == nil ? nil : response.responses[3 * i + 2].responseRange.kvs.first
             let observed = SceneObservation(
                 ownerCreateRevision: owner?.createRevision ?? 0, headModRevision: head?.modRevision ?? 0,
                 head: head.flatMap { SceneHead(decoding: Array($0.value)) },
@@ -370,7 +409,7 @@ public final class EtcdSceneStore: SceneStore {
                 if !(queues[scene]?.isEmpty ?? true) { outcome.notApplied[scene] = reason.description }
                 queues[scene] = nil
             case .notApplied:
-                break // sent again by the caller's loop under the same claim
+                break  // sent again by the caller's loop under the same claim
             case let .notAppliedFenced(reason):
                 stop(scene, reason, into: &outcome)
                 queues[scene] = nil
@@ -403,7 +442,8 @@ public final class EtcdSceneStore: SceneStore {
     }
 
     static func error(_ operation: String, _ message: String, rolledBack: Bool = false) -> StoreError {
-        StoreError(kind: .ioError, code: 0, extendedCode: 0, operation: operation, message: message, rolledBack: rolledBack)
+        StoreError(
+            kind: .ioError, code: 0, extendedCode: 0, operation: operation, message: message, rolledBack: rolledBack)
     }
 
     private func wrap<T>(_ operation: String, _ body: () throws(EtcdError) -> T) throws(StoreError) -> T {
@@ -413,17 +453,25 @@ public final class EtcdSceneStore: SceneStore {
 
     public func loadScenes() throws(StoreError) -> [StoredScene] {
         try wrap("load scenes") { () throws(EtcdError) in
-            try rangeAll(from: keys.allCheckpoints, to: ClusterKeys.rangeEnd(ofPrefix: keys.allCheckpoints)).compactMap { kv in
-                guard let scene = keys.scene(ofSceneKey: Array(kv.key)), let r = CheckpointRecord(decoding: Array(kv.value)) else { return nil }
-                return StoredScene(id: scene, device: r.device, revision: r.revision, state: r.state, createdAt: r.createdAt, updatedAt: r.updatedAt)
+            try rangeAll(from: keys.allCheckpoints, to: ClusterKeys.rangeEnd(ofPrefix: keys.allCheckpoints)).compactMap
+            { kv in
+                guard let scene = keys.scene(ofSceneKey: Array(kv.key)),
+                    let r = CheckpointRecord(decoding: Array(kv.value))
+                else { return nil }
+                return StoredScene(
+                    id: scene, device: r.device, revision: r.revision, state: r.state, createdAt: r.createdAt,
+                    updatedAt: r.updatedAt)
             }
         }
     }
 
     public func journal(scene: String, from revision: Int64, limit: Int?) throws(StoreError) -> [JournalEntry] {
         try wrap("read journal of \(scene)") { () throws(EtcdError) in
-            try rangeAll(from: keys.journal(scene, max(0, revision)), to: ClusterKeys.rangeEnd(ofPrefix: keys.journalPrefix(scene)),
-                         limit: limit).compactMap(journalEntry)
+            try rangeAll(
+                from: keys.journal(scene, max(0, revision)),
+                to: ClusterKeys.rangeEnd(ofPrefix: keys.journalPrefix(scene)),
+                limit: limit
+            ).compactMap(journalEntry)
         }
     }
 
@@ -431,32 +479,45 @@ public final class EtcdSceneStore: SceneStore {
     /// covers in its own transaction), so the tails are the whole journal.
     public func journalTails() throws(StoreError) -> [JournalEntry] {
         try wrap("read journal tails") { () throws(EtcdError) in
-            try rangeAll(from: keys.allJournals, to: ClusterKeys.rangeEnd(ofPrefix: keys.allJournals)).compactMap(journalEntry)
+            try rangeAll(from: keys.allJournals, to: ClusterKeys.rangeEnd(ofPrefix: keys.allJournals)).compactMap(
+                journalEntry)
         }
     }
 
     public func snapshotSessions(scene: String) throws(StoreError) -> [SnapshotSessionSummary] {
         try wrap("list snapshot sessions of \(scene)") { () throws(EtcdError) in
-            try rangeAll(from: keys.sessionPrefix(scene), to: ClusterKeys.rangeEnd(ofPrefix: keys.sessionPrefix(scene))).compactMap { kv in
-                SessionRecord(decoding: Array(kv.value)).map {
-                    SnapshotSessionSummary(session: $0.session, number: $0.number, scene: $0.scene, baseRevision: $0.baseRevision,
-                                           sizes: $0.sizes, hash: $0.hash, createdAt: $0.createdAt)
+            try rangeAll(from: keys.sessionPrefix(scene), to: ClusterKeys.rangeEnd(ofPrefix: keys.sessionPrefix(scene)))
+                .compactMap { kv in
+                    SessionRecord(decoding: Array(kv.value)).map {
+                        SnapshotSessionSummary(
+                            session: $0.session, number: $0.number, scene: $0.scene, baseRevision: $0.baseRevision,
+                            sizes: $0.sizes, hash: $0.hash, createdAt: $0.createdAt)
+                    }
                 }
-            }
         }
     }
 
     public func snapshotSession(id: String) throws(StoreError) -> SnapshotSession? {
         try wrap("read snapshot session \(id)") { () throws(EtcdError) -> SnapshotSession? in
-            guard let pointer = try client.rangeBlocking(.with { $0.key = Data(keys.sessionID(id)) }, timeout: options.txnTimeout).kvs.first,
-                  let text = String(validating: Array(pointer.value), as: UTF8.self), let slash = text.lastIndex(of: "/"),
-                  let number = Int64(text[text.index(after: slash)...]) else { return nil }
+            guard
+                let pointer = try client.rangeBlocking(
+                    .with { $0.key = Data(keys.sessionID(id)) }, timeout: options.txnTimeout
+                ).kvs.first,
+                let text = String(validating: Array(pointer.value), as: UTF8.self), let slash = text.lastIndex(of: "/"),
+                let number = Int64(text[text.index(after: slash)...])
+            else { return nil }
             let scene = ClusterKeys.unescape(text[..<slash])
-            guard let kv = try client.rangeBlocking(.with { $0.key = Data(keys.session(scene, number)) }, timeout: options.txnTimeout).kvs.first,
-                  let r = SessionRecord(decoding: Array(kv.value)), r.session == id else { return nil }
-            return SnapshotSession(summary: SnapshotSessionSummary(session: r.session, number: r.number, scene: r.scene,
-                                                                   baseRevision: r.baseRevision, sizes: r.sizes, hash: r.hash,
-                                                                   createdAt: r.createdAt), body: r.body)
+            guard
+                let kv = try client.rangeBlocking(
+                    .with { $0.key = Data(keys.session(scene, number)) }, timeout: options.txnTimeout
+                ).kvs.first,
+                let r = SessionRecord(decoding: Array(kv.value)), r.session == id
+            else { return nil }
+            return SnapshotSession(
+                summary: SnapshotSessionSummary(
+                    session: r.session, number: r.number, scene: r.scene,
+                    baseRevision: r.baseRevision, sizes: r.sizes, hash: r.hash,
+                    createdAt: r.createdAt), body: r.body)
         }
     }
 
@@ -476,12 +537,18 @@ public final class EtcdSceneStore: SceneStore {
     public func counts() throws(StoreError) -> StoreCounts {
         try wrap("count") { () throws(EtcdError) -> StoreCounts in
             func count(_ prefix: [UInt8]) throws(EtcdError) -> Int64 {
-                try client.rangeBlocking(.with { $0.key = Data(prefix); $0.rangeEnd = Data(ClusterKeys.rangeEnd(ofPrefix: prefix)); $0.countOnly = true },
-                                         timeout: options.txnTimeout).count
+                try client.rangeBlocking(
+                    .with {
+                        $0.key = Data(prefix); $0.rangeEnd = Data(ClusterKeys.rangeEnd(ofPrefix: prefix));
+                        $0.countOnly = true
+                    },
+                    timeout: options.txnTimeout
+                ).count
             }
             let sessions = Array((keys.prefix + "session/").utf8)
-            return StoreCounts(scenes: try count(keys.allHeads), journalEntries: try count(keys.allJournals),
-                               snapshotSessions: try count(sessions), databaseBytes: try client.statusBlocking().dbSize)
+            return StoreCounts(
+                scenes: try count(keys.allHeads), journalEntries: try count(keys.allJournals),
+                snapshotSessions: try count(sessions), databaseBytes: try client.statusBlocking().dbSize)
         }
     }
 

@@ -34,7 +34,9 @@ public struct SceneObservation: Sendable, Hashable {
     /// checkpoint) or was not read.
     public var journalWriterAtIntended: Int64?
 
-    public init(ownerCreateRevision: Int64, headModRevision: Int64, head: SceneHead?, journalWriterAtIntended: Int64? = nil) {
+    public init(
+        ownerCreateRevision: Int64, headModRevision: Int64, head: SceneHead?, journalWriterAtIntended: Int64? = nil
+    ) {
         self.ownerCreateRevision = ownerCreateRevision
         self.headModRevision = headModRevision
         self.head = head
@@ -75,7 +77,8 @@ public enum Ownership {
 
     public static func afterFailedCompare(claim: SceneClaim, observed: SceneObservation) -> AfterFailedCompare {
         if observed.ownerCreateRevision != claim.token {
-            return .fenced(observed.ownerCreateRevision == 0 ? .ownerGone : .ownedByAnother(token: observed.ownerCreateRevision))
+            return .fenced(
+                observed.ownerCreateRevision == 0 ? .ownerGone : .ownedByAnother(token: observed.ownerCreateRevision))
         }
         if observed.headModRevision != claim.headModRevision { return .fenced(.headMovedUnderUs) }
         return .stillOwned
@@ -103,9 +106,11 @@ public enum Ownership {
     /// - Parameters:
     ///   - intended: the head the transaction would have written (its revision, or nil
     ///     when the transaction deleted the scene).
-    public static func resolveUnknown(claim: SceneClaim, intended: SceneHead?, observed: SceneObservation) -> Resolution {
+    public static func resolveUnknown(claim: SceneClaim, intended: SceneHead?, observed: SceneObservation) -> Resolution
+    {
         let stillOwner = observed.ownerCreateRevision == claim.token
-        let reason: FenceReason = observed.ownerCreateRevision == 0
+        let reason: FenceReason =
+            observed.ownerCreateRevision == 0
             ? .ownerGone : .ownedByAnother(token: observed.ownerCreateRevision)
         // Every transaction of the claim puts (or deletes) the head, so an unchanged head
         // means it did not apply: etcd applies a transaction whole or not at all.
@@ -115,7 +120,8 @@ public enum Ownership {
         if stillOwner {
             // Nobody else can write under our token: the head moved because ours applied.
             if observed.head == intended {
-                return .applied(SceneClaim(token: claim.token, headModRevision: observed.headModRevision, head: observed.head))
+                return .applied(
+                    SceneClaim(token: claim.token, headModRevision: observed.headModRevision, head: observed.head))
             }
             return .indeterminate(.headMovedUnderUs)
         }

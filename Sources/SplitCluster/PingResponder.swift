@@ -53,7 +53,8 @@ public final class PingResponder: ChannelInboundHandler, RemovableChannelHandler
             }
             guard input.readableBytes >= 9 else { break }
             let start = input.readerIndex
-            let length = Int(input.getInteger(at: start, as: UInt8.self)!) << 16
+            let length =
+                Int(input.getInteger(at: start, as: UInt8.self)!) << 16
                 | Int(input.getInteger(at: start + 1, as: UInt16.self)!)
             let type = input.getInteger(at: start + 3, as: UInt8.self)!
             let flags = input.getInteger(at: start + 4, as: UInt8.self)!

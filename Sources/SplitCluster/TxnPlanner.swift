@@ -82,8 +82,11 @@ public enum TxnPlanner {
 
     /// The batch's operations per scene, cut into segments, plus its meta writes. Scenes
     /// appear in the order of their first operation.
-    public static func segments(of batch: StoreBatch, maxOps: Int = defaultMaxOps, maxBytes: Int = defaultMaxBytes)
-        -> (scenes: [String], queues: [String: [SceneSegment]], meta: [(key: String, value: String)]) {
+    public static func segments(
+        of batch: StoreBatch, maxOps: Int = defaultMaxOps, maxBytes: Int = defaultMaxBytes
+    )
+        -> (scenes: [String], queues: [String: [SceneSegment]], meta: [(key: String, value: String)])
+    {
         var order: [String] = []
         var changes: [String: [SceneChange]] = [:]
         var meta: [(String, String)] = []
@@ -96,7 +99,8 @@ public enum TxnPlanner {
             case let .deleteScene(id):
                 scene = id; change = .delete
             case let .appendJournal(id, revision, range, hash):
-                scene = id; change = .journal(revision: revision, change: Array(batch.change(of: range)), layoutHash: hash)
+                scene = id;
+                change = .journal(revision: revision, change: Array(batch.change(of: range)), layoutHash: hash)
             case let .insertSnapshotSession(session):
                 scene = session.scene; change = .session(session)
             case let .setMeta(key, value):
@@ -127,9 +131,11 @@ public enum TxnPlanner {
 
     /// The next transaction: the first pending segment of as many scenes as fit, in
     /// `order`. Scenes without a claim are not planned (the caller refuses them first).
-    public static func next(order: [String], queues: [String: [SceneSegment]], claims: [String: SceneClaim],
-                            meta: [(key: String, value: String)], keys: ClusterKeys, now: Int64,
-                            maxOps: Int = defaultMaxOps, maxBytes: Int = defaultMaxBytes) -> PlannedTxn? {
+    public static func next(
+        order: [String], queues: [String: [SceneSegment]], claims: [String: SceneClaim],
+        meta: [(key: String, value: String)], keys: ClusterKeys, now: Int64,
+        maxOps: Int = defaultMaxOps, maxBytes: Int = defaultMaxBytes
+    ) -> PlannedTxn? {
         var request = Etcdserverpb_TxnRequest()
         var planned = PlannedTxn(request: request, scenes: [], intended: [:], journalRevision: [:], segments: [])
         var ops = meta.count
@@ -140,19 +146,25 @@ public enum TxnPlanner {
         for scene in order {
             guard let segment = queues[scene]?.first, let claim = claims[scene] else { continue }
             if !planned.scenes.isEmpty
-                && (ops + segment.cost > maxOps || 2 * (planned.scenes.count + 1) > maxOps || bytes + segment.bytes > maxBytes) {
+                && (ops + segment.cost > maxOps || 2 * (planned.scenes.count + 1) > maxOps
+                    || bytes + segment.bytes > maxBytes)
+            {
                 continue
             }
             ops += segment.cost
             bytes += segment.bytes
             let (success, intended, journalRevision) = operations(of: segment, claim: claim, keys: keys, now: now)
             request.success.append(contentsOf: success)
-            request.compare.append(Etcdserverpb_Compare.with {
-                $0.key = Data(keys.owner(scene)); $0.target = .create; $0.result = .equal; $0.createRevision = claim.token
-            })
-            request.compare.append(Etcdserverpb_Compare.with {
-                $0.key = Data(keys.head(scene)); $0.target = .mod; $0.result = .equal; $0.modRevision = claim.headModRevision
-            })
+            request.compare.append(
+                Etcdserverpb_Compare.with {
+                    $0.key = Data(keys.owner(scene)); $0.target = .create; $0.result = .equal;
+                    $0.createRevision = claim.token
+                })
+            request.compare.append(
+                Etcdserverpb_Compare.with {
+                    $0.key = Data(keys.head(scene)); $0.target = .mod; $0.result = .equal;
+                    $0.modRevision = claim.headModRevision
+                })
             request.failure.append(rangeOp(keys.owner(scene)))
             request.failure.append(rangeOp(keys.head(scene)))
             planned.scenes.append(scene)
@@ -166,8 +178,11 @@ public enum TxnPlanner {
     }
 
     /// The success-branch operations of one segment and the head they leave.
-    static func operations(of segment: SceneSegment, claim: SceneClaim, keys: ClusterKeys, now: Int64)
-        -> ([Etcdserverpb_RequestOp], SceneHead?, Int64?) {
+    static func operations(
+        of segment: SceneSegment, claim: SceneClaim, keys: ClusterKeys, now: Int64
+    )
+        -> ([Etcdserverpb_RequestOp], SceneHead?, Int64?)
+    {
         let scene = segment.scene
         var head = claim.head
         var deleted = false
@@ -178,10 +193,12 @@ public enum TxnPlanner {
             switch change {
             case let .checkpoint(revision, device, state):
                 let created = head?.createdAt ?? now
-                checkpoint = CheckpointRecord(revision: revision, device: device, state: state, createdAt: created, updatedAt: now)
+                checkpoint = CheckpointRecord(
+                    revision: revision, device: device, state: state, createdAt: created, updatedAt: now)
                 journal.removeAll { $0.0 <= revision }
-                head = SceneHead(revision: max(revision, head?.revision ?? 0), device: device, checkpointRevision: revision,
-                                 createdAt: created, updatedAt: now, writer: claim.token)
+                head = SceneHead(
+                    revision: max(revision, head?.revision ?? 0), device: device, checkpointRevision: revision,
+                    createdAt: created, updatedAt: now, writer: claim.token)
                 deleted = false
             case .delete:
                 deleted = true
@@ -190,15 +207,17 @@ public enum TxnPlanner {
                 journal.removeAll()
                 sessions.removeAll()
             case let .journal(revision, change, hash):
-                journal.append((revision, JournalRecord(change: change, layoutHash: hash, at: now, writer: claim.token)))
+                journal.append(
+                    (revision, JournalRecord(change: change, layoutHash: hash, at: now, writer: claim.token)))
                 if var h = head {
                     h.revision = max(h.revision, revision)
                     h.updatedAt = now
                     h.writer = claim.token
                     head = h
                 } else {
-                    head = SceneHead(revision: revision, device: "", checkpointRevision: 0, createdAt: now, updatedAt: now,
-                                     writer: claim.token)
+                    head = SceneHead(
+                        revision: revision, device: "", checkpointRevision: 0, createdAt: now, updatedAt: now,
+                        writer: claim.token)
                 }
             case let .session(session):
                 sessions.append(session)
@@ -206,8 +225,12 @@ public enum TxnPlanner {
         }
         var ops: [Etcdserverpb_RequestOp] = []
         if deleted {
-            ops.append(deleteOp(keys.journalPrefix(scene), rangeEnd: ClusterKeys.rangeEnd(ofPrefix: keys.journalPrefix(scene))))
-            ops.append(deleteOp(keys.sessionPrefix(scene), rangeEnd: ClusterKeys.rangeEnd(ofPrefix: keys.sessionPrefix(scene))))
+            ops.append(
+                deleteOp(keys.journalPrefix(scene), rangeEnd: ClusterKeys.rangeEnd(ofPrefix: keys.journalPrefix(scene)))
+            )
+            ops.append(
+                deleteOp(keys.sessionPrefix(scene), rangeEnd: ClusterKeys.rangeEnd(ofPrefix: keys.sessionPrefix(scene)))
+            )
             ops.append(deleteOp(keys.checkpoint(scene)))
             ops.append(deleteOp(keys.head(scene)))
             return (ops, nil, nil)
@@ -220,8 +243,9 @@ public enum TxnPlanner {
             ops.append(put(keys.journal(scene, revision), record.encoded))
         }
         for s in sessions {
-            let record = SessionRecord(session: s.session, number: s.number, scene: s.scene, baseRevision: s.baseRevision,
-                                       sizes: s.sizes, hash: s.hash, body: s.body, createdAt: now)
+            let record = SessionRecord(
+                session: s.session, number: s.number, scene: s.scene, baseRevision: s.baseRevision,
+                sizes: s.sizes, hash: s.hash, body: s.body, createdAt: now)
             ops.append(put(keys.session(scene, s.number), record.encoded))
             ops.append(put(keys.sessionID(s.session), Array("\(ClusterKeys.escape(scene))/\(s.number)".utf8)))
         }
@@ -230,14 +254,26 @@ public enum TxnPlanner {
     }
 
     static func put(_ key: [UInt8], _ value: [UInt8], lease: Int64 = 0) -> Etcdserverpb_RequestOp {
-        Etcdserverpb_RequestOp.with { $0.requestPut = .with { $0.key = Data(key); $0.value = Data(value); $0.lease = lease } }
+        Etcdserverpb_RequestOp.with {
+            $0.requestPut = .with {
+                $0.key = Data(key); $0.value = Data(value); $0.lease = lease
+            }
+        }
     }
 
     static func deleteOp(_ key: [UInt8], rangeEnd: [UInt8]? = nil) -> Etcdserverpb_RequestOp {
-        Etcdserverpb_RequestOp.with { $0.requestDeleteRange = .with { $0.key = Data(key); if let rangeEnd { $0.rangeEnd = Data(rangeEnd) } } }
+        Etcdserverpb_RequestOp.with {
+            $0.requestDeleteRange = .with {
+                $0.key = Data(key); if let rangeEnd { $0.rangeEnd = Data(rangeEnd) }
+            }
+        }
     }
 
     static func rangeOp(_ key: [UInt8], rangeEnd: [UInt8]? = nil) -> Etcdserverpb_RequestOp {
-        Etcdserverpb_RequestOp.with { $0.requestRange = .with { $0.key = Data(key); if let rangeEnd { $0.rangeEnd = Data(rangeEnd) } } }
+        Etcdserverpb_RequestOp.with {
+            $0.requestRange = .with {
+                $0.key = Data(key); if let rangeEnd { $0.rangeEnd = Data(rangeEnd) }
+            }
+        }
     }
 }

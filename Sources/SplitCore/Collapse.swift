@@ -72,11 +72,15 @@ enum Collapse {
     /// The ids of the entries whose origin passes `included`, in order. When they are exactly
     /// `candidate`, `candidate` itself is returned: the same value sharing its storage, where
     /// a new array cost an allocation per collapse or expand on the daemon's hot path.
-    static func ids(of entries: [StackEntry], where included: (EntryOrigin) -> Bool,
-                    reusing candidate: [String]) -> [String] {
+    static func ids(
+        of entries: [StackEntry], where included: (EntryOrigin) -> Bool,
+        reusing candidate: [String]
+    ) -> [String] {
         var matched = 0
         for entry in entries where included(entry.origin) {
-            guard matched < candidate.count, candidate[matched] == entry.vc else { return ids(of: entries, where: included) }
+            guard matched < candidate.count, candidate[matched] == entry.vc else {
+                return ids(of: entries, where: included)
+            }
             matched += 1
         }
         return matched == candidate.count ? candidate : ids(of: entries, where: included)
@@ -123,12 +127,13 @@ enum Collapse {
     /// The column ending on top; `lastNavigated` falls back to the secondary when nothing was
     /// navigated yet or the column is not one of the style's.
     static func topColumn(_ nav: NavigationState, config: SplitConfig) -> Column {
-        let wanted: Column = switch config.topColumnForCollapsing {
-        case .secondary: .secondary
-        case .primary: .primary
-        case .supplementary: .supplementary
-        case .lastNavigated: nav.lastNavigated ?? .secondary
-        }
+        let wanted: Column =
+            switch config.topColumnForCollapsing {
+            case .secondary: .secondary
+            case .primary: .primary
+            case .supplementary: .supplementary
+            case .lastNavigated: nav.lastNavigated ?? .secondary
+            }
         return config.style.columns.contains(wanted) ? wanted : .secondary
     }
 

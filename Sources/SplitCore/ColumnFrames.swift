@@ -11,18 +11,22 @@ struct ColumnWidths: Hashable {
     var supplementary: Double
 
     init(config: SplitConfig, windowWidth: Double) {
-        primary = Self.width(preferred: config.preferredPrimaryColumnWidth,
-                             fraction: config.preferredPrimaryColumnWidthFraction,
-                             minimum: config.minimumPrimaryColumnWidth,
-                             maximum: config.maximumPrimaryColumnWidth, windowWidth: windowWidth)
-        supplementary = Self.width(preferred: config.preferredSupplementaryColumnWidth,
-                                   fraction: config.preferredSupplementaryColumnWidthFraction,
-                                   minimum: config.minimumSupplementaryColumnWidth,
-                                   maximum: config.maximumSupplementaryColumnWidth, windowWidth: windowWidth)
+        primary = Self.width(
+            preferred: config.preferredPrimaryColumnWidth,
+            fraction: config.preferredPrimaryColumnWidthFraction,
+            minimum: config.minimumPrimaryColumnWidth,
+            maximum: config.maximumPrimaryColumnWidth, windowWidth: windowWidth)
+        supplementary = Self.width(
+            preferred: config.preferredSupplementaryColumnWidth,
+            fraction: config.preferredSupplementaryColumnWidthFraction,
+            minimum: config.minimumSupplementaryColumnWidth,
+            maximum: config.maximumSupplementaryColumnWidth, windowWidth: windowWidth)
     }
 
-    static func width(preferred: Double?, fraction: Double?, minimum: Double, maximum: Double,
-                      windowWidth: Double) -> Double {
+    static func width(
+        preferred: Double?, fraction: Double?, minimum: Double, maximum: Double,
+        windowWidth: Double
+    ) -> Double {
         let preliminary = preferred ?? fraction.map { $0 * windowWidth } ?? automatic
         return max(min(preliminary, maximum), minimum)
     }
@@ -44,16 +48,20 @@ enum ColumnFrames {
     ///   and `dimmed`.
     /// A hidden sidebar reports `visible: false` with its width and the x where showing it
     /// would put it: the leading edge.
-    static func frames(config: SplitConfig, behavior: SplitBehavior, mode: DisplayMode,
-                       widths: ColumnWidths, windowWidth: Double) -> [ColumnFrame] {
+    static func frames(
+        config: SplitConfig, behavior: SplitBehavior, mode: DisplayMode,
+        widths: ColumnWidths, windowWidth: Double
+    ) -> [ColumnFrame] {
         frames(config: config, behavior: behavior, mode: mode, widths: widths, windowWidth: windowWidth) { $0 }
     }
 
     /// `frames` with each frame turned into an element by `make`, in the same order: the
     /// layout builds its columns straight from the frames (no array of frames to allocate).
-    static func frames<Element>(config: SplitConfig, behavior: SplitBehavior, mode: DisplayMode,
-                                widths: ColumnWidths, windowWidth: Double,
-                                _ make: (ColumnFrame) -> Element) -> [Element] {
+    static func frames<Element>(
+        config: SplitConfig, behavior: SplitBehavior, mode: DisplayMode,
+        widths: ColumnWidths, windowWidth: Double,
+        _ make: (ColumnFrame) -> Element
+    ) -> [Element] {
         let style = config.style
         let shown = DisplayResolver.visibleSidebars(mode, style: style)
         let mirrored = (config.primaryEdge == .trailing) != (config.layoutDirection == .rtl)
@@ -70,28 +78,38 @@ enum ColumnFrames {
                 append(ColumnFrame(column: column, visible: false, x: 0, width: width, overlay: false, dimmed: false))
                 continue
             }
-            append(ColumnFrame(column: column, visible: true, x: x, width: width,
-                               overlay: behavior == .overlay, dimmed: false))
+            append(
+                ColumnFrame(
+                    column: column, visible: true, x: x, width: width,
+                    overlay: behavior == .overlay, dimmed: false))
             x += width
         }
-        append(secondaryFrame(style: style, behavior: behavior, mode: mode, sidebarsEnd: x,
-                              widths: widths, windowWidth: windowWidth))
+        append(
+            secondaryFrame(
+                style: style, behavior: behavior, mode: mode, sidebarsEnd: x,
+                widths: widths, windowWidth: windowWidth))
         return elements
     }
 
-    private static func secondaryFrame(style: SplitStyle, behavior: SplitBehavior, mode: DisplayMode,
-                                       sidebarsEnd: Double, widths: ColumnWidths, windowWidth: Double) -> ColumnFrame {
+    private static func secondaryFrame(
+        style: SplitStyle, behavior: SplitBehavior, mode: DisplayMode,
+        sidebarsEnd: Double, widths: ColumnWidths, windowWidth: Double
+    ) -> ColumnFrame {
         switch (behavior, mode) {
         case (.overlay, _):
-            return ColumnFrame(column: .secondary, visible: true, x: 0, width: windowWidth,
-                               overlay: false, dimmed: mode != .secondaryOnly)
+            return ColumnFrame(
+                column: .secondary, visible: true, x: 0, width: windowWidth,
+                overlay: false, dimmed: mode != .secondaryOnly)
         case (_, .twoDisplaceSecondary):
-            let besideWidth = windowWidth - widths.width(of: DisplayResolver.visibleSidebars(.oneBesideSecondary, style: style)[0])
-            return ColumnFrame(column: .secondary, visible: true, x: sidebarsEnd, width: besideWidth,
-                               overlay: false, dimmed: true)
+            let besideWidth =
+                windowWidth - widths.width(of: DisplayResolver.visibleSidebars(.oneBesideSecondary, style: style)[0])
+            return ColumnFrame(
+                column: .secondary, visible: true, x: sidebarsEnd, width: besideWidth,
+                overlay: false, dimmed: true)
         default:
-            return ColumnFrame(column: .secondary, visible: true, x: sidebarsEnd, width: windowWidth - sidebarsEnd,
-                               overlay: false, dimmed: false)
+            return ColumnFrame(
+                column: .secondary, visible: true, x: sidebarsEnd, width: windowWidth - sidebarsEnd,
+                overlay: false, dimmed: false)
         }
     }
 

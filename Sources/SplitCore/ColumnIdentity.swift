@@ -11,7 +11,8 @@ extension Navigator {
     /// False while expanded, for classic and for `compact`.
     func isHiddenWhileCollapsed(_ column: Column, _ nav: NavigationState) -> Bool {
         guard let collapsed = nav.collapsed, config.style != .classic, column != .compact,
-              let index = config.style.columns.firstIndex(of: column) else { return false }
+            let index = config.style.columns.firstIndex(of: column)
+        else { return false }
         if config.hasCompactColumn { return true }
         let owners = Expand.attribute(collapsed.entries)
         if collapsed.shares[column] > 0 || owners.contains(column) { return false }

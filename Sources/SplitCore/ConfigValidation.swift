@@ -24,7 +24,8 @@ extension SplitConfig {
         try Self.checkId(roots.compact, "roots.compact")
         try Self.checkId(roots.inspector, "roots.inspector")
         if roots.inspector != nil, style == .classic {
-            throw .badRequest("roots.inspector: the inspector column needs a column style (doubleColumn or tripleColumn)")
+            throw .badRequest(
+                "roots.inspector: the inspector column needs a column style (doubleColumn or tripleColumn)")
         }
         try Self.checkWidth(preferredInspectorColumnWidth, "preferredInspectorColumnWidth")
         try Self.checkFraction(preferredInspectorColumnWidthFraction, "preferredInspectorColumnWidthFraction")
@@ -47,7 +48,8 @@ extension SplitConfig {
     private static func checkWidth(_ value: Double?, _ field: String) throws(CoreError) {
         guard let value else { return }
         guard value.isFinite, value >= 0, value <= Size.maximumSide else {
-            throw .badRequest("\(field) must be a number of points in 0...\(formatPoints(Size.maximumSide)), got \(value)")
+            throw .badRequest(
+                "\(field) must be a number of points in 0...\(formatPoints(Size.maximumSide)), got \(value)")
         }
     }
 

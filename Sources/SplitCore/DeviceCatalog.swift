@@ -1,9 +1,9 @@
 // Device profiles and rule sets by name (SEMANTICS 2).
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The kind of device a profile simulates.
@@ -32,9 +32,11 @@ public struct DeviceProfile: Codable, Hashable, Sendable {
     /// `multitaskingWidths`): marked rather than guessed (SEMANTICS 2, revision 2).
     public var unpublished: [String]?
 
-    public init(id: String, idiom: DeviceIdiom, screen: Size, landscapeHorizontalClass: SizeClass,
-                windowedRegularMinWidth: Double? = nil, zoomOf: String? = nil, presets: [NamedSize],
-                source: String? = nil, unpublished: [String]? = nil) {
+    public init(
+        id: String, idiom: DeviceIdiom, screen: Size, landscapeHorizontalClass: SizeClass,
+        windowedRegularMinWidth: Double? = nil, zoomOf: String? = nil, presets: [NamedSize],
+        source: String? = nil, unpublished: [String]? = nil
+    ) {
         self.id = id
         self.idiom = idiom
         self.screen = screen
@@ -96,8 +98,9 @@ public struct DeviceCatalog: Sendable {
     /// The catalog shipped in `Config/` (embedded at build time).
     public static let builtIn: DeviceCatalog = {
         do {
-            return try DeviceCatalog(devicesJSON: Data(EmbeddedCatalog.devicesJSON.utf8),
-                                     ruleSetsJSON: Data(EmbeddedCatalog.ruleSetsJSON.utf8))
+            return try DeviceCatalog(
+                devicesJSON: Data(EmbeddedCatalog.devicesJSON.utf8),
+                ruleSetsJSON: Data(EmbeddedCatalog.ruleSetsJSON.utf8))
         } catch {
             fatalError("embedded catalog is invalid: \(error)")  // caught by CatalogTests
         }
@@ -115,7 +118,8 @@ public struct DeviceCatalog: Sendable {
 
     /// A catalog of these profiles and rule sets. Throws `bad_request` for a duplicate or
     /// invalid name, size or rule.
-    public init(profiles: [DeviceProfile], ruleSets: [RuleSet], windowedRegularMinWidth: Double = 640) throws(CoreError) {
+    public init(profiles: [DeviceProfile], ruleSets: [RuleSet], windowedRegularMinWidth: Double = 640) throws(CoreError)
+    {
         guard windowedRegularMinWidth.isFinite, windowedRegularMinWidth >= 0 else {
             throw .badRequest("windowedRegularMinWidth must be a finite number >= 0")
         }
@@ -129,10 +133,15 @@ public struct DeviceCatalog: Sendable {
     /// A catalog from the JSON of `Config/devices.json` and/or `Config/rulesets.json`
     /// (nil: none of that kind). Throws `bad_request` naming what is wrong.
     public init(devicesJSON: Data?, ruleSetsJSON: Data?) throws(CoreError) {
-        let devices = try devicesJSON.map { data throws(CoreError) in try decodeJSON(DeviceFile.self, from: data, what: "device profiles") }
-        let ruleSets = try ruleSetsJSON.map { data throws(CoreError) in try decodeJSON(RuleSetFile.self, from: data, what: "rule sets") }
-        try self.init(profiles: devices?.profiles ?? [], ruleSets: ruleSets?.ruleSets ?? [],
-                      windowedRegularMinWidth: devices?.windowedRegularMinWidth ?? 640)
+        let devices = try devicesJSON.map { data throws(CoreError) in
+            try decodeJSON(DeviceFile.self, from: data, what: "device profiles")
+        }
+        let ruleSets = try ruleSetsJSON.map { data throws(CoreError) in
+            try decodeJSON(RuleSetFile.self, from: data, what: "rule sets")
+        }
+        try self.init(
+            profiles: devices?.profiles ?? [], ruleSets: ruleSets?.ruleSets ?? [],
+            windowedRegularMinWidth: devices?.windowedRegularMinWidth ?? 640)
     }
 
     /// This catalog plus user-defined rule sets (the daemon's config file). A name already
@@ -150,7 +159,9 @@ public struct DeviceCatalog: Sendable {
 
     private mutating func add(_ profile: DeviceProfile) throws(CoreError) {
         try checkNew(profile.id)
-        guard profile.screen.isValidWindowSize else { throw .badRequest("profile '\(profile.id)': invalid screen size") }
+        guard profile.screen.isValidWindowSize else {
+            throw .badRequest("profile '\(profile.id)': invalid screen size")
+        }
         if let width = profile.windowedRegularMinWidth, !(width.isFinite && width >= 0) {
             throw .badRequest("profile '\(profile.id)': invalid windowedRegularMinWidth")
         }
@@ -195,12 +206,14 @@ public struct DeviceCatalog: Sendable {
     /// Throws `bad_request` for an invalid size, `unknown_device` for an unknown name.
     public func traits(device: String, size: Size, previous: Traits?) throws(CoreError) -> Traits {
         guard size.isValidWindowSize else {
-            throw .badRequest("invalid size \(size): width and height must be > 0 and <= \(formatPoints(Size.maximumSide))")
+            throw .badRequest(
+                "invalid size \(size): width and height must be > 0 and <= \(formatPoints(Size.maximumSide))")
         }
         // Read in place (every resize comes here): `profile(_:)` returns a copy, a retain and
         // release of each of the profile's strings and arrays.
         if let index = profileIndex[device] {
-            return profiles[index].traits(for: size, windowedRegularMinWidth: profiles[index].windowedRegularMinWidth ?? windowedRegularMinWidth)
+            return profiles[index].traits(
+                for: size, windowedRegularMinWidth: profiles[index].windowedRegularMinWidth ?? windowedRegularMinWidth)
         }
         if let index = ruleSetIndex[device] { return ruleSets[index].traits(for: size, previous: previous) }
         throw CoreError(.unknownDevice, "unknown device '\(device)'")
@@ -228,7 +241,9 @@ public struct DeviceCatalog: Sendable {
     /// revision 2): the app switcher's "other orientation" is the other interface
     /// orientation (nil: inferred from `current` as above). A preset named without an
     /// orientation keeps the rule above, which splitctl applies to the same name.
-    public func presetSizes(_ preset: String, device: String, current: Size, interfaceOrientation: Orientation?) -> [Size]? {
+    public func presetSizes(
+        _ preset: String, device: String, current: Size, interfaceOrientation: Orientation?
+    ) -> [Size]? {
         let profile = profile(device)
         guard profile != nil || ruleSet(device) != nil else { return nil }
         if preset == "appSwitcher" {
@@ -240,22 +255,28 @@ public struct DeviceCatalog: Sendable {
     }
 
     private func appSwitcherSizes(profile: DeviceProfile?, current: Size, held: Orientation?) -> [Size] {
-        guard let profile, profile.idiom != .mac else { return [Size(width: current.height, height: current.width), current] }
-        let other: Orientation = (held ?? deviceOrientation(profile, current: current)) == .landscape ? .portrait : .landscape
-        let splits = profile.idiom == .pad
+        guard let profile, profile.idiom != .mac else {
+            return [Size(width: current.height, height: current.width), current]
+        }
+        let other: Orientation =
+            (held ?? deviceOrientation(profile, current: current)) == .landscape ? .portrait : .landscape
+        let splits =
+            profile.idiom == .pad
             ? profile.presets.filter { $0.name != "full" }.map(\.size) : []
         return [profile.screen(in: other)] + splits + [current]
     }
 
     /// The orientation the device is held in while showing a window of `current`.
     private func deviceOrientation(_ profile: DeviceProfile, current: Size) -> Orientation {
-        .held(showing: current, landscapeScreen: profile.screen(in: .landscape),
-              matchingPreset: profile.presets.first { $0.size == current }?.orientation)
+        .held(
+            showing: current, landscapeScreen: profile.screen(in: .landscape),
+            matchingPreset: profile.presets.first { $0.size == current }?.orientation)
     }
 
     private func splitPresetName(_ preset: String, default orientation: Orientation) -> (Orientation, String) {
         guard let slash = preset.firstIndex(of: "/"),
-              let named = Orientation(rawValue: String(preset[..<slash])) else { return (orientation, preset) }
+            let named = Orientation(rawValue: String(preset[..<slash]))
+        else { return (orientation, preset) }
         return (named, String(preset[preset.index(after: slash)...]))
     }
 
@@ -279,11 +300,13 @@ func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data, what: String) thr
 /// A short description of a decoding error: the path and the reason.
 func describe(_ error: any Error) -> String {
     guard let error = error as? DecodingError else { return "\(error)" }
-    let (path, reason): ([any CodingKey], String) = switch error {
-    case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): (c.codingPath, c.debugDescription)
-    case .keyNotFound(let key, let c): (c.codingPath + [key], "missing")
-    @unknown default: ([], "\(error)")
-    }
+    let (path, reason): ([any CodingKey], String) =
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c):
+            (c.codingPath, c.debugDescription)
+        case .keyNotFound(let key, let c): (c.codingPath + [key], "missing")
+        @unknown default: ([], "\(error)")
+        }
     let field = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
     return field.isEmpty ? reason : "\(field.dropFirst(field.hasPrefix(".") ? 1 : 0)): \(reason)"
 }

@@ -20,14 +20,17 @@ extension DisplayResolver {
     ///   undimmed: overlay -> `secondaryOnly`, displace -> `oneBesideSecondary`, ignored when
     ///   it is not dimmed (tile). `hideColumn(secondary)` is refused (`invalid_intent`):
     ///   UIKit does not support hiding the secondary of an expanded split.
-    public static func apply(_ action: DisplayAction, config: SplitConfig, size: Size,
-                             memory: DisplayMemory) throws(CoreError) -> DisplayMemory {
+    public static func apply(
+        _ action: DisplayAction, config: SplitConfig, size: Size,
+        memory: DisplayMemory
+    ) throws(CoreError) -> DisplayMemory {
         let current = resolve(config: config, size: size, memory: memory)
         switch action {
         case .displayModeButton:
             return cycle(config: config, size: size, memory: memory, from: current)
         case .gesture:
-            return config.presentsWithGesture ? cycle(config: config, size: size, memory: memory, from: current) : memory
+            return config.presentsWithGesture
+                ? cycle(config: config, size: size, memory: memory, from: current) : memory
         case .tapDimmed:
             return choose(tapTarget(current), config: config, size: size, memory: memory, current: current)
         case .showColumn(.secondary):
@@ -42,14 +45,17 @@ extension DisplayResolver {
             // The target may not fit and degrade to a mode that shows another column instead
             // (twoBeside -> oneBeside shows the supplementary, not the primary): ignored.
             guard let shown = chosen.userDisplayMode,
-                  visibleSidebars(shown, style: config.style).contains(column) == show else { return memory }
+                visibleSidebars(shown, style: config.style).contains(column) == show
+            else { return memory }
             return chosen
         }
     }
 
     /// Drops a user-chosen mode when orientation or a size class changed (SEMANTICS 5).
-    public static func expire(_ memory: DisplayMemory, from oldSize: Size, to newSize: Size,
-                              oldTraits: Traits, newTraits: Traits) -> DisplayMemory {
+    public static func expire(
+        _ memory: DisplayMemory, from oldSize: Size, to newSize: Size,
+        oldTraits: Traits, newTraits: Traits
+    ) -> DisplayMemory {
         guard oldSize.orientation != newSize.orientation || oldTraits != newTraits else { return memory }
         var expired = memory
         expired.userDisplayMode = nil
@@ -57,8 +63,10 @@ extension DisplayResolver {
     }
 
     /// The memory showing `target`, or `memory` when there is no target or it changes nothing.
-    private static func choose(_ target: DisplayMode?, config: SplitConfig, size: Size,
-                               memory: DisplayMemory, current: ExpandedResolution) -> DisplayMemory {
+    private static func choose(
+        _ target: DisplayMode?, config: SplitConfig, size: Size,
+        memory: DisplayMemory, current: ExpandedResolution
+    ) -> DisplayMemory {
         guard let target else { return memory }
         var chosen = memory
         chosen.userDisplayMode = target
@@ -70,8 +78,10 @@ extension DisplayResolver {
 
     /// Steps through the button cycle until the displayed mode changes (a step that does not
     /// fit is skipped); unchanged memory if no step changes it.
-    private static func cycle(config: SplitConfig, size: Size, memory: DisplayMemory,
-                              from current: ExpandedResolution) -> DisplayMemory {
+    private static func cycle(
+        config: SplitConfig, size: Size, memory: DisplayMemory,
+        from current: ExpandedResolution
+    ) -> DisplayMemory {
         var mode = current.displayMode
         for _ in 0..<3 {
             mode = nextButtonMode(after: mode, behavior: current.splitBehavior, config: config, size: size)
@@ -90,8 +100,10 @@ extension DisplayResolver {
     /// - `showsSecondaryOnlyButton` (tripleColumn): any mode -> secondaryOnly, and
     ///   secondaryOnly -> the mode resolved without user choice, or one sidebar if that is
     ///   secondaryOnly too.
-    static func nextButtonMode(after mode: DisplayMode, behavior: SplitBehavior,
-                               config: SplitConfig, size: Size) -> DisplayMode {
+    static func nextButtonMode(
+        after mode: DisplayMode, behavior: SplitBehavior,
+        config: SplitConfig, size: Size
+    ) -> DisplayMode {
         let allowed = allowedModes(behavior: behavior, style: config.style)
         let index = allowed.firstIndex(of: mode) ?? 0
         if config.showsSecondaryOnlyButton, config.style == .tripleColumn {
@@ -125,8 +137,10 @@ extension DisplayResolver {
 
     /// The nearest mode of the behavior (fewest steps along secondaryOnly, one, two) where
     /// `column` is visible (`show`) or hidden; nil when ignored.
-    private static func columnTarget(_ column: Column, show: Bool, style: SplitStyle,
-                                     current: ExpandedResolution) -> DisplayMode? {
+    private static func columnTarget(
+        _ column: Column, show: Bool, style: SplitStyle,
+        current: ExpandedResolution
+    ) -> DisplayMode? {
         guard column != .secondary else { return nil }
         let isVisible = { (mode: DisplayMode) in visibleSidebars(mode, style: style).contains(column) }
         guard isVisible(current.displayMode) != show else { return nil }

@@ -31,11 +31,14 @@ extension DisplayResolver {
     }
 
     /// The button of a scene: hidden, or visible with the mode a tap leads to.
-    public static func button(config: SplitConfig, size: Size, memory: DisplayMemory,
-                              collapsed: Bool) -> DisplayModeButtonLayout {
+    public static func button(
+        config: SplitConfig, size: Size, memory: DisplayMemory,
+        collapsed: Bool
+    ) -> DisplayModeButtonLayout {
         guard isButtonVisible(config: config, collapsed: collapsed) else { return .hidden }
         // `apply` cannot throw for the button (it throws only for show/hideColumn).
         let tapped = (try? apply(.displayModeButton, config: config, size: size, memory: memory)) ?? memory
-        return DisplayModeButtonLayout(visible: true, target: resolveMode(config: config, size: size, memory: tapped).mode)
+        return DisplayModeButtonLayout(
+            visible: true, target: resolveMode(config: config, size: size, memory: tapped).mode)
     }
 }

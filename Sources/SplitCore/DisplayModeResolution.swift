@@ -9,14 +9,17 @@ public enum DisplayResolver {
     /// every column of the style.
     public static func resolve(config: SplitConfig, size: Size, memory: DisplayMemory) -> ExpandedResolution {
         let (widths, behavior, mode) = resolveMode(config: config, size: size, memory: memory)
-        let frames = ColumnFrames.frames(config: config, behavior: behavior, mode: mode,
-                                         widths: widths, windowWidth: size.width)
+        let frames = ColumnFrames.frames(
+            config: config, behavior: behavior, mode: mode,
+            widths: widths, windowWidth: size.width)
         return ExpandedResolution(displayMode: mode, splitBehavior: behavior, frames: frames)
     }
 
     /// `resolve` without the frames: the sidebar widths, the behavior and the mode.
-    static func resolveMode(config: SplitConfig, size: Size,
-                            memory: DisplayMemory) -> (widths: ColumnWidths, behavior: SplitBehavior, mode: DisplayMode) {
+    static func resolveMode(
+        config: SplitConfig, size: Size,
+        memory: DisplayMemory
+    ) -> (widths: ColumnWidths, behavior: SplitBehavior, mode: DisplayMode) {
         let widths = ColumnWidths(config: config, windowWidth: size.width)
         let (behavior, requested) = requestedMode(config: config, size: size, memory: memory)
         let mode = degrade(requested, behavior: behavior, style: config.style, widths: widths, windowWidth: size.width)
@@ -150,18 +153,24 @@ public enum DisplayResolver {
     /// (two -> one -> secondaryOnly) until it fits. Overlaid sidebars take no room from the
     /// secondary (it fills the window under them), so SEMANTICS 5 never degrades them, even
     /// when they reach past the trailing edge of a narrow window.
-    static func degrade(_ mode: DisplayMode, behavior: SplitBehavior, style: SplitStyle,
-                        widths: ColumnWidths, windowWidth: Double) -> DisplayMode {
+    static func degrade(
+        _ mode: DisplayMode, behavior: SplitBehavior, style: SplitStyle,
+        widths: ColumnWidths, windowWidth: Double
+    ) -> DisplayMode {
         let allowed = allowedModes(behavior: behavior, style: style)
         var index = allowed.firstIndex(of: mode) ?? 0
-        while index > 0, !fits(allowed[index], behavior: behavior, style: style, widths: widths, windowWidth: windowWidth) {
+        while index > 0,
+            !fits(allowed[index], behavior: behavior, style: style, widths: widths, windowWidth: windowWidth)
+        {
             index -= 1
         }
         return allowed[index]
     }
 
-    static func fits(_ mode: DisplayMode, behavior: SplitBehavior, style: SplitStyle,
-                     widths: ColumnWidths, windowWidth: Double) -> Bool {
+    static func fits(
+        _ mode: DisplayMode, behavior: SplitBehavior, style: SplitStyle,
+        widths: ColumnWidths, windowWidth: Double
+    ) -> Bool {
         if behavior == .overlay { return true }
         let sidebars = visibleSidebars(mode, style: style).reduce(0) { $0 + widths.width(of: $1) }
         return windowWidth - sidebars >= minimumSecondaryWidth

@@ -4,540 +4,540 @@
 /// The built-in catalog data (`DeviceCatalog.builtIn`).
 enum EmbeddedCatalog {
     static let devicesJSON = #"""
-{
-  "notes": [
-    "Device profiles of SEMANTICS section 2. 'screen' is the portrait screen in points.",
-    "iPad: full screen is regular/regular; a narrower window is horizontally regular iff width >= windowedRegularMinWidth (a profile may override it).",
-    "Phones: portrait compact/regular; landscape landscapeHorizontalClass/compact (per model, not per width).",
-    "Presets: 'full', the published multitasking widths ('2/3', '1/2', '1/3'; portrait has no '1/2') at the screen height of that orientation, and 'slideOver' = the '1/3' width at the screen height minus 40 pt (ours: 20 pt margins above and below).",
-    "Revision 2 rows (the current lineup) cite their source in 'source'; 'unpublished' lists what Apple has not published for that model (its value, where the model needs one, comes from SEMANTICS 2's rules and is not a published fact). 'multitaskingWidths': no Split View / Slide Over presets. 'landscapeHorizontalClass': not in Apple's size-class table.",
-    "'-zoomed' profiles: a Plus/Max phone in Display Zoom behaves like the smaller phone of its generation (its screen and its landscape class); 'zoomOf' names the physical model."
-  ],
-  "windowedRegularMinWidth": 640,
-  "profiles": [
-    {
-      "id": "ipad-pro-12.9",
-      "idiom": "pad",
-      "screen": {"width": 1024, "height": 1366},
-      "landscapeHorizontalClass": "regular",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1366, "height": 1024}},
-        {"name": "2/3", "orientation": "landscape", "size": {"width": 981, "height": 1024}},
-        {"name": "1/2", "orientation": "landscape", "size": {"width": 678, "height": 1024}},
-        {"name": "1/3", "orientation": "landscape", "size": {"width": 375, "height": 1024}},
-        {"name": "slideOver", "orientation": "landscape", "size": {"width": 375, "height": 984}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 1024, "height": 1366}},
-        {"name": "2/3", "orientation": "portrait", "size": {"width": 639, "height": 1366}},
-        {"name": "1/3", "orientation": "portrait", "size": {"width": 375, "height": 1366}},
-        {"name": "slideOver", "orientation": "portrait", "size": {"width": 375, "height": 1326}}
-      ]
-    },
-    {
-      "id": "ipad-pro-11",
-      "idiom": "pad",
-      "screen": {"width": 834, "height": 1194},
-      "landscapeHorizontalClass": "regular",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1194, "height": 834}},
-        {"name": "2/3", "orientation": "landscape", "size": {"width": 809, "height": 834}},
-        {"name": "1/2", "orientation": "landscape", "size": {"width": 592, "height": 834}},
-        {"name": "1/3", "orientation": "landscape", "size": {"width": 375, "height": 834}},
-        {"name": "slideOver", "orientation": "landscape", "size": {"width": 375, "height": 794}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 834, "height": 1194}},
-        {"name": "2/3", "orientation": "portrait", "size": {"width": 504, "height": 1194}},
-        {"name": "1/3", "orientation": "portrait", "size": {"width": 320, "height": 1194}},
-        {"name": "slideOver", "orientation": "portrait", "size": {"width": 320, "height": 1154}}
-      ]
-    },
-    {
-      "id": "ipad-air-10.9",
-      "idiom": "pad",
-      "screen": {"width": 820, "height": 1180},
-      "landscapeHorizontalClass": "regular",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1180, "height": 820}},
-        {"name": "2/3", "orientation": "landscape", "size": {"width": 795, "height": 820}},
-        {"name": "1/2", "orientation": "landscape", "size": {"width": 585, "height": 820}},
-        {"name": "1/3", "orientation": "landscape", "size": {"width": 375, "height": 820}},
-        {"name": "slideOver", "orientation": "landscape", "size": {"width": 375, "height": 780}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 820, "height": 1180}},
-        {"name": "2/3", "orientation": "portrait", "size": {"width": 490, "height": 1180}},
-        {"name": "1/3", "orientation": "portrait", "size": {"width": 320, "height": 1180}},
-        {"name": "slideOver", "orientation": "portrait", "size": {"width": 320, "height": 1140}}
-      ]
-    },
-    {
-      "id": "ipad-10.5",
-      "idiom": "pad",
-      "screen": {"width": 834, "height": 1112},
-      "landscapeHorizontalClass": "regular",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1112, "height": 834}},
-        {"name": "2/3", "orientation": "landscape", "size": {"width": 782, "height": 834}},
-        {"name": "1/2", "orientation": "landscape", "size": {"width": 551, "height": 834}},
-        {"name": "1/3", "orientation": "landscape", "size": {"width": 320, "height": 834}},
-        {"name": "slideOver", "orientation": "landscape", "size": {"width": 320, "height": 794}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 834, "height": 1112}},
-        {"name": "2/3", "orientation": "portrait", "size": {"width": 504, "height": 1112}},
-        {"name": "1/3", "orientation": "portrait", "size": {"width": 320, "height": 1112}},
-        {"name": "slideOver", "orientation": "portrait", "size": {"width": 320, "height": 1072}}
-      ]
-    },
-    {
-      "id": "ipad-10.2",
-      "idiom": "pad",
-      "screen": {"width": 810, "height": 1080},
-      "landscapeHorizontalClass": "regular",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1080, "height": 810}},
-        {"name": "2/3", "orientation": "landscape", "size": {"width": 750, "height": 810}},
-        {"name": "1/2", "orientation": "landscape", "size": {"width": 535, "height": 810}},
-        {"name": "1/3", "orientation": "landscape", "size": {"width": 320, "height": 810}},
-        {"name": "slideOver", "orientation": "landscape", "size": {"width": 320, "height": 770}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 810, "height": 1080}},
-        {"name": "2/3", "orientation": "portrait", "size": {"width": 480, "height": 1080}},
-        {"name": "1/3", "orientation": "portrait", "size": {"width": 320, "height": 1080}},
-        {"name": "slideOver", "orientation": "portrait", "size": {"width": 320, "height": 1040}}
-      ]
-    },
-    {
-      "id": "ipad-9.7",
-      "idiom": "pad",
-      "screen": {"width": 768, "height": 1024},
-      "landscapeHorizontalClass": "regular",
-      "note": "SEMANTICS row '9.7\"/mini 7.9\"' (1024x768 screens): published widths.",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1024, "height": 768}},
-        {"name": "2/3", "orientation": "landscape", "size": {"width": 694, "height": 768}},
-        {"name": "1/2", "orientation": "landscape", "size": {"width": 507, "height": 768}},
-        {"name": "1/3", "orientation": "landscape", "size": {"width": 320, "height": 768}},
-        {"name": "slideOver", "orientation": "landscape", "size": {"width": 320, "height": 728}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 768, "height": 1024}},
-        {"name": "2/3", "orientation": "portrait", "size": {"width": 438, "height": 1024}},
-        {"name": "1/3", "orientation": "portrait", "size": {"width": 320, "height": 1024}},
-        {"name": "slideOver", "orientation": "portrait", "size": {"width": 320, "height": 984}}
-      ]
-    },
-    {
-      "id": "ipad-mini-8.3",
-      "idiom": "pad",
-      "screen": {"width": 744, "height": 1133},
-      "landscapeHorizontalClass": "regular",
-      "note": "Not published: derived by the rule every published row follows (10-pt divider; 2/3 = screen - 10 - 1/3; 1/2 = floor((screen - 10) / 2)); 1/3 = 320 as on every screen narrower than 1180 pt in landscape.",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1133, "height": 744}},
-        {"name": "2/3", "orientation": "landscape", "size": {"width": 803, "height": 744}},
-        {"name": "1/2", "orientation": "landscape", "size": {"width": 561, "height": 744}},
-        {"name": "1/3", "orientation": "landscape", "size": {"width": 320, "height": 744}},
-        {"name": "slideOver", "orientation": "landscape", "size": {"width": 320, "height": 704}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 744, "height": 1133}},
-        {"name": "2/3", "orientation": "portrait", "size": {"width": 414, "height": 1133}},
-        {"name": "1/3", "orientation": "portrait", "size": {"width": 320, "height": 1133}},
-        {"name": "slideOver", "orientation": "portrait", "size": {"width": 320, "height": 1093}}
-      ]
-    },
-    {
-      "id": "ipad-pro-13-m4",
-      "idiom": "pad",
-      "screen": {"width": 1032, "height": 1376},
-      "landscapeHorizontalClass": "regular",
-      "source": "iPad Pro 13-inch (M4): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
-      "unpublished": ["multitaskingWidths"],
-      "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1376, "height": 1032}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 1032, "height": 1376}}
-      ]
-    },
-    {
-      "id": "ipad-pro-11-m4",
-      "idiom": "pad",
-      "screen": {"width": 834, "height": 1210},
-      "landscapeHorizontalClass": "regular",
-      "source": "iPad Pro 11-inch (M4): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
-      "unpublished": ["multitaskingWidths"],
-      "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1210, "height": 834}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 834, "height": 1210}}
-      ]
-    },
-    {
-      "id": "ipad-air-13",
-      "idiom": "pad",
-      "screen": {"width": 1024, "height": 1366},
-      "landscapeHorizontalClass": "regular",
-      "source": "iPad Air 13-inch (M2): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
-      "unpublished": ["multitaskingWidths"],
-      "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1366, "height": 1024}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 1024, "height": 1366}}
-      ]
-    },
-    {
-      "id": "ipad-air-11",
-      "idiom": "pad",
-      "screen": {"width": 820, "height": 1180},
-      "landscapeHorizontalClass": "regular",
-      "source": "iPad Air 11-inch (M2): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
-      "unpublished": ["multitaskingWidths"],
-      "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1180, "height": 820}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 820, "height": 1180}}
-      ]
-    },
-    {
-      "id": "ipad-a16",
-      "idiom": "pad",
-      "screen": {"width": 820, "height": 1180},
-      "landscapeHorizontalClass": "regular",
-      "source": "iPad (A16): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
-      "unpublished": ["multitaskingWidths"],
-      "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1180, "height": 820}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 820, "height": 1180}}
-      ]
-    },
-    {
-      "id": "ipad-mini-a17-pro",
-      "idiom": "pad",
-      "screen": {"width": 744, "height": 1133},
-      "landscapeHorizontalClass": "regular",
-      "source": "iPad mini (A17 Pro): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
-      "unpublished": ["multitaskingWidths"],
-      "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1133, "height": 744}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 744, "height": 1133}}
-      ]
-    },
-    {
-      "id": "iphone-se",
-      "idiom": "phone",
-      "screen": {"width": 320, "height": 568},
-      "landscapeHorizontalClass": "compact",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 568, "height": 320}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 320, "height": 568}}
-      ]
-    },
-    {
-      "id": "iphone-8",
-      "idiom": "phone",
-      "screen": {"width": 375, "height": 667},
-      "landscapeHorizontalClass": "compact",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 667, "height": 375}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 375, "height": 667}}
-      ]
-    },
-    {
-      "id": "iphone-8-plus",
-      "idiom": "phone",
-      "screen": {"width": 414, "height": 736},
-      "landscapeHorizontalClass": "regular",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 736, "height": 414}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 414, "height": 736}}
-      ]
-    },
-    {
-      "id": "iphone-x",
-      "idiom": "phone",
-      "screen": {"width": 375, "height": 812},
-      "landscapeHorizontalClass": "compact",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 812, "height": 375}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 375, "height": 812}}
-      ]
-    },
-    {
-      "id": "iphone-11",
-      "idiom": "phone",
-      "screen": {"width": 414, "height": 896},
-      "landscapeHorizontalClass": "regular",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 896, "height": 414}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 414, "height": 896}}
-      ]
-    },
-    {
-      "id": "iphone-14",
-      "idiom": "phone",
-      "screen": {"width": 390, "height": 844},
-      "landscapeHorizontalClass": "compact",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 844, "height": 390}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 390, "height": 844}}
-      ]
-    },
-    {
-      "id": "iphone-14-plus",
-      "idiom": "phone",
-      "screen": {"width": 428, "height": 926},
-      "landscapeHorizontalClass": "regular",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 926, "height": 428}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 428, "height": 926}}
-      ]
-    },
-    {
-      "id": "iphone-15-pro",
-      "idiom": "phone",
-      "screen": {"width": 393, "height": 852},
-      "landscapeHorizontalClass": "compact",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 852, "height": 393}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 393, "height": 852}}
-      ]
-    },
-    {
-      "id": "iphone-15-pro-max",
-      "idiom": "phone",
-      "screen": {"width": 430, "height": 932},
-      "landscapeHorizontalClass": "regular",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 932, "height": 430}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 430, "height": 932}}
-      ]
-    },
-    {
-      "id": "iphone-17-pro",
-      "idiom": "phone",
-      "screen": {"width": 402, "height": 874},
-      "landscapeHorizontalClass": "compact",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 874, "height": 402}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 402, "height": 874}}
-      ]
-    },
-    {
-      "id": "iphone-17-pro-max",
-      "idiom": "phone",
-      "screen": {"width": 440, "height": 956},
-      "landscapeHorizontalClass": "regular",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 956, "height": 440}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 440, "height": 956}}
-      ]
-    },
-    {
-      "id": "iphone-16",
-      "idiom": "phone",
-      "screen": {"width": 393, "height": 852},
-      "landscapeHorizontalClass": "compact",
-      "source": "iPhone 16: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
-      "unpublished": [],
-      "note": "Compact in landscape, as every iPhone outside the Plus/Max class.",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 852, "height": 393}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 393, "height": 852}}
-      ]
-    },
-    {
-      "id": "iphone-16-plus",
-      "idiom": "phone",
-      "screen": {"width": 430, "height": 932},
-      "landscapeHorizontalClass": "regular",
-      "source": "iPhone 16 Plus: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
-      "unpublished": [],
-      "note": "Plus/Max class: regular in landscape.",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 932, "height": 430}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 430, "height": 932}}
-      ]
-    },
-    {
-      "id": "iphone-16-pro",
-      "idiom": "phone",
-      "screen": {"width": 402, "height": 874},
-      "landscapeHorizontalClass": "compact",
-      "source": "iPhone 16 Pro: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
-      "unpublished": [],
-      "note": "Compact in landscape, as every iPhone outside the Plus/Max class.",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 874, "height": 402}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 402, "height": 874}}
-      ]
-    },
-    {
-      "id": "iphone-16-pro-max",
-      "idiom": "phone",
-      "screen": {"width": 440, "height": 956},
-      "landscapeHorizontalClass": "regular",
-      "source": "iPhone 16 Pro Max: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
-      "unpublished": [],
-      "note": "Plus/Max class: regular in landscape.",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 956, "height": 440}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 440, "height": 956}}
-      ]
-    },
-    {
-      "id": "iphone-16e",
-      "idiom": "phone",
-      "screen": {"width": 390, "height": 844},
-      "landscapeHorizontalClass": "compact",
-      "source": "iPhone 16e: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
-      "unpublished": [],
-      "note": "Compact in landscape, as every iPhone outside the Plus/Max class.",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 844, "height": 390}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 390, "height": 844}}
-      ]
-    },
-    {
-      "id": "iphone-17",
-      "idiom": "phone",
-      "screen": {"width": 402, "height": 874},
-      "landscapeHorizontalClass": "compact",
-      "source": "iPhone 17: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points).",
-      "unpublished": ["landscapeHorizontalClass"],
-      "note": "Apple's size-class table does not list this model: its landscape horizontal class is unpublished. The value used is SEMANTICS 2's rule (only Plus/Max phones are regular in landscape; this is not one), not a published fact.",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 874, "height": 402}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 402, "height": 874}}
-      ]
-    },
-    {
-      "id": "iphone-air",
-      "idiom": "phone",
-      "screen": {"width": 420, "height": 912},
-      "landscapeHorizontalClass": "compact",
-      "source": "iPhone Air: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points).",
-      "unpublished": ["landscapeHorizontalClass"],
-      "note": "Apple's size-class table does not list this model: its landscape horizontal class is unpublished. The value used is SEMANTICS 2's rule (only Plus/Max phones are regular in landscape; this is not one), not a published fact.",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 912, "height": 420}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 420, "height": 912}}
-      ]
-    },
-    {
-      "id": "iphone-8-plus-zoomed",
-      "idiom": "phone",
-      "screen": {"width": 375, "height": 667},
-      "landscapeHorizontalClass": "compact",
-      "zoomOf": "iphone-8-plus",
-      "note": "Display Zoom: behaves like iphone-8 (same screen, per-model class).",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 667, "height": 375}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 375, "height": 667}}
-      ]
-    },
-    {
-      "id": "iphone-11-zoomed",
-      "idiom": "phone",
-      "screen": {"width": 375, "height": 812},
-      "landscapeHorizontalClass": "compact",
-      "zoomOf": "iphone-11",
-      "note": "Display Zoom: behaves like iphone-x (same screen, per-model class).",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 812, "height": 375}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 375, "height": 812}}
-      ]
-    },
-    {
-      "id": "iphone-14-plus-zoomed",
-      "idiom": "phone",
-      "screen": {"width": 390, "height": 844},
-      "landscapeHorizontalClass": "compact",
-      "zoomOf": "iphone-14-plus",
-      "note": "Display Zoom: behaves like iphone-14 (same screen, per-model class).",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 844, "height": 390}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 390, "height": 844}}
-      ]
-    },
-    {
-      "id": "iphone-15-pro-max-zoomed",
-      "idiom": "phone",
-      "screen": {"width": 393, "height": 852},
-      "landscapeHorizontalClass": "compact",
-      "zoomOf": "iphone-15-pro-max",
-      "note": "Display Zoom: behaves like iphone-15-pro (same screen, per-model class).",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 852, "height": 393}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 393, "height": 852}}
-      ]
-    },
-    {
-      "id": "iphone-17-pro-max-zoomed",
-      "idiom": "phone",
-      "screen": {"width": 402, "height": 874},
-      "landscapeHorizontalClass": "compact",
-      "zoomOf": "iphone-17-pro-max",
-      "note": "Display Zoom: behaves like iphone-17-pro (same screen, per-model class).",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 874, "height": 402}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 402, "height": 874}}
-      ]
-    },
-    {
-      "id": "mac",
-      "idiom": "mac",
-      "screen": {"width": 800, "height": 1280},
-      "landscapeHorizontalClass": "regular",
-      "note": "Any window is regular/regular; 'screen' is only the default window (1280x800 landscape) and its presets.",
-      "presets": [
-        {"name": "full", "orientation": "landscape", "size": {"width": 1280, "height": 800}},
-        {"name": "full", "orientation": "portrait", "size": {"width": 800, "height": 1280}}
-      ]
-    }
-  ]
-}
-"""#
+        {
+          "notes": [
+            "Device profiles of SEMANTICS section 2. 'screen' is the portrait screen in points.",
+            "iPad: full screen is regular/regular; a narrower window is horizontally regular iff width >= windowedRegularMinWidth (a profile may override it).",
+            "Phones: portrait compact/regular; landscape landscapeHorizontalClass/compact (per model, not per width).",
+            "Presets: 'full', the published multitasking widths ('2/3', '1/2', '1/3'; portrait has no '1/2') at the screen height of that orientation, and 'slideOver' = the '1/3' width at the screen height minus 40 pt (ours: 20 pt margins above and below).",
+            "Revision 2 rows (the current lineup) cite their source in 'source'; 'unpublished' lists what Apple has not published for that model (its value, where the model needs one, comes from SEMANTICS 2's rules and is not a published fact). 'multitaskingWidths': no Split View / Slide Over presets. 'landscapeHorizontalClass': not in Apple's size-class table.",
+            "'-zoomed' profiles: a Plus/Max phone in Display Zoom behaves like the smaller phone of its generation (its screen and its landscape class); 'zoomOf' names the physical model."
+          ],
+          "windowedRegularMinWidth": 640,
+          "profiles": [
+            {
+              "id": "ipad-pro-12.9",
+              "idiom": "pad",
+              "screen": {"width": 1024, "height": 1366},
+              "landscapeHorizontalClass": "regular",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1366, "height": 1024}},
+                {"name": "2/3", "orientation": "landscape", "size": {"width": 981, "height": 1024}},
+                {"name": "1/2", "orientation": "landscape", "size": {"width": 678, "height": 1024}},
+                {"name": "1/3", "orientation": "landscape", "size": {"width": 375, "height": 1024}},
+                {"name": "slideOver", "orientation": "landscape", "size": {"width": 375, "height": 984}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 1024, "height": 1366}},
+                {"name": "2/3", "orientation": "portrait", "size": {"width": 639, "height": 1366}},
+                {"name": "1/3", "orientation": "portrait", "size": {"width": 375, "height": 1366}},
+                {"name": "slideOver", "orientation": "portrait", "size": {"width": 375, "height": 1326}}
+              ]
+            },
+            {
+              "id": "ipad-pro-11",
+              "idiom": "pad",
+              "screen": {"width": 834, "height": 1194},
+              "landscapeHorizontalClass": "regular",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1194, "height": 834}},
+                {"name": "2/3", "orientation": "landscape", "size": {"width": 809, "height": 834}},
+                {"name": "1/2", "orientation": "landscape", "size": {"width": 592, "height": 834}},
+                {"name": "1/3", "orientation": "landscape", "size": {"width": 375, "height": 834}},
+                {"name": "slideOver", "orientation": "landscape", "size": {"width": 375, "height": 794}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 834, "height": 1194}},
+                {"name": "2/3", "orientation": "portrait", "size": {"width": 504, "height": 1194}},
+                {"name": "1/3", "orientation": "portrait", "size": {"width": 320, "height": 1194}},
+                {"name": "slideOver", "orientation": "portrait", "size": {"width": 320, "height": 1154}}
+              ]
+            },
+            {
+              "id": "ipad-air-10.9",
+              "idiom": "pad",
+              "screen": {"width": 820, "height": 1180},
+              "landscapeHorizontalClass": "regular",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1180, "height": 820}},
+                {"name": "2/3", "orientation": "landscape", "size": {"width": 795, "height": 820}},
+                {"name": "1/2", "orientation": "landscape", "size": {"width": 585, "height": 820}},
+                {"name": "1/3", "orientation": "landscape", "size": {"width": 375, "height": 820}},
+                {"name": "slideOver", "orientation": "landscape", "size": {"width": 375, "height": 780}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 820, "height": 1180}},
+                {"name": "2/3", "orientation": "portrait", "size": {"width": 490, "height": 1180}},
+                {"name": "1/3", "orientation": "portrait", "size": {"width": 320, "height": 1180}},
+                {"name": "slideOver", "orientation": "portrait", "size": {"width": 320, "height": 1140}}
+              ]
+            },
+            {
+              "id": "ipad-10.5",
+              "idiom": "pad",
+              "screen": {"width": 834, "height": 1112},
+              "landscapeHorizontalClass": "regular",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1112, "height": 834}},
+                {"name": "2/3", "orientation": "landscape", "size": {"width": 782, "height": 834}},
+                {"name": "1/2", "orientation": "landscape", "size": {"width": 551, "height": 834}},
+                {"name": "1/3", "orientation": "landscape", "size": {"width": 320, "height": 834}},
+                {"name": "slideOver", "orientation": "landscape", "size": {"width": 320, "height": 794}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 834, "height": 1112}},
+                {"name": "2/3", "orientation": "portrait", "size": {"width": 504, "height": 1112}},
+                {"name": "1/3", "orientation": "portrait", "size": {"width": 320, "height": 1112}},
+                {"name": "slideOver", "orientation": "portrait", "size": {"width": 320, "height": 1072}}
+              ]
+            },
+            {
+              "id": "ipad-10.2",
+              "idiom": "pad",
+              "screen": {"width": 810, "height": 1080},
+              "landscapeHorizontalClass": "regular",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1080, "height": 810}},
+                {"name": "2/3", "orientation": "landscape", "size": {"width": 750, "height": 810}},
+                {"name": "1/2", "orientation": "landscape", "size": {"width": 535, "height": 810}},
+                {"name": "1/3", "orientation": "landscape", "size": {"width": 320, "height": 810}},
+                {"name": "slideOver", "orientation": "landscape", "size": {"width": 320, "height": 770}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 810, "height": 1080}},
+                {"name": "2/3", "orientation": "portrait", "size": {"width": 480, "height": 1080}},
+                {"name": "1/3", "orientation": "portrait", "size": {"width": 320, "height": 1080}},
+                {"name": "slideOver", "orientation": "portrait", "size": {"width": 320, "height": 1040}}
+              ]
+            },
+            {
+              "id": "ipad-9.7",
+              "idiom": "pad",
+              "screen": {"width": 768, "height": 1024},
+              "landscapeHorizontalClass": "regular",
+              "note": "SEMANTICS row '9.7\"/mini 7.9\"' (1024x768 screens): published widths.",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1024, "height": 768}},
+                {"name": "2/3", "orientation": "landscape", "size": {"width": 694, "height": 768}},
+                {"name": "1/2", "orientation": "landscape", "size": {"width": 507, "height": 768}},
+                {"name": "1/3", "orientation": "landscape", "size": {"width": 320, "height": 768}},
+                {"name": "slideOver", "orientation": "landscape", "size": {"width": 320, "height": 728}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 768, "height": 1024}},
+                {"name": "2/3", "orientation": "portrait", "size": {"width": 438, "height": 1024}},
+                {"name": "1/3", "orientation": "portrait", "size": {"width": 320, "height": 1024}},
+                {"name": "slideOver", "orientation": "portrait", "size": {"width": 320, "height": 984}}
+              ]
+            },
+            {
+              "id": "ipad-mini-8.3",
+              "idiom": "pad",
+              "screen": {"width": 744, "height": 1133},
+              "landscapeHorizontalClass": "regular",
+              "note": "Not published: derived by the rule every published row follows (10-pt divider; 2/3 = screen - 10 - 1/3; 1/2 = floor((screen - 10) / 2)); 1/3 = 320 as on every screen narrower than 1180 pt in landscape.",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1133, "height": 744}},
+                {"name": "2/3", "orientation": "landscape", "size": {"width": 803, "height": 744}},
+                {"name": "1/2", "orientation": "landscape", "size": {"width": 561, "height": 744}},
+                {"name": "1/3", "orientation": "landscape", "size": {"width": 320, "height": 744}},
+                {"name": "slideOver", "orientation": "landscape", "size": {"width": 320, "height": 704}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 744, "height": 1133}},
+                {"name": "2/3", "orientation": "portrait", "size": {"width": 414, "height": 1133}},
+                {"name": "1/3", "orientation": "portrait", "size": {"width": 320, "height": 1133}},
+                {"name": "slideOver", "orientation": "portrait", "size": {"width": 320, "height": 1093}}
+              ]
+            },
+            {
+              "id": "ipad-pro-13-m4",
+              "idiom": "pad",
+              "screen": {"width": 1032, "height": 1376},
+              "landscapeHorizontalClass": "regular",
+              "source": "iPad Pro 13-inch (M4): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
+              "unpublished": ["multitaskingWidths"],
+              "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1376, "height": 1032}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 1032, "height": 1376}}
+              ]
+            },
+            {
+              "id": "ipad-pro-11-m4",
+              "idiom": "pad",
+              "screen": {"width": 834, "height": 1210},
+              "landscapeHorizontalClass": "regular",
+              "source": "iPad Pro 11-inch (M4): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
+              "unpublished": ["multitaskingWidths"],
+              "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1210, "height": 834}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 834, "height": 1210}}
+              ]
+            },
+            {
+              "id": "ipad-air-13",
+              "idiom": "pad",
+              "screen": {"width": 1024, "height": 1366},
+              "landscapeHorizontalClass": "regular",
+              "source": "iPad Air 13-inch (M2): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
+              "unpublished": ["multitaskingWidths"],
+              "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1366, "height": 1024}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 1024, "height": 1366}}
+              ]
+            },
+            {
+              "id": "ipad-air-11",
+              "idiom": "pad",
+              "screen": {"width": 820, "height": 1180},
+              "landscapeHorizontalClass": "regular",
+              "source": "iPad Air 11-inch (M2): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
+              "unpublished": ["multitaskingWidths"],
+              "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1180, "height": 820}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 820, "height": 1180}}
+              ]
+            },
+            {
+              "id": "ipad-a16",
+              "idiom": "pad",
+              "screen": {"width": 820, "height": 1180},
+              "landscapeHorizontalClass": "regular",
+              "source": "iPad (A16): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
+              "unpublished": ["multitaskingWidths"],
+              "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1180, "height": 820}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 820, "height": 1180}}
+              ]
+            },
+            {
+              "id": "ipad-mini-a17-pro",
+              "idiom": "pad",
+              "screen": {"width": 744, "height": 1133},
+              "landscapeHorizontalClass": "regular",
+              "source": "iPad mini (A17 Pro): Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes); iPad full screen is regular/regular in both orientations (and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes)).",
+              "unpublished": ["multitaskingWidths"],
+              "note": "Full screen only: Apple publishes no Split View / Slide Over widths for this model, so it has no '2/3', '1/2', '1/3' or 'slideOver' presets (a narrower window still follows the windowedRegularMinWidth rule).",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1133, "height": 744}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 744, "height": 1133}}
+              ]
+            },
+            {
+              "id": "iphone-se",
+              "idiom": "phone",
+              "screen": {"width": 320, "height": 568},
+              "landscapeHorizontalClass": "compact",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 568, "height": 320}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 320, "height": 568}}
+              ]
+            },
+            {
+              "id": "iphone-8",
+              "idiom": "phone",
+              "screen": {"width": 375, "height": 667},
+              "landscapeHorizontalClass": "compact",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 667, "height": 375}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 375, "height": 667}}
+              ]
+            },
+            {
+              "id": "iphone-8-plus",
+              "idiom": "phone",
+              "screen": {"width": 414, "height": 736},
+              "landscapeHorizontalClass": "regular",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 736, "height": 414}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 414, "height": 736}}
+              ]
+            },
+            {
+              "id": "iphone-x",
+              "idiom": "phone",
+              "screen": {"width": 375, "height": 812},
+              "landscapeHorizontalClass": "compact",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 812, "height": 375}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 375, "height": 812}}
+              ]
+            },
+            {
+              "id": "iphone-11",
+              "idiom": "phone",
+              "screen": {"width": 414, "height": 896},
+              "landscapeHorizontalClass": "regular",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 896, "height": 414}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 414, "height": 896}}
+              ]
+            },
+            {
+              "id": "iphone-14",
+              "idiom": "phone",
+              "screen": {"width": 390, "height": 844},
+              "landscapeHorizontalClass": "compact",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 844, "height": 390}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 390, "height": 844}}
+              ]
+            },
+            {
+              "id": "iphone-14-plus",
+              "idiom": "phone",
+              "screen": {"width": 428, "height": 926},
+              "landscapeHorizontalClass": "regular",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 926, "height": 428}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 428, "height": 926}}
+              ]
+            },
+            {
+              "id": "iphone-15-pro",
+              "idiom": "phone",
+              "screen": {"width": 393, "height": 852},
+              "landscapeHorizontalClass": "compact",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 852, "height": 393}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 393, "height": 852}}
+              ]
+            },
+            {
+              "id": "iphone-15-pro-max",
+              "idiom": "phone",
+              "screen": {"width": 430, "height": 932},
+              "landscapeHorizontalClass": "regular",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 932, "height": 430}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 430, "height": 932}}
+              ]
+            },
+            {
+              "id": "iphone-17-pro",
+              "idiom": "phone",
+              "screen": {"width": 402, "height": 874},
+              "landscapeHorizontalClass": "compact",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 874, "height": 402}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 402, "height": 874}}
+              ]
+            },
+            {
+              "id": "iphone-17-pro-max",
+              "idiom": "phone",
+              "screen": {"width": 440, "height": 956},
+              "landscapeHorizontalClass": "regular",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 956, "height": 440}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 440, "height": 956}}
+              ]
+            },
+            {
+              "id": "iphone-16",
+              "idiom": "phone",
+              "screen": {"width": 393, "height": 852},
+              "landscapeHorizontalClass": "compact",
+              "source": "iPhone 16: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
+              "unpublished": [],
+              "note": "Compact in landscape, as every iPhone outside the Plus/Max class.",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 852, "height": 393}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 393, "height": 852}}
+              ]
+            },
+            {
+              "id": "iphone-16-plus",
+              "idiom": "phone",
+              "screen": {"width": 430, "height": 932},
+              "landscapeHorizontalClass": "regular",
+              "source": "iPhone 16 Plus: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
+              "unpublished": [],
+              "note": "Plus/Max class: regular in landscape.",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 932, "height": 430}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 430, "height": 932}}
+              ]
+            },
+            {
+              "id": "iphone-16-pro",
+              "idiom": "phone",
+              "screen": {"width": 402, "height": 874},
+              "landscapeHorizontalClass": "compact",
+              "source": "iPhone 16 Pro: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
+              "unpublished": [],
+              "note": "Compact in landscape, as every iPhone outside the Plus/Max class.",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 874, "height": 402}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 402, "height": 874}}
+              ]
+            },
+            {
+              "id": "iphone-16-pro-max",
+              "idiom": "phone",
+              "screen": {"width": 440, "height": 956},
+              "landscapeHorizontalClass": "regular",
+              "source": "iPhone 16 Pro Max: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
+              "unpublished": [],
+              "note": "Plus/Max class: regular in landscape.",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 956, "height": 440}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 440, "height": 956}}
+              ]
+            },
+            {
+              "id": "iphone-16e",
+              "idiom": "phone",
+              "screen": {"width": 390, "height": 844},
+              "landscapeHorizontalClass": "compact",
+              "source": "iPhone 16e: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points) and 'Device size classes' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-size-classes) (landscape class).",
+              "unpublished": [],
+              "note": "Compact in landscape, as every iPhone outside the Plus/Max class.",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 844, "height": 390}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 390, "height": 844}}
+              ]
+            },
+            {
+              "id": "iphone-17",
+              "idiom": "phone",
+              "screen": {"width": 402, "height": 874},
+              "landscapeHorizontalClass": "compact",
+              "source": "iPhone 17: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points).",
+              "unpublished": ["landscapeHorizontalClass"],
+              "note": "Apple's size-class table does not list this model: its landscape horizontal class is unpublished. The value used is SEMANTICS 2's rule (only Plus/Max phones are regular in landscape; this is not one), not a published fact.",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 874, "height": 402}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 402, "height": 874}}
+              ]
+            },
+            {
+              "id": "iphone-air",
+              "idiom": "phone",
+              "screen": {"width": 420, "height": 912},
+              "landscapeHorizontalClass": "compact",
+              "source": "iPhone Air: Apple Human Interface Guidelines, Layout, 'Device screen sizes and orientations' (https://developer.apple.com/design/human-interface-guidelines/layout#iOS-iPadOS-device-screen-sizes) (points).",
+              "unpublished": ["landscapeHorizontalClass"],
+              "note": "Apple's size-class table does not list this model: its landscape horizontal class is unpublished. The value used is SEMANTICS 2's rule (only Plus/Max phones are regular in landscape; this is not one), not a published fact.",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 912, "height": 420}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 420, "height": 912}}
+              ]
+            },
+            {
+              "id": "iphone-8-plus-zoomed",
+              "idiom": "phone",
+              "screen": {"width": 375, "height": 667},
+              "landscapeHorizontalClass": "compact",
+              "zoomOf": "iphone-8-plus",
+              "note": "Display Zoom: behaves like iphone-8 (same screen, per-model class).",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 667, "height": 375}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 375, "height": 667}}
+              ]
+            },
+            {
+              "id": "iphone-11-zoomed",
+              "idiom": "phone",
+              "screen": {"width": 375, "height": 812},
+              "landscapeHorizontalClass": "compact",
+              "zoomOf": "iphone-11",
+              "note": "Display Zoom: behaves like iphone-x (same screen, per-model class).",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 812, "height": 375}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 375, "height": 812}}
+              ]
+            },
+            {
+              "id": "iphone-14-plus-zoomed",
+              "idiom": "phone",
+              "screen": {"width": 390, "height": 844},
+              "landscapeHorizontalClass": "compact",
+              "zoomOf": "iphone-14-plus",
+              "note": "Display Zoom: behaves like iphone-14 (same screen, per-model class).",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 844, "height": 390}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 390, "height": 844}}
+              ]
+            },
+            {
+              "id": "iphone-15-pro-max-zoomed",
+              "idiom": "phone",
+              "screen": {"width": 393, "height": 852},
+              "landscapeHorizontalClass": "compact",
+              "zoomOf": "iphone-15-pro-max",
+              "note": "Display Zoom: behaves like iphone-15-pro (same screen, per-model class).",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 852, "height": 393}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 393, "height": 852}}
+              ]
+            },
+            {
+              "id": "iphone-17-pro-max-zoomed",
+              "idiom": "phone",
+              "screen": {"width": 402, "height": 874},
+              "landscapeHorizontalClass": "compact",
+              "zoomOf": "iphone-17-pro-max",
+              "note": "Display Zoom: behaves like iphone-17-pro (same screen, per-model class).",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 874, "height": 402}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 402, "height": 874}}
+              ]
+            },
+            {
+              "id": "mac",
+              "idiom": "mac",
+              "screen": {"width": 800, "height": 1280},
+              "landscapeHorizontalClass": "regular",
+              "note": "Any window is regular/regular; 'screen' is only the default window (1280x800 landscape) and its presets.",
+              "presets": [
+                {"name": "full", "orientation": "landscape", "size": {"width": 1280, "height": 800}},
+                {"name": "full", "orientation": "portrait", "size": {"width": 800, "height": 1280}}
+              ]
+            }
+          ]
+        }
+        """#
 
     static let ruleSetsJSON = #"""
-{
-  "notes": [
-    "Rule sets of SEMANTICS section 2, usable as a scene's device.",
-    "A rule: 'when' (a condition; absent = always) and 'horizontal' and/or 'vertical'. Each size class comes from the last matching rule that sets it, else from 'defaults'.",
-    "Conditions: min-width, max-width, min-height, max-height, min-aspect, max-aspect (inclusive bounds; aspect = width / height); several keys in one object must all hold; 'all' / 'any' take lists of conditions and nest.",
-    "hysteresis h (points, default 0): given the previous classes, a class flips only when every size of the band [width - h, width + h] x [height - h, height + h] gives the new value, i.e. the window is h points past the breakpoint (max-width 400, h 16: compact -> regular above 416, regular -> compact at 384 or below; min-width 840: compact -> regular from 856, back below 824).",
-    "material: Material 3 window size classes; width compact < 600, medium 600..<840 (still compact), expanded >= 840; vertical follows Material's height classes: compact below 480 pt, else regular.",
-    "adwaita: libadwaita's 'max-width: 400sp' breakpoint; vertical is always regular (libadwaita has no vertical breakpoint).",
-    "compact-below-1000: seed 000 (width < 1000 is compact). regular-above-414: seed 004 (width > 414 is regular; vertical untouched, i.e. regular).",
-    "The seeds' sets are written as the seeds' code is (SEMANTICS 2, revision 2), so that as traitOverrides on a device their one rule overrides only the horizontal class: 'width < 1000 -> compact' (default regular) and 'width > 414 -> regular' (default compact). Bounds are inclusive, so the strict comparisons are written with the nearest double: 999.9999999999999 is the largest double below 1000, 414.00000000000006 the smallest above 414.",
-    "Built-in sets have no hysteresis, so their breakpoints are exact; user sets may add one."
-  ],
-  "ruleSets": [
-    {
-      "name": "material",
-      "defaults": {"horizontal": "compact", "vertical": "compact"},
-      "hysteresis": 0,
-      "rules": [
-        {"when": {"min-width": 840}, "horizontal": "regular"},
-        {"when": {"min-height": 480}, "vertical": "regular"}
-      ]
-    },
-    {
-      "name": "adwaita",
-      "defaults": {"horizontal": "regular", "vertical": "regular"},
-      "hysteresis": 0,
-      "rules": [
-        {"when": {"max-width": 400}, "horizontal": "compact"}
-      ]
-    },
-    {
-      "name": "compact-below-1000",
-      "defaults": {"horizontal": "regular", "vertical": "regular"},
-      "hysteresis": 0,
-      "rules": [
-        {"when": {"max-width": 999.9999999999999}, "horizontal": "compact"}
-      ]
-    },
-    {
-      "name": "regular-above-414",
-      "defaults": {"horizontal": "compact", "vertical": "regular"},
-      "hysteresis": 0,
-      "rules": [
-        {"when": {"min-width": 414.00000000000006}, "horizontal": "regular"}
-      ]
-    }
-  ]
-}
-"""#
+        {
+          "notes": [
+            "Rule sets of SEMANTICS section 2, usable as a scene's device.",
+            "A rule: 'when' (a condition; absent = always) and 'horizontal' and/or 'vertical'. Each size class comes from the last matching rule that sets it, else from 'defaults'.",
+            "Conditions: min-width, max-width, min-height, max-height, min-aspect, max-aspect (inclusive bounds; aspect = width / height); several keys in one object must all hold; 'all' / 'any' take lists of conditions and nest.",
+            "hysteresis h (points, default 0): given the previous classes, a class flips only when every size of the band [width - h, width + h] x [height - h, height + h] gives the new value, i.e. the window is h points past the breakpoint (max-width 400, h 16: compact -> regular above 416, regular -> compact at 384 or below; min-width 840: compact -> regular from 856, back below 824).",
+            "material: Material 3 window size classes; width compact < 600, medium 600..<840 (still compact), expanded >= 840; vertical follows Material's height classes: compact below 480 pt, else regular.",
+            "adwaita: libadwaita's 'max-width: 400sp' breakpoint; vertical is always regular (libadwaita has no vertical breakpoint).",
+            "compact-below-1000: seed 000 (width < 1000 is compact). regular-above-414: seed 004 (width > 414 is regular; vertical untouched, i.e. regular).",
+            "The seeds' sets are written as the seeds' code is (SEMANTICS 2, revision 2), so that as traitOverrides on a device their one rule overrides only the horizontal class: 'width < 1000 -> compact' (default regular) and 'width > 414 -> regular' (default compact). Bounds are inclusive, so the strict comparisons are written with the nearest double: 999.9999999999999 is the largest double below 1000, 414.00000000000006 the smallest above 414.",
+            "Built-in sets have no hysteresis, so their breakpoints are exact; user sets may add one."
+          ],
+          "ruleSets": [
+            {
+              "name": "material",
+              "defaults": {"horizontal": "compact", "vertical": "compact"},
+              "hysteresis": 0,
+              "rules": [
+                {"when": {"min-width": 840}, "horizontal": "regular"},
+                {"when": {"min-height": 480}, "vertical": "regular"}
+              ]
+            },
+            {
+              "name": "adwaita",
+              "defaults": {"horizontal": "regular", "vertical": "regular"},
+              "hysteresis": 0,
+              "rules": [
+                {"when": {"max-width": 400}, "horizontal": "compact"}
+              ]
+            },
+            {
+              "name": "compact-below-1000",
+              "defaults": {"horizontal": "regular", "vertical": "regular"},
+              "hysteresis": 0,
+              "rules": [
+                {"when": {"max-width": 999.9999999999999}, "horizontal": "compact"}
+              ]
+            },
+            {
+              "name": "regular-above-414",
+              "defaults": {"horizontal": "compact", "vertical": "regular"},
+              "hysteresis": 0,
+              "rules": [
+                {"when": {"min-width": 414.00000000000006}, "horizontal": "regular"}
+              ]
+            }
+          ]
+        }
+        """#
 }

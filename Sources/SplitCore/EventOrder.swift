@@ -123,10 +123,14 @@ enum EventOrder {
         return events
     }
 
-    static func appendPresentationEvents(from old: [PresentationLayout], to new: [PresentationLayout],
-                                         to events: inout [SceneEvent]) {
+    static func appendPresentationEvents(
+        from old: [PresentationLayout], to new: [PresentationLayout],
+        to events: inout [SceneEvent]
+    ) {
         var common = 0
-        while common < min(old.count, new.count), old[common].vc == new[common].vc, old[common].style == new[common].style {
+        while common < min(old.count, new.count), old[common].vc == new[common].vc,
+            old[common].style == new[common].style
+        {
             common += 1
         }
         for index in old.indices.reversed() where index >= common { events.append(.dismissed(vc: old[index].vc)) }
@@ -141,31 +145,40 @@ enum EventOrder {
     /// differs between two expanded layouts, placed where UIKit calls the delegate: before
     /// `displayModeChanged` (else before `viewWillTransition`, else before the first
     /// appear/disappear, else last).
-    static func appendColumnVisibilityEvents(from old: Layout, to new: Layout, placedIn events: [SceneEvent],
-                                             to placed: inout [PositionedEvent]) {
+    static func appendColumnVisibilityEvents(
+        from old: Layout, to new: Layout, placedIn events: [SceneEvent],
+        to placed: inout [PositionedEvent]
+    ) {
         guard !old.collapsed, !new.collapsed, old.columns.count == new.columns.count else { return }
-        let position = events.firstIndex {
-            switch $0 {
-            case .displayModeChanged, .viewWillTransition, .appear, .disappear, .presented, .dismissed: true
-            default: false
-            }
-        } ?? events.count
-        for (before, after) in zip(old.columns, new.columns) where before.column == after.column && before.visible != after.visible {
-            placed.append(PositionedEvent(after.visible ? .willShowColumn(after.column) : .willHideColumn(after.column),
-                                          at: position))
+        let position =
+            events.firstIndex {
+                switch $0 {
+                case .displayModeChanged, .viewWillTransition, .appear, .disappear, .presented, .dismissed: true
+                default: false
+                }
+            } ?? events.count
+        for (before, after) in zip(old.columns, new.columns)
+        where before.column == after.column && before.visible != after.visible {
+            placed.append(
+                PositionedEvent(
+                    after.visible ? .willShowColumn(after.column) : .willHideColumn(after.column),
+                    at: position))
         }
     }
 
     /// Moves `displayModeChanged` after the last appear/disappear.
     static func moveModeChangeAfterVisibility(_ events: inout [SceneEvent]) {
-        guard let index = events.firstIndex(where: { if case .displayModeChanged = $0 { true } else { false } }) else { return }
+        guard let index = events.firstIndex(where: { if case .displayModeChanged = $0 { true } else { false } }) else {
+            return
+        }
         let event = events.remove(at: index)
-        let end = (events.lastIndex {
-            switch $0 {
-            case .appear, .disappear: true
-            default: false
-            }
-        }).map { $0 + 1 } ?? index
+        let end =
+            (events.lastIndex {
+                switch $0 {
+                case .appear, .disappear: true
+                default: false
+                }
+            }).map { $0 + 1 } ?? index
         events.insert(event, at: max(end, index))
     }
 }

@@ -74,20 +74,25 @@ enum Expand {
 
     /// UIKit: entries from the secondary (and everything pushed above them) go back to the
     /// secondary, likewise for the supplementary, the rest stays in the primary.
-    static func distribute(_ collapsed: CollapsedStack, owners: [Column], into nav: NavigationState,
-                           config: SplitConfig) -> (NavigationState, moved: [String]) {
+    static func distribute(
+        _ collapsed: CollapsedStack, owners: [Column], into nav: NavigationState,
+        config: SplitConfig
+    ) -> (NavigationState, moved: [String]) {
         var result = nav
         for column in [Column.primary, .supplementary, .secondary] {
             let own = zip(collapsed.entries, owners).filter { $0.1 == column }.map(\.0)
-            result.setStack(column, restore(column, own: own, from: nav, share: collapsed.shares[column], config: config))
+            result.setStack(
+                column, restore(column, own: own, from: nav, share: collapsed.shares[column], config: config))
         }
         return (result, movedIds(collapsed.entries, owners: owners))
     }
 
     /// Seed 000: the bottom entry stays in the primary; everything above goes to the
     /// secondary on top of its root (placeholder). A tripleColumn supplementary keeps its own.
-    static func moveAllButRoot(_ collapsed: CollapsedStack, owners: [Column], into nav: NavigationState,
-                               config: SplitConfig) -> (NavigationState, moved: [String]) {
+    static func moveAllButRoot(
+        _ collapsed: CollapsedStack, owners: [Column], into nav: NavigationState,
+        config: SplitConfig
+    ) -> (NavigationState, moved: [String]) {
         guard let bottom = collapsed.entries.first else {
             return distribute(collapsed, owners: owners, into: nav, config: config)
         }
@@ -97,20 +102,24 @@ enum Expand {
         let detailEntries = above.filter { $0.1 != .supplementary }.map(\.0)
         let detail = detailEntries.map(\.vc)
         result.primary = [bottom.vc]
-        result.supplementary = restore(.supplementary, own: supplementary, from: nav,
-                                       share: collapsed.shares.supplementary, config: config)
+        result.supplementary = restore(
+            .supplementary, own: supplementary, from: nav,
+            share: collapsed.shares.supplementary, config: config)
         // On top of the placeholder, unless the secondary's own root came up with the rest (a
         // `uikit` collapse moves it): then it is that root, not a second copy of it, and every
         // collapse-navigate-expand cycle would have added another.
-        let rootCameAlong = detailEntries.first.map { $0.origin == .secondary && $0.vc == config.secondaryRoot } ?? false
+        let rootCameAlong =
+            detailEntries.first.map { $0.origin == .secondary && $0.vc == config.secondaryRoot } ?? false
         result.secondary = rootCameAlong ? detail : [config.secondaryRoot] + detail
         return (result, above.map(\.0.vc))
     }
 
     /// A column's stack after expand, given the collapsed entries that belong to it.
     /// `base` is the part of the column that stayed hidden below what collapse moved.
-    static func restore(_ column: Column, own: [StackEntry], from nav: NavigationState, share: Int,
-                        config: SplitConfig) -> [String] {
+    static func restore(
+        _ column: Column, own: [StackEntry], from nav: NavigationState, share: Int,
+        config: SplitConfig
+    ) -> [String] {
         let stack = nav.stack(column)
         let base = Array(stack.prefix(stack.count - share))
         guard let first = own.first else {

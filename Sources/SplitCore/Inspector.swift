@@ -25,7 +25,9 @@ public struct InspectorLayout: Codable, Hashable, Sendable {
     /// Bottom first; the last element is the visible top.
     public var stack: [String]
 
-    public init(shown: Bool, visible: Bool, presentedAsSheet: Bool, x: Double, width: Double, overlay: Bool, stack: [String]) {
+    public init(
+        shown: Bool, visible: Bool, presentedAsSheet: Bool, x: Double, width: Double, overlay: Bool, stack: [String]
+    ) {
         self.shown = shown
         self.visible = visible
         self.presentedAsSheet = presentedAsSheet
@@ -55,7 +57,9 @@ extension SplitEngine {
             }
             next.navigation.inspector.append(vc)
         case .pop:
-            guard state.navigation.inspector.count > 1 else { throw .invalidIntent("pop at the root of the inspector column") }
+            guard state.navigation.inspector.count > 1 else {
+                throw .invalidIntent("pop at the root of the inspector column")
+            }
             next.navigation.inspector.removeLast()
         case .popToRoot:
             next.navigation.inspector = Array(state.navigation.inspector.prefix(1))
@@ -76,21 +80,26 @@ extension SplitEngine {
     }
 
     /// The inspector and the secondary's frame once a tiled inspector took its room.
-    func inspectorFrame(of state: SceneState, layout: Layout) -> (inspector: InspectorLayout, secondary: ColumnLayout?)? {
+    func inspectorFrame(of state: SceneState, layout: Layout) -> (inspector: InspectorLayout, secondary: ColumnLayout?)?
+    {
         let config = state.config
         guard config.roots.inspector != nil else { return nil }
         let shown = state.navigation.inspectorShown == true
         let windowWidth = state.size.width
-        let width = ColumnWidths.width(preferred: config.preferredInspectorColumnWidth,
-                                       fraction: config.preferredInspectorColumnWidthFraction,
-                                       minimum: config.minimumInspectorColumnWidth,
-                                       maximum: config.maximumInspectorColumnWidth, windowWidth: windowWidth)
+        let width = ColumnWidths.width(
+            preferred: config.preferredInspectorColumnWidth,
+            fraction: config.preferredInspectorColumnWidthFraction,
+            minimum: config.minimumInspectorColumnWidth,
+            maximum: config.maximumInspectorColumnWidth, windowWidth: windowWidth)
         let mirrored = (config.primaryEdge == .trailing) != (config.layoutDirection == .rtl)
         let x = mirrored ? 0 : windowWidth - width
         let stack = state.navigation.inspector
         guard shown, !state.collapsed, var secondary = layout.columns.first(where: { $0.column == .secondary }) else {
-            return (InspectorLayout(shown: shown, visible: false, presentedAsSheet: shown && state.collapsed,
-                                    x: x, width: width, overlay: false, stack: stack), nil)
+            return (
+                InspectorLayout(
+                    shown: shown, visible: false, presentedAsSheet: shown && state.collapsed,
+                    x: x, width: width, overlay: false, stack: stack), nil
+            )
         }
         let onScreen = min(secondary.x + secondary.width, windowWidth) - max(secondary.x, 0)
         let tiled = onScreen - width >= DisplayResolver.minimumSecondaryWidth
@@ -98,33 +107,39 @@ extension SplitEngine {
             secondary.width -= width
             if mirrored { secondary.x += width }
         }
-        return (InspectorLayout(shown: true, visible: true, presentedAsSheet: false, x: x, width: width,
-                                overlay: !tiled, stack: stack), tiled ? secondary : nil)
+        return (
+            InspectorLayout(
+                shown: true, visible: true, presentedAsSheet: false, x: x, width: width,
+                overlay: !tiled, stack: stack), tiled ? secondary : nil
+        )
     }
 }
 
 extension SplitEngine {
     /// `appear`/`disappear` of the inspector's top when it starts or stops being seen (as a
     /// column or a sheet) or its top changes while seen; after the other appear/disappear.
-    func appendInspectorVisibilityEvents(from old: SceneState, to new: SceneState, placedIn events: [SceneEvent],
-                                         to placed: inout [PositionedEvent]) {
+    func appendInspectorVisibilityEvents(
+        from old: SceneState, to new: SceneState, placedIn events: [SceneEvent],
+        to placed: inout [PositionedEvent]
+    ) {
         func seenTop(_ state: SceneState) -> String? {
             guard state.config.roots.inspector != nil, state.navigation.inspectorShown == true else { return nil }
             return state.navigation.inspector.last
         }
         let before = seenTop(old), after = seenTop(new)
         guard before != after else { return }
-        let position = (events.lastIndex {
-            switch $0 {
-            case .appear, .disappear: true
-            default: false
-            }
-        }).map { $0 + 1 } ?? events.firstIndex {
-            switch $0 {
-            case .dismissed, .presented: true
-            default: false
-            }
-        } ?? events.count
+        let position =
+            (events.lastIndex {
+                switch $0 {
+                case .appear, .disappear: true
+                default: false
+                }
+            }).map { $0 + 1 } ?? events.firstIndex {
+                switch $0 {
+                case .dismissed, .presented: true
+                default: false
+                }
+            } ?? events.count
         if let before { placed.append(PositionedEvent(.inspectorDisappear(vc: before), at: position)) }
         if let after { placed.append(PositionedEvent(.inspectorAppear(vc: after), at: position)) }
     }

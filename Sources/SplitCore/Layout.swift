@@ -15,9 +15,11 @@ public struct Layout: Codable, Hashable, Sendable {
     /// The selected tab when the primary holds a tab bar (extension of protocol 1).
     public var selectedTab: Int?
 
-    public init(size: Size, orientation: Orientation, traits: Traits, collapsed: Bool,
-                displayMode: DisplayMode?, splitBehavior: SplitBehavior?,
-                columns: [ColumnLayout], presentations: [PresentationLayout], selectedTab: Int? = nil) {
+    public init(
+        size: Size, orientation: Orientation, traits: Traits, collapsed: Bool,
+        displayMode: DisplayMode?, splitBehavior: SplitBehavior?,
+        columns: [ColumnLayout], presentations: [PresentationLayout], selectedTab: Int? = nil
+    ) {
         self.size = size
         self.orientation = orientation
         self.traits = traits
@@ -64,8 +66,10 @@ public struct ColumnLayout: Codable, Hashable, Sendable {
     /// Bottom first; the last element is the visible top.
     public var stack: [String]
 
-    public init(column: Column, visible: Bool, x: Double, width: Double,
-                overlay: Bool = false, dimmed: Bool = false, stack: [String]) {
+    public init(
+        column: Column, visible: Bool, x: Double, width: Double,
+        overlay: Bool = false, dimmed: Bool = false, stack: [String]
+    ) {
         self.column = column
         self.visible = visible
         self.x = x

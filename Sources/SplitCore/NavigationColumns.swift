@@ -17,7 +17,9 @@ extension Navigator {
         guard highest < target else { return }
         for shown in order[(highest + 1)...target] {
             let part = Collapse.contribution(of: shown, nav, config: config)
-            let entries = (part.isEmpty ? nav.stack(shown)[...] : part).map { StackEntry(vc: $0, origin: EntryOrigin(shown)) }
+            let entries = (part.isEmpty ? nav.stack(shown)[...] : part).map {
+                StackEntry(vc: $0, origin: EntryOrigin(shown))
+            }
             guard collapsed.entries.count + entries.count <= limits.maxStackDepth else {
                 throw CoreError(.limitExceeded, "stack deeper than \(limits.maxStackDepth)")
             }

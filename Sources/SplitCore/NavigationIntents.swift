@@ -31,7 +31,9 @@ struct Navigator {
     func pop(_ column: Column, _ nav: inout NavigationState) throws(CoreError) {
         try checkColumn(column, nav)
         if isHiddenWhileCollapsed(column, nav) {
-            guard nav.stack(column).count > 1 else { throw .invalidIntent("pop at the root of the \(column.rawValue) column") }
+            guard nav.stack(column).count > 1 else {
+                throw .invalidIntent("pop at the root of the \(column.rawValue) column")
+            }
             nav.setStack(column, Array(nav.stack(column).dropLast()))
             return
         }
@@ -41,7 +43,9 @@ struct Navigator {
             nav.collapsed = collapsed
             return
         }
-        guard nav.stack(column).count > 1 else { throw .invalidIntent("pop at the root of the \(column.rawValue) column") }
+        guard nav.stack(column).count > 1 else {
+            throw .invalidIntent("pop at the root of the \(column.rawValue) column")
+        }
         nav.setStack(column, Array(nav.stack(column).dropLast()))
         nav.lastNavigated = column
     }
@@ -99,7 +103,8 @@ struct Navigator {
             return
         }
         let candidates = [nav.lastNavigated].compactMap { $0 } + config.style.columns.reversed()
-        guard let column = candidates.first(where: { config.style.columns.contains($0) && nav.stack($0).count > 1 }) else {
+        guard let column = candidates.first(where: { config.style.columns.contains($0) && nav.stack($0).count > 1 })
+        else {
             throw .invalidIntent("back with nothing to go back to")
         }
         let stack = nav.stack(column)

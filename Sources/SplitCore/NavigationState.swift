@@ -105,8 +105,10 @@ public struct Presentation: Codable, Hashable, Sendable {
     /// UIKit's `prefersEdgeAttachedInCompactHeight` (revision 2); nil: false.
     public var prefersEdgeAttachedInCompactHeight: Bool?
 
-    public init(vc: String, style: PresentationStyle, requestedAutomatic: Bool? = nil, anchor: String? = nil,
-                prefersEdgeAttachedInCompactHeight: Bool? = nil) {
+    public init(
+        vc: String, style: PresentationStyle, requestedAutomatic: Bool? = nil, anchor: String? = nil,
+        prefersEdgeAttachedInCompactHeight: Bool? = nil
+    ) {
         self.vc = vc
         self.style = style
         self.requestedAutomatic = requestedAutomatic
@@ -146,8 +148,10 @@ public struct PresentationRequest: Codable, Hashable, Sendable {
     public var anchor: String?
     public var prefersEdgeAttachedInCompactHeight: Bool
 
-    public init(vc: String, style: PresentationStyle?, anchor: String? = nil,
-                prefersEdgeAttachedInCompactHeight: Bool = false) {
+    public init(
+        vc: String, style: PresentationStyle?, anchor: String? = nil,
+        prefersEdgeAttachedInCompactHeight: Bool = false
+    ) {
         self.vc = vc
         self.style = style
         self.anchor = anchor
@@ -266,7 +270,7 @@ public struct ColumnShares: Codable, Hashable, Sendable {
 extension NavigationState {
     enum CodingKeys: String, CodingKey {
         case primary, supplementary, secondary, compact, placeholder, tabs, selectedTab, presentations,
-             lastNavigated, collapsed, expandedFrom, inspector, inspectorShown
+            lastNavigated, collapsed, expandedFrom, inspector, inspectorShown
     }
 
     /// Missing keys decode as empty, so states persisted before a field existed still load.

@@ -8,21 +8,26 @@ extension SplitEngine {
     /// stack, or of the collapsed stack) nor `displayModeButton` while the button is
     /// visible, and for a popover without an anchor where it would show as a popover
     /// (regular width and height; seed 003: "otherwise it crashes").
-    func presentation(for request: PresentationRequest, in state: SceneState, layout: Layout) throws(CoreError) -> Presentation {
+    func presentation(
+        for request: PresentationRequest, in state: SceneState, layout: Layout
+    ) throws(CoreError) -> Presentation {
         let style = request.style ?? .pageSheet
         if let anchor = request.anchor {
             guard style == .popover else {
                 throw .invalidIntent("present: only a popover takes an anchor")
             }
             guard isVisibleAnchor(anchor, in: state, layout: layout) else {
-                throw .invalidIntent("present: anchor '\(anchor)' is not visible (the top of a visible column, or a visible displayModeButton)")
+                throw .invalidIntent(
+                    "present: anchor '\(anchor)' is not visible (the top of a visible column, or a visible displayModeButton)"
+                )
             }
         } else if Presentation.showsAsPopover(style, in: state.traits) {
             throw .invalidIntent("present: a popover in a regular width and height needs an anchor")
         }
-        return Presentation(vc: request.vc, style: style, requestedAutomatic: request.style == nil ? true : nil,
-                            anchor: request.anchor,
-                            prefersEdgeAttachedInCompactHeight: request.prefersEdgeAttachedInCompactHeight ? true : nil)
+        return Presentation(
+            vc: request.vc, style: style, requestedAutomatic: request.style == nil ? true : nil,
+            anchor: request.anchor,
+            prefersEdgeAttachedInCompactHeight: request.prefersEdgeAttachedInCompactHeight ? true : nil)
     }
 
     private func isVisibleAnchor(_ anchor: String, in state: SceneState, layout: Layout) -> Bool {

@@ -37,8 +37,8 @@ public struct ColumnFrame: Hashable, Sendable {
 
 /// Display mode, behavior and frames of an expanded scene.
 public struct ExpandedResolution: Hashable, Sendable {
-    public var displayMode: DisplayMode     // never .automatic
-    public var splitBehavior: SplitBehavior // never .automatic
+    public var displayMode: DisplayMode  // never .automatic
+    public var splitBehavior: SplitBehavior  // never .automatic
     /// Every column of the style, in order (primary, [supplementary], secondary).
     public var frames: [ColumnFrame]
 

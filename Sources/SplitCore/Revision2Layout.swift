@@ -8,8 +8,10 @@ public struct Revision2Layout: Codable, Hashable, Sendable {
     /// One entry per `Layout.presentations` entry, same order.
     public var presentations: [PresentationAdditions]
 
-    public init(interfaceOrientation: Orientation, activation: ActivationState,
-                displayModeButton: DisplayModeButtonLayout, presentations: [PresentationAdditions]) {
+    public init(
+        interfaceOrientation: Orientation, activation: ActivationState,
+        displayModeButton: DisplayModeButtonLayout, presentations: [PresentationAdditions]
+    ) {
         self.interfaceOrientation = interfaceOrientation
         self.activation = activation
         self.displayModeButton = displayModeButton
@@ -37,12 +39,14 @@ extension SplitEngine {
         Revision2Layout(
             interfaceOrientation: interfaceOrientation(of: state),
             activation: state.activation,
-            displayModeButton: DisplayResolver.button(config: state.config, size: state.size, memory: state.display,
-                                                      collapsed: state.collapsed),
+            displayModeButton: DisplayResolver.button(
+                config: state.config, size: state.size, memory: state.display,
+                collapsed: state.collapsed),
             presentations: state.navigation.presentations.map {
-                PresentationAdditions(requestedStyle: $0.requestedAutomatic == true ? "automatic" : $0.style.rawValue,
-                                      anchor: $0.anchor,
-                                      prefersEdgeAttachedInCompactHeight: $0.prefersEdgeAttachedInCompactHeight ?? false)
+                PresentationAdditions(
+                    requestedStyle: $0.requestedAutomatic == true ? "automatic" : $0.style.rawValue,
+                    anchor: $0.anchor,
+                    prefersEdgeAttachedInCompactHeight: $0.prefersEdgeAttachedInCompactHeight ?? false)
             })
     }
 }

@@ -19,8 +19,12 @@ extension RuleCondition: Decodable {
             case "all": parts.append(.all(try container.decode([RuleCondition].self, forKey: key)))
             case "any": parts.append(.any(try container.decode([RuleCondition].self, forKey: key)))
             default:
-                guard let bound = Self.bound(named: key.stringValue, value: try? container.decode(Double.self, forKey: key)) else {
-                    throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                guard
+                    let bound = Self.bound(
+                        named: key.stringValue, value: try? container.decode(Double.self, forKey: key))
+                else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: key, in: container,
                         debugDescription: "unknown condition '\(key.stringValue)' (or not a number)")
                 }
                 parts.append(.bound(bound))
@@ -45,9 +49,10 @@ extension SizeClassRule: Decodable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(when: try c.decodeIfPresent(RuleCondition.self, forKey: .when) ?? .always,
-                  horizontal: try c.decodeIfPresent(SizeClass.self, forKey: .horizontal),
-                  vertical: try c.decodeIfPresent(SizeClass.self, forKey: .vertical))
+        self.init(
+            when: try c.decodeIfPresent(RuleCondition.self, forKey: .when) ?? .always,
+            horizontal: try c.decodeIfPresent(SizeClass.self, forKey: .horizontal),
+            vertical: try c.decodeIfPresent(SizeClass.self, forKey: .vertical))
     }
 }
 
@@ -59,10 +64,11 @@ extension RuleSet: Decodable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = try c.decodeIfPresent(DefaultClasses.self, forKey: .defaults) ?? DefaultClasses()
-        self.init(name: try c.decode(String.self, forKey: .name),
-                  defaults: Traits(horizontalSizeClass: defaults.horizontal, verticalSizeClass: defaults.vertical),
-                  hysteresis: try c.decodeIfPresent(Double.self, forKey: .hysteresis) ?? 0,
-                  rules: try c.decodeIfPresent([SizeClassRule].self, forKey: .rules) ?? [])
+        self.init(
+            name: try c.decode(String.self, forKey: .name),
+            defaults: Traits(horizontalSizeClass: defaults.horizontal, verticalSizeClass: defaults.vertical),
+            hysteresis: try c.decodeIfPresent(Double.self, forKey: .hysteresis) ?? 0,
+            rules: try c.decodeIfPresent([SizeClassRule].self, forKey: .rules) ?? [])
     }
 
     private struct DefaultClasses: Decodable {

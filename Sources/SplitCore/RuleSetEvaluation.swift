@@ -91,8 +91,9 @@ extension RuleSet {
     /// gives the new value; otherwise it keeps the previous one.
     public func traits(for size: Size, previous: Traits?) -> Traits {
         let exact = possibleClasses(over: SizeBand(size, margin: 0))
-        var traits = Traits(horizontalSizeClass: exact.horizontal.only ?? defaults.horizontalSizeClass,
-                            verticalSizeClass: exact.vertical.only ?? defaults.verticalSizeClass)
+        var traits = Traits(
+            horizontalSizeClass: exact.horizontal.only ?? defaults.horizontalSizeClass,
+            verticalSizeClass: exact.vertical.only ?? defaults.verticalSizeClass)
         guard let previous, hysteresis > 0, previous != traits else { return traits }
         let band = possibleClasses(over: SizeBand(size, margin: hysteresis))
         if traits.horizontalSizeClass != previous.horizontalSizeClass, band.horizontal.only == nil {

@@ -66,7 +66,8 @@ extension SceneEvent: Codable {
         let type = try c.decode(String.self, forKey: .type)
         switch type {
         case "traitsChanged":
-            self = .traitsChanged(from: try c.decode(Traits.self, forKey: .from), to: try c.decode(Traits.self, forKey: .to))
+            self = .traitsChanged(
+                from: try c.decode(Traits.self, forKey: .from), to: try c.decode(Traits.self, forKey: .to))
         case "viewWillTransition":
             self = .viewWillTransition(to: try c.decode(Size.self, forKey: .size))
         case "willCollapse": self = .willCollapse(moved: try c.decode([String].self, forKey: .moved))
@@ -74,17 +75,22 @@ extension SceneEvent: Codable {
         case "willExpand": self = .willExpand(moved: try c.decode([String].self, forKey: .moved))
         case "didExpand": self = .didExpand(moved: try c.decode([String].self, forKey: .moved))
         case "displayModeChanged":
-            self = .displayModeChanged(from: try c.decodeIfPresent(DisplayMode.self, forKey: .from),
-                                       to: try c.decodeIfPresent(DisplayMode.self, forKey: .to))
+            self = .displayModeChanged(
+                from: try c.decodeIfPresent(DisplayMode.self, forKey: .from),
+                to: try c.decodeIfPresent(DisplayMode.self, forKey: .to))
         case "appear":
-            self = .appear(vc: try c.decode(String.self, forKey: .vc), column: try c.decode(Column.self, forKey: .column))
+            self = .appear(
+                vc: try c.decode(String.self, forKey: .vc), column: try c.decode(Column.self, forKey: .column))
         case "disappear":
-            self = .disappear(vc: try c.decode(String.self, forKey: .vc), column: try c.decode(Column.self, forKey: .column))
+            self = .disappear(
+                vc: try c.decode(String.self, forKey: .vc), column: try c.decode(Column.self, forKey: .column))
         case "presented":
-            self = .presented(vc: try c.decode(String.self, forKey: .vc), style: try c.decode(PresentationStyle.self, forKey: .style))
+            self = .presented(
+                vc: try c.decode(String.self, forKey: .vc), style: try c.decode(PresentationStyle.self, forKey: .style))
         case "dismissed": self = .dismissed(vc: try c.decode(String.self, forKey: .vc))
         default:
-            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown event type '\(type)'")
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: c, debugDescription: "unknown event type '\(type)'")
         }
     }
 }

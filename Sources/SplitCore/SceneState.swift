@@ -23,9 +23,11 @@ public struct SceneState: Codable, Hashable, Sendable {
     /// the state of a new scene (and of a state persisted without the field).
     public var activationState: ActivationState?
 
-    public init(id: String, device: String, size: Size, traits: Traits, config: SplitConfig,
-                revision: Int, navigation: NavigationState, display: DisplayMemory,
-                heldOrientation: Orientation? = nil, activationState: ActivationState? = nil) {
+    public init(
+        id: String, device: String, size: Size, traits: Traits, config: SplitConfig,
+        revision: Int, navigation: NavigationState, display: DisplayMemory,
+        heldOrientation: Orientation? = nil, activationState: ActivationState? = nil
+    ) {
         self.id = id
         self.device = device
         self.size = size

@@ -13,7 +13,8 @@ extension DeviceProfile {
         case .mac:
             return .regularRegular
         case .phone:
-            return size.orientation == .portrait ? .compactRegular
+            return size.orientation == .portrait
+                ? .compactRegular
                 : Traits(horizontalSizeClass: landscapeHorizontalClass, verticalSizeClass: .compact)
         case .pad:
             let fullScreen = size.width >= screen(in: size.orientation).width

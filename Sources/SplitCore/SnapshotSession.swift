@@ -14,13 +14,17 @@ extension SplitEngine {
         for size in sizes {
             snapshots.append(SizedLayout(size: size, layout: layout(of: try resize(state, to: size).0)))
         }
-        return SnapshotResult(baseRevision: state.revision, snapshots: snapshots, roundTrip: try replay(state, sizes: sizes))
+        return SnapshotResult(
+            baseRevision: state.revision, snapshots: snapshots, roundTrip: try replay(state, sizes: sizes))
     }
 
     /// SEMANTICS 8 on a preset such as `appSwitcher`.
     public func snapshot(_ state: SceneState, preset: String) throws(CoreError) -> SnapshotResult {
-        guard let sizes = catalog.presetSizes(preset, device: state.device, current: state.size,
-                                              interfaceOrientation: interfaceOrientation(of: state)) else {
+        guard
+            let sizes = catalog.presetSizes(
+                preset, device: state.device, current: state.size,
+                interfaceOrientation: interfaceOrientation(of: state))
+        else {
             throw .badRequest("unknown snapshot preset '\(preset)' for device '\(state.device)'")
         }
         return try snapshot(state, sizes: sizes)
@@ -68,15 +72,19 @@ enum RoundTripComparison {
             compare("\(column.rawValue) stack", a.stack(column), b.stack(column), list)
         }
         compare("tabs", a.tabs, b.tabs) { tabs in
-            "[" + tabs.map { "{primary \(list($0.primary)), saved detail \(list($0.savedDetail))"
-                + ($0.savedSecondary.map { ", saved secondary \(list($0))" } ?? "") + "}" }.joined(separator: ", ") + "]"
+            "["
+                + tabs.map {
+                    "{primary \(list($0.primary)), saved detail \(list($0.savedDetail))"
+                        + ($0.savedSecondary.map { ", saved secondary \(list($0))" } ?? "") + "}"
+                }.joined(separator: ", ") + "]"
         }
         compare("selected tab", a.selectedTab, b.selectedTab) { $0.map(String.init) ?? "none" }
         compare("presentations", a.presentations, b.presentations) { presentations in
             "[" + presentations.map { "\(quoted($0.vc)) (\($0.style.rawValue))" }.joined(separator: ", ") + "]"
         }
         if let chosen = base.display.userDisplayMode, final.display.userDisplayMode != chosen {
-            let now = final.display.userDisplayMode.map { "\($0.rawValue) (chosen by the user)" } ?? "resolved for the size"
+            let now =
+                final.display.userDisplayMode.map { "\($0.rawValue) (chosen by the user)" } ?? "resolved for the size"
             found.append(("displayMode", "displayMode: was \(chosen.rawValue) (chosen by the user), now \(now)"))
         }
         return found

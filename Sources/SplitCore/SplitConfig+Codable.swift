@@ -23,7 +23,8 @@ extension KeyedDecodingContainer where Key == SplitConfigKey {
         if try decodeNil(forKey: key) { return .some(nil) }
         if let name = try? decode(String.self, forKey: key) {
             guard name == "automatic" else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: self,
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: self,
                     debugDescription: "expected a number, null or \"automatic\", got \"\(name)\"")
             }
             return .some(nil)
@@ -35,8 +36,11 @@ extension KeyedDecodingContainer where Key == SplitConfigKey {
     func decodeValue<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
         guard contains(key) else { return nil }
         guard try !decodeNil(forKey: key) else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [key],
-                debugDescription: "'\(key.stringValue)' cannot be null"))
+            throw DecodingError.valueNotFound(
+                type,
+                .init(
+                    codingPath: codingPath + [key],
+                    debugDescription: "'\(key.stringValue)' cannot be null"))
         }
         return try decode(type, forKey: key)
     }

@@ -35,8 +35,10 @@ public enum DisplayMode: String, Codable, Hashable, Sendable, CaseIterable {
     public init(from decoder: any Decoder) throws {
         let name = try decoder.singleValueContainer().decode(String.self)
         guard let mode = DisplayMode(wireName: name) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                debugDescription: "unknown display mode '\(name)'"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "unknown display mode '\(name)'"))
         }
         self = mode
     }
@@ -102,8 +104,10 @@ public struct ColumnRoots: Codable, Hashable, Sendable {
     /// inspector.
     public var inspector: String?
 
-    public init(primary: String? = nil, supplementary: String? = nil,
-                secondary: String? = nil, compact: String? = nil, inspector: String? = nil) {
+    public init(
+        primary: String? = nil, supplementary: String? = nil,
+        secondary: String? = nil, compact: String? = nil, inspector: String? = nil
+    ) {
         self.primary = primary
         self.supplementary = supplementary
         self.secondary = secondary

@@ -14,11 +14,15 @@ public struct Transition: Sendable {
     public var changed: Bool
 
     public init(state: SceneState, layout: Layout, events: [SceneEvent], changed: Bool) {
-        self.init(state: state, layout: layout, events: events, revision2Events: [], backgroundSnapshot: nil, changed: changed)
+        self.init(
+            state: state, layout: layout, events: events, revision2Events: [], backgroundSnapshot: nil, changed: changed
+        )
     }
 
-    public init(state: SceneState, layout: Layout, events: [SceneEvent], revision2Events: [PositionedEvent],
-                backgroundSnapshot: SnapshotResult?, changed: Bool) {
+    public init(
+        state: SceneState, layout: Layout, events: [SceneEvent], revision2Events: [PositionedEvent],
+        backgroundSnapshot: SnapshotResult?, changed: Bool
+    ) {
         self.state = state
         self.layout = layout
         self.events = events
@@ -56,18 +60,22 @@ public struct SplitEngine: Sendable {
 
     /// A new scene at revision 1. `size` nil: the device's default size (required for rule
     /// sets). Born expanded, it is created collapsed when its size is compact. No events.
-    public func createScene(id: String, device: String, size: Size?, config: SplitConfigPatch?) throws(CoreError) -> SceneState {
+    public func createScene(
+        id: String, device: String, size: Size?, config: SplitConfigPatch?
+    ) throws(CoreError) -> SceneState {
         try Self.checkSceneId(id)
         guard catalog.contains(device: device) else { throw CoreError(.unknownDevice, "unknown device '\(device)'") }
         guard let size = size ?? catalog.defaultSize(device: device) else {
             throw .badRequest("device '\(device)' is a rule set: a size is required")
         }
         guard size.isValidWindowSize else { throw .badRequest("invalid size \(size)") }
-        let splitConfig = try config.map { patch throws(CoreError) in try SplitConfig().applying(patch) } ?? SplitConfig()
+        let splitConfig =
+            try config.map { patch throws(CoreError) in try SplitConfig().applying(patch) } ?? SplitConfig()
         try checkConfig(splitConfig)
         let traits = try resolveTraits(device: device, overrides: splitConfig.traitOverrides, size: size, previous: nil)
-        var state = SceneState(id: id, device: device, size: size, traits: traits, config: splitConfig, revision: 1,
-                               navigation: .initial(for: splitConfig), display: DisplayMemory(lastTraits: traits))
+        var state = SceneState(
+            id: id, device: device, size: size, traits: traits, config: splitConfig, revision: 1,
+            navigation: .initial(for: splitConfig), display: DisplayMemory(lastTraits: traits))
         if traits.horizontalSizeClass == .compact {
             state.navigation = Collapse.collapse(state.navigation, config: splitConfig).0
         }
@@ -86,7 +94,9 @@ public struct SplitEngine: Sendable {
     /// `apply` for a caller that holds `layout(of: state)` already (the daemon keeps each
     /// scene's layout): the same transition without resolving the old layout again.
     /// `currentLayout` must be `layout(of: state)`.
-    public func apply(_ change: SceneChange, to state: SceneState, currentLayout: Layout) throws(CoreError) -> Transition {
+    public func apply(
+        _ change: SceneChange, to state: SceneState, currentLayout: Layout
+    ) throws(CoreError) -> Transition {
         try apply(.change(change), to: state, currentLayout: currentLayout)
     }
 
@@ -97,7 +107,9 @@ public struct SplitEngine: Sendable {
     }
 
     /// `apply(_:to:)` for a caller that holds `layout(of: state)` already.
-    public func apply(_ command: SceneCommand, to state: SceneState, currentLayout: Layout) throws(CoreError) -> Transition {
+    public func apply(
+        _ command: SceneCommand, to state: SceneState, currentLayout: Layout
+    ) throws(CoreError) -> Transition {
         // A resize, the daemon's most frequent change, is reduced in place on one copy of the
         // state: going through `reduce`'s returned tuple copied the whole state (a retain and
         // a release of each of its strings and arrays) three more times per change.
@@ -133,12 +145,14 @@ public struct SplitEngine: Sendable {
         if note.modeChangeFollowsRouting { EventOrder.moveModeChangeAfterVisibility(&events) }
         var revision2Events: [PositionedEvent] = []
         if note.columnVisibilityEvents {
-            EventOrder.appendColumnVisibilityEvents(from: currentLayout, to: newLayout, placedIn: events, to: &revision2Events)
+            EventOrder.appendColumnVisibilityEvents(
+                from: currentLayout, to: newLayout, placedIn: events, to: &revision2Events)
         }
         appendInspectorVisibilityEvents(from: state, to: next, placedIn: events, to: &revision2Events)
         var backgroundSnapshot: SnapshotResult?
         if case let .activation(activation, session) = command {
-            revision2Events.append(PositionedEvent(.activationChanged(from: state.activation, to: activation), at: events.count))
+            revision2Events.append(
+                PositionedEvent(.activationChanged(from: state.activation, to: activation), at: events.count))
             // SEMANTICS 10: the session runs on the revision that entered background; the
             // live state is only its activation (isolation, SEMANTICS 8.1).
             if activation == .background, next.config.snapshotOnBackground {
@@ -146,8 +160,9 @@ public struct SplitEngine: Sendable {
                 revision2Events.append(PositionedEvent(.snapshotTaken(session: session), at: events.count))
             }
         }
-        return Transition(state: next, layout: newLayout, events: events, revision2Events: revision2Events,
-                          backgroundSnapshot: backgroundSnapshot, changed: true)
+        return Transition(
+            state: next, layout: newLayout, events: events, revision2Events: revision2Events,
+            backgroundSnapshot: backgroundSnapshot, changed: true)
     }
 
     /// Whether `reduce` changed the state. A resize to another size always does (the size is
@@ -204,15 +219,19 @@ public struct SplitEngine: Sendable {
     }
 
     /// `setConfig` then a resize, one change.
-    func reduceReconfigure(_ patch: SplitConfigPatch, size: Size, _ state: SceneState,
-                           layout: Layout?) throws(CoreError) -> (SceneState, TransitionNote) {
+    func reduceReconfigure(
+        _ patch: SplitConfigPatch, size: Size, _ state: SceneState,
+        layout: Layout?
+    ) throws(CoreError) -> (SceneState, TransitionNote) {
         var (next, note) = try reduce(.setConfig(patch), state, layout: layout)
         note.merge(try resize(&next, to: size))
         return (next, note)
     }
 
     /// A `present` with revision 2's fields (`Presentations.swift`).
-    func reducePresent(_ request: PresentationRequest, _ state: SceneState, layout: Layout) throws(CoreError) -> SceneState {
+    func reducePresent(
+        _ request: PresentationRequest, _ state: SceneState, layout: Layout
+    ) throws(CoreError) -> SceneState {
         var next = state
         try Navigator(config: state.config, limits: limits)
             .present(try presentation(for: request, in: state, layout: layout), &next.navigation)
@@ -236,7 +255,9 @@ public struct SplitEngine: Sendable {
     /// The interface orientation (SEMANTICS 1): `stated` wins; else the rule for the new
     /// size; else the value it had. Stating it for the current size is a change only when
     /// it differs.
-    func resize(_ state: inout SceneState, to size: Size, interfaceOrientation stated: Orientation? = nil) throws(CoreError) -> TransitionNote {
+    func resize(
+        _ state: inout SceneState, to size: Size, interfaceOrientation stated: Orientation? = nil
+    ) throws(CoreError) -> TransitionNote {
         guard size.isValidWindowSize else { throw .badRequest("invalid size \(size)") }
         let held = interfaceOrientation(of: state)
         guard size != state.size else {
@@ -244,11 +265,13 @@ public struct SplitEngine: Sendable {
             return .none
         }
         let oldSize = state.size
-        let traits = try resolveTraits(device: state.device, overrides: state.config.traitOverrides,
-                                       size: size, previous: state.traits)
+        let traits = try resolveTraits(
+            device: state.device, overrides: state.config.traitOverrides,
+            size: size, previous: state.traits)
         state.size = size
-        setInterfaceOrientation(stated ?? catalog.interfaceOrientationRule(device: state.device, size: size) ?? held,
-                                of: &state)
+        setInterfaceOrientation(
+            stated ?? catalog.interfaceOrientationRule(device: state.device, size: size) ?? held,
+            of: &state)
         return applyTraits(traits, to: &state, from: oldSize)
     }
 
@@ -259,8 +282,9 @@ public struct SplitEngine: Sendable {
         let oldTraits = state.traits
         let size = state.size
         state.traits = traits
-        state.display = DisplayResolver.expire(state.display, from: oldSize, to: size,
-                                               oldTraits: oldTraits, newTraits: traits)
+        state.display = DisplayResolver.expire(
+            state.display, from: oldSize, to: size,
+            oldTraits: oldTraits, newTraits: traits)
         state.display.lastTraits = traits
         var note = TransitionNote.none
         let compact = traits.horizontalSizeClass == .compact
@@ -276,7 +300,9 @@ public struct SplitEngine: Sendable {
 
     /// The state after `intent` and what the events need to know. `layout`: the current
     /// layout when the caller has it (a `present` checks its anchor against it).
-    func reduce(_ intent: Intent, _ state: SceneState, layout currentLayout: Layout?) throws(CoreError) -> (SceneState, TransitionNote) {
+    func reduce(
+        _ intent: Intent, _ state: SceneState, layout currentLayout: Layout?
+    ) throws(CoreError) -> (SceneState, TransitionNote) {
         var next = state
         var note = TransitionNote.none
         let navigator = Navigator(config: state.config, limits: limits)
@@ -293,7 +319,9 @@ public struct SplitEngine: Sendable {
             // beside a displaced one, is dismissed when the app shows a detail, unless the
             // app asked for an explicit mode.
             if !state.collapsed, state.config.preferredDisplayMode == .automatic, next.display.userDisplayMode != nil,
-               let mode = currentMode(state), [.oneOverSecondary, .twoOverSecondary, .twoDisplaceSecondary].contains(mode) {
+                let mode = currentMode(state),
+                [.oneOverSecondary, .twoOverSecondary, .twoDisplaceSecondary].contains(mode)
+            {
                 next.display.userDisplayMode = nil
                 note.modeChangeFollowsRouting = true
                 note.columnVisibilityEvents = true
@@ -303,8 +331,9 @@ public struct SplitEngine: Sendable {
         case let .selectTab(index):
             try navigator.selectTab(index, &next.navigation)
         case let .present(vc, style):
-            next = try reducePresent(PresentationRequest(vc: vc, style: style), state,
-                                     layout: currentLayout ?? layout(of: state))
+            next = try reducePresent(
+                PresentationRequest(vc: vc, style: style), state,
+                layout: currentLayout ?? layout(of: state))
         case .dismiss:
             try navigator.dismiss(&next.navigation)
         case let .setPreferredDisplayMode(mode):
@@ -314,7 +343,9 @@ public struct SplitEngine: Sendable {
         case .displayModeButton:
             // SEMANTICS 5 (revision 2): the button exists only while visible. Classic keeps
             // revision 1's button, a no-op while collapsed.
-            if state.config.style != .classic, !DisplayResolver.isButtonVisible(config: state.config, collapsed: state.collapsed) {
+            if state.config.style != .classic,
+                !DisplayResolver.isButtonVisible(config: state.config, collapsed: state.collapsed)
+            {
                 throw .invalidIntent("displayModeButton: the display-mode button is hidden")
             }
             next.display = try displayAction(.displayModeButton, state)
@@ -358,7 +389,8 @@ public struct SplitEngine: Sendable {
 
     /// The display mode `state` shows; nil while collapsed.
     func currentMode(_ state: SceneState) -> DisplayMode? {
-        state.collapsed ? nil : DisplayResolver.resolveMode(config: state.config, size: state.size, memory: state.display).mode
+        state.collapsed
+            ? nil : DisplayResolver.resolveMode(config: state.config, size: state.size, memory: state.display).mode
     }
 
     /// `setConfig` and `setPreferredDisplayMode`: the new configuration and its stacks. A new
@@ -368,7 +400,9 @@ public struct SplitEngine: Sendable {
     /// New `traitOverrides` resolve the classes again for the current size, with the
     /// transitions a resize would have (a class that flips expires a user mode; a
     /// horizontal flip collapses or expands).
-    func reconfigure(_ state: SceneState, with patch: SplitConfigPatch, note: inout TransitionNote) throws(CoreError) -> SceneState {
+    func reconfigure(
+        _ state: SceneState, with patch: SplitConfigPatch, note: inout TransitionNote
+    ) throws(CoreError) -> SceneState {
         var next = state
         next.config = try state.config.applying(patch)
         try checkConfig(next.config)
@@ -385,8 +419,9 @@ public struct SplitEngine: Sendable {
             next.display.userDisplayMode = nil
         }
         if next.config.traitOverrides != state.config.traitOverrides {
-            let traits = try resolveTraits(device: next.device, overrides: next.config.traitOverrides,
-                                           size: next.size, previous: nil)
+            let traits = try resolveTraits(
+                device: next.device, overrides: next.config.traitOverrides,
+                size: next.size, previous: nil)
             note.merge(applyTraits(traits, to: &next, from: next.size))
         }
         return next
@@ -409,8 +444,9 @@ public struct SplitEngine: Sendable {
         let allowed = id.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: ":"), UInt8(ascii: "-"): true
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: ":"), UInt8(ascii: "-"):
+                true
             default: false
             }
         }
@@ -424,8 +460,11 @@ public struct SplitEngine: Sendable {
         guard config.tabs.count <= limits.maxTabs else {
             throw CoreError(.limitExceeded, "more than \(limits.maxTabs) tabs")
         }
-        let roots = [config.roots.primary, config.roots.supplementary, config.roots.secondary,
-                     config.roots.compact, config.placeholder].compactMap { $0 } + config.tabs.map(\.root)
+        let roots =
+            [
+                config.roots.primary, config.roots.supplementary, config.roots.secondary,
+                config.roots.compact, config.placeholder,
+            ].compactMap { $0 } + config.tabs.map(\.root)
         for root in roots { try checkViewControllerId(root, limits: limits) }
         if let overrides = config.traitOverrides, catalog.ruleSet(overrides) == nil {
             throw CoreError(.unknownDevice, "traitOverrides: no rule set named '\(overrides)'")
@@ -435,7 +474,8 @@ public struct SplitEngine: Sendable {
     /// show/hideColumn take a column of the style, never `compact` (UIKit refuses it too).
     func checkDisplayedColumn(_ column: Column, _ config: SplitConfig) throws(CoreError) {
         guard column != .compact, config.style.columns.contains(column) else {
-            throw .invalidIntent("showColumn/hideColumn: no \(column.rawValue) column in a \(config.style.rawValue) split")
+            throw .invalidIntent(
+                "showColumn/hideColumn: no \(column.rawValue) column in a \(config.style.rawValue) split")
         }
     }
 }

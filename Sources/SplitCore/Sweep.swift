@@ -64,15 +64,20 @@ extension SplitEngine {
     /// point), so a rule set's hysteresis reads `state`'s traits, as a resize of the scene
     /// would. Intervals are contiguous, cover the range, and adjacent ones differ.
     /// `fixed`: the other dimension; nil keeps `state`'s. Reads only.
-    public func sweep(_ state: SceneState, axis: SweepAxis = .width, from: Double, to: Double,
-                      fixed: Double? = nil) throws(CoreError) -> [SweepInterval] {
+    public func sweep(
+        _ state: SceneState, axis: SweepAxis = .width, from: Double, to: Double,
+        fixed: Double? = nil
+    ) throws(CoreError) -> [SweepInterval] {
         let other = fixed ?? (axis == .width ? state.size.height : state.size.width)
         guard from.isFinite, to.isFinite, from > 0, to >= from, to <= Size.maximumSide else {
             throw .badRequest("sweep range must satisfy 0 < from <= to <= \(formatPoints(Size.maximumSide))")
         }
-        guard other.isFinite, other > 0, other <= Size.maximumSide else { throw .badRequest("invalid fixed \(axis == .width ? "height" : "width") \(other)") }
+        guard other.isFinite, other > 0, other <= Size.maximumSide else {
+            throw .badRequest("invalid fixed \(axis == .width ? "height" : "width") \(other)")
+        }
         guard (to - from).rounded(.down) + 1 <= Double(Self.maximumSweepPoints) else {
-            throw .badRequest("sweep of \(formatPoints(to - from + 1)) points: at most \(Self.maximumSweepPoints) per request")
+            throw .badRequest(
+                "sweep of \(formatPoints(to - from + 1)) points: at most \(Self.maximumSweepPoints) per request")
         }
         var points: [Double] = []
         var point = from
@@ -97,13 +102,18 @@ extension SplitEngine {
     /// `sweep` of a new scene of `device` and `config` (created at the range's first point,
     /// so no earlier size or user choice colours it). `fixed` nil: the device's landscape
     /// screen's other side (required for rule sets, which have no screen).
-    public func sweep(device: String, config: SplitConfigPatch?, axis: SweepAxis = .width, from: Double, to: Double,
-                      fixed: Double? = nil) throws(CoreError) -> [SweepInterval] {
-        guard let other = fixed ?? catalog.defaultSize(device: device).map({ axis == .width ? $0.height : $0.width }) else {
+    public func sweep(
+        device: String, config: SplitConfigPatch?, axis: SweepAxis = .width, from: Double, to: Double,
+        fixed: Double? = nil
+    ) throws(CoreError) -> [SweepInterval] {
+        guard let other = fixed ?? catalog.defaultSize(device: device).map({ axis == .width ? $0.height : $0.width })
+        else {
             if !catalog.contains(device: device) { throw CoreError(.unknownDevice, "unknown device '\(device)'") }
             throw .badRequest("device '\(device)' is a rule set: give the fixed \(axis == .width ? "height" : "width")")
         }
-        guard from.isFinite, from > 0, from <= Size.maximumSide else { throw .badRequest("invalid sweep start \(from)") }
+        guard from.isFinite, from > 0, from <= Size.maximumSide else {
+            throw .badRequest("invalid sweep start \(from)")
+        }
         let start = axis == .width ? Size(width: from, height: other) : Size(width: other, height: from)
         let state = try createScene(id: "sweep", device: device, size: start, config: config)
         return try sweep(state, axis: axis, from: from, to: to, fixed: other)

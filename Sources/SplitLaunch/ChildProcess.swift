@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How a child process ended.
@@ -37,8 +37,10 @@ public final class ChildProcess {
     /// Spawns `executable` with `arguments`; `environment` entries override the inherited
     /// ones and `unsetting` names inherited ones the child must not see. `stdinPath` nil
     /// means /dev/null.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                unsetting: [String] = [], stdoutPath: String, stderrPath: String, stdinPath: String? = nil) throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        unsetting: [String] = [], stdoutPath: String, stderrPath: String, stdinPath: String? = nil
+    ) throws {
         self.executable = executable
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `splitd` child process on its own socket and database: the one way splitctl
@@ -96,8 +96,9 @@ public final class DaemonProcess {
         appendToLog("--- start #\(starts + 1): splitd \(arguments.joined(separator: " "))\n")
         let command = launch.launcher + [launch.binary] + arguments
         spawnedAt = .now
-        let child = try ChildProcess(command[0], Array(command.dropFirst()), environment: launch.environment,
-                                     unsetting: launch.unsetting, stdoutPath: logPath, stderrPath: logPath)
+        let child = try ChildProcess(
+            command[0], Array(command.dropFirst()), environment: launch.environment,
+            unsetting: launch.unsetting, stdoutPath: logPath, stderrPath: logPath)
         process = child
         starts += 1
     }
@@ -166,10 +167,13 @@ public final class DaemonProcess {
     }
 
     private func appendToLog(_ text: String) {
-        guard let handle = FileHandle(forWritingAtPath: logPath) ?? {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-            return FileHandle(forWritingAtPath: logPath)
-        }() else { return }
+        guard
+            let handle = FileHandle(forWritingAtPath: logPath)
+                ?? {
+                    _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+                    return FileHandle(forWritingAtPath: logPath)
+                }()
+        else { return }
         handle.seekToEndOfFile()
         handle.write(Data(text.utf8))
         try? handle.close()

@@ -42,8 +42,10 @@ public struct LineFramer: Sendable {
     /// Inlinable: the daemon frames every request through it, and the line handler must be
     /// inlined into the loop's read callback, not called through a closure context.
     @inlinable
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer,
-                              onLine: (UnsafeRawBufferPointer) -> Bool) -> Outcome {
+    public mutating func feed(
+        _ chunk: UnsafeRawBufferPointer,
+        onLine: (UnsafeRawBufferPointer) -> Bool
+    ) -> Outcome {
         guard !broken else { return .tooLarge }
         guard let base = chunk.baseAddress, !chunk.isEmpty else { return .consumed }
         var start = 0
@@ -55,7 +57,9 @@ public struct LineFramer: Sendable {
             let end = base.distance(to: UnsafeRawPointer(found))
             let segment = UnsafeRawBufferPointer(start: base + start, count: end - start)
             start = end + 1
-            guard fits(partial.count + segment.count, endingWith: segment.last ?? partial.last) else { return breakStream() }
+            guard fits(partial.count + segment.count, endingWith: segment.last ?? partial.last) else {
+                return breakStream()
+            }
             let keepGoing: Bool
             if partial.isEmpty {
                 keepGoing = onLine(trimCarriageReturn(segment))

@@ -40,8 +40,10 @@ public final class Connection {
     public private(set) var bytesRead = 0
 
     /// Accepts a pending client of `listener`; nil if the accept failed.
-    public init?(id: ID, loop: UnsafeMutablePointer<uv_loop_t>, listener: Listener, maxLineLength: Int,
-          readBuffer: UnsafeMutableRawBufferPointer, delegate: ConnectionDelegate) {
+    public init?(
+        id: ID, loop: UnsafeMutablePointer<uv_loop_t>, listener: Listener, maxLineLength: Int,
+        readBuffer: UnsafeMutableRawBufferPointer, delegate: ConnectionDelegate
+    ) {
         self.id = id
         self.readBuffer = readBuffer
         self.delegate = delegate
@@ -75,14 +77,19 @@ public final class Connection {
             let pausedAgain = frameHeldInput()
             guard isOpen, acceptsLines, !pausedAgain else { return }
         }
-        isReading = uv_read_start(asStream(pipe), { handle, _, buffer in
-            guard let connection = owner(of: handle, as: Connection.self) else { return }
-            buffer!.pointee = uv_buf_init(connection.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                          UInt32(connection.readBuffer.count))
-        }, { stream, count, _ in
-            guard let connection = owner(of: asHandle(stream!), as: Connection.self) else { return }
-            connection.didRead(count)
-        }) == 0
+        isReading =
+            uv_read_start(
+                asStream(pipe),
+                { handle, _, buffer in
+                    guard let connection = owner(of: handle, as: Connection.self) else { return }
+                    buffer!.pointee = uv_buf_init(
+                        connection.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self),
+                        UInt32(connection.readBuffer.count))
+                },
+                { stream, count, _ in
+                    guard let connection = owner(of: asHandle(stream!), as: Connection.self) else { return }
+                    connection.didRead(count)
+                }) == 0
         acceptsLines = isReading
     }
 
@@ -218,7 +225,8 @@ public final class Connection {
         defer { isDraining = false }
         var budget = Int(pending)
         while budget > 0, isOpen, !framer.isBroken {
-            let count = UnixStream.receiveWithoutWaiting(fd, into: UnsafeMutableRawBufferPointer(rebasing: readBuffer[..<min(budget, readBuffer.count)]))
+            let count = UnixStream.receiveWithoutWaiting(
+                fd, into: UnsafeMutableRawBufferPointer(rebasing: readBuffer[..<min(budget, readBuffer.count)]))
             guard count > 0 else { break }
             budget -= count
             frame(count)
@@ -235,8 +243,9 @@ public final class Connection {
         guard isOpen, let base = bytes.baseAddress, !bytes.isEmpty else { return }
         var offset = 0
         if queuedBytes == 0 {
-            var buffer = uv_buf_init(UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: CChar.self),
-                                     UInt32(bytes.count))
+            var buffer = uv_buf_init(
+                UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: CChar.self),
+                UInt32(bytes.count))
             let written = uv_try_write(asStream(pipe), &buffer, 1)
             if written > 0 { offset = Int(written) }
         }

@@ -43,4 +43,3 @@ public enum FileDescriptorLimit {
         value == rlim_t.max ? Int.max : Int(clamping: value)
     }
 }
-

@@ -45,9 +45,11 @@ public final class Listener {
     /// How long accepting stops when even the reserve cannot make room.
     public static let pauseMilliseconds: UInt64 = 100
 
-    private init(loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32, name: String, boundPath: String?,
-                 refusal: @escaping (Int32) -> [UInt8], onClose: (() -> Void)?,
-                 onConnection: @escaping (Listener) -> Void) throws(SystemError) {
+    private init(
+        loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32, name: String, boundPath: String?,
+        refusal: @escaping (Int32) -> [UInt8], onClose: (() -> Void)?,
+        onConnection: @escaping (Listener) -> Void
+    ) throws(SystemError) {
         self.name = name
         self.fd = fd
         self.boundPath = boundPath
@@ -70,9 +72,11 @@ public final class Listener {
 
     /// Binds and listens on `path`, which the caller readied under the path's lock (the
     /// socket file is removed again when closed); `onClose` runs once the listener closed.
-    public static func bind(loop: UnsafeMutablePointer<uv_loop_t>, path: String, group: UInt32?, backlog: Int32,
-                            refusal: @escaping (Int32) -> [UInt8], onClose: @escaping () -> Void,
-                            onConnection: @escaping (Listener) -> Void) throws(SystemError) -> Listener {
+    public static func bind(
+        loop: UnsafeMutablePointer<uv_loop_t>, path: String, group: UInt32?, backlog: Int32,
+        refusal: @escaping (Int32) -> [UInt8], onClose: @escaping () -> Void,
+        onConnection: @escaping (Listener) -> Void
+    ) throws(SystemError) -> Listener {
         // A leading "@" would make an abstract name; the daemon binds files only.
         guard var address = UnixSocketAddress(path: path.hasPrefix("@") ? "./" + path : path) else {
             throw SystemError("cannot bind \(path): the path is too long for a Unix socket")
@@ -90,8 +94,9 @@ public final class Listener {
         do throws(SystemError) {
             try SocketFileMode.restrict(path: path, group: group)
             guard Glibc.listen(fd, backlog) == 0 else { throw .errno("cannot listen on \(path)") }
-            let listener = try Listener(loop: loop, fd: fd, name: path, boundPath: path, refusal: refusal,
-                                        onClose: onClose, onConnection: onConnection)
+            let listener = try Listener(
+                loop: loop, fd: fd, name: path, boundPath: path, refusal: refusal,
+                onClose: onClose, onConnection: onConnection)
             listener.startPolling()
             return listener
         } catch {
@@ -102,16 +107,19 @@ public final class Listener {
     }
 
     /// Listens on a socket passed by systemd (no lock: systemd bound it and keeps it).
-    public static func adopt(loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32, name: String, backlog: Int32,
-                             refusal: @escaping (Int32) -> [UInt8],
-                             onConnection: @escaping (Listener) -> Void) throws(SystemError) -> Listener {
+    public static func adopt(
+        loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32, name: String, backlog: Int32,
+        refusal: @escaping (Int32) -> [UInt8],
+        onConnection: @escaping (Listener) -> Void
+    ) throws(SystemError) -> Listener {
         guard SocketActivation.isListeningUnixStream(fd) else {
             throw SystemError("passed descriptor \(fd) (\(name)) is not a listening Unix stream socket")
         }
         // listen(2) again sets the configured backlog, as uv_listen did.
         guard Glibc.listen(fd, backlog) == 0 else { throw .errno("cannot listen on fd \(fd) (\(name))") }
-        let listener = try Listener(loop: loop, fd: fd, name: "fd \(fd) (\(name))", boundPath: nil,
-                                    refusal: refusal, onClose: nil, onConnection: onConnection)
+        let listener = try Listener(
+            loop: loop, fd: fd, name: "fd \(fd) (\(name))", boundPath: nil,
+            refusal: refusal, onClose: nil, onConnection: onConnection)
         listener.startPolling()
         return listener
     }
@@ -193,7 +201,7 @@ public final class Listener {
             }
             switch errno {
             case EINTR: continue
-            case EAGAIN, EWOULDBLOCK, ECONNABORTED, EPROTO: return true // gone meanwhile: nothing to refuse
+            case EAGAIN, EWOULDBLOCK, ECONNABORTED, EPROTO: return true  // gone meanwhile: nothing to refuse
             default: return false
             }
         }
@@ -204,11 +212,13 @@ public final class Listener {
         guard isOpen, !isPaused else { return }
         isPaused = true
         uv_poll_stop(poll)
-        uv_timer_start(resumeTimer, { handle in
-            guard let listener = owner(of: asHandle(handle!), as: Listener.self) else { return }
-            listener.isPaused = false
-            listener.startPolling()
-        }, Self.pauseMilliseconds, 0)
+        uv_timer_start(
+            resumeTimer,
+            { handle in
+                guard let listener = owner(of: asHandle(handle!), as: Listener.self) else { return }
+                listener.isPaused = false
+                listener.startPolling()
+            }, Self.pauseMilliseconds, 0)
     }
 
     /// Takes the pending client into `client` (an initialized pipe): 0, or a libuv error.

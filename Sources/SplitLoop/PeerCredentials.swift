@@ -19,7 +19,7 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
         // struct ucred is hidden behind _GNU_SOURCE in Glibc's Swift overlay: same layout here.
         var cred = (pid: Int32(0), uid: UInt32(0), gid: UInt32(0))
         var length = socklen_t(MemoryLayout.size(ofValue: cred))
-        let soPeerCred: Int32 = 17 // SO_PEERCRED on Linux
+        let soPeerCred: Int32 = 17  // SO_PEERCRED on Linux
         let result = withUnsafeMutablePointer(to: &cred) {
             getsockopt(fd, SOL_SOCKET, soPeerCred, $0, &length)
         }

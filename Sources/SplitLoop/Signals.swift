@@ -7,7 +7,9 @@ public final class SignalWatcher {
     private var handles: [UnsafeMutablePointer<uv_signal_t>] = []
     private let onSignal: (Int32) -> Void
 
-    public init(loop: UnsafeMutablePointer<uv_loop_t>, signals: [Int32], onSignal: @escaping (Int32) -> Void) throws(SystemError) {
+    public init(
+        loop: UnsafeMutablePointer<uv_loop_t>, signals: [Int32], onSignal: @escaping (Int32) -> Void
+    ) throws(SystemError) {
         self.onSignal = onSignal
         // A peer that hangs up mid-write must cost an error code, not the process.
         signal(SIGPIPE, SIG_IGN)
@@ -15,10 +17,12 @@ public final class SignalWatcher {
             let handle = allocateUV(uv_signal_t.self)
             uv_signal_init(loop, handle)
             attach(self, to: handle)
-            let status = uv_signal_start(handle, { handle, number in
-                guard let watcher = owner(of: asHandle(handle!), as: SignalWatcher.self) else { return }
-                watcher.onSignal(number)
-            }, number)
+            let status = uv_signal_start(
+                handle,
+                { handle, number in
+                    guard let watcher = owner(of: asHandle(handle!), as: SignalWatcher.self) else { return }
+                    watcher.onSignal(number)
+                }, number)
             guard status == 0 else {
                 closeAndFree(handle)
                 close()
@@ -59,10 +63,12 @@ public final class LoopTimer {
     /// Fires after `delay` ms, then every `interval` ms (0: once).
     public func start(delay: UInt64, interval: UInt64) {
         guard isOpen else { return }
-        uv_timer_start(handle, { handle in
-            guard let timer = owner(of: asHandle(handle!), as: LoopTimer.self) else { return }
-            timer.action()
-        }, delay, interval)
+        uv_timer_start(
+            handle,
+            { handle in
+                guard let timer = owner(of: asHandle(handle!), as: LoopTimer.self) else { return }
+                timer.action()
+            }, delay, interval)
     }
 
     public func stop() {

@@ -14,9 +14,12 @@ public struct SocketActivation: Sendable {
     /// The sockets meant for this process; empty when not socket-activated.
     public static func passedSockets(environment: [String: String], pid: Int32 = getpid()) -> [PassedSocket] {
         guard let pidText = environment["LISTEN_PID"], Int32(pidText) == pid,
-              let countText = environment["LISTEN_FDS"], let count = Int32(countText), count > 0
+            let countText = environment["LISTEN_FDS"], let count = Int32(countText), count > 0
         else { return [] }
-        let names = environment["LISTEN_FDNAMES"].map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) } ?? []
+        let names =
+            environment["LISTEN_FDNAMES"].map {
+                $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            } ?? []
         return (0..<count).map { index in
             let name = Int(index) < names.count ? names[Int(index)] : "unknown"
             return PassedSocket(fd: firstDescriptor + index, name: name)
@@ -48,7 +51,8 @@ public struct SocketActivation: Sendable {
         var family = sockaddr_storage()
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &length) == 0,
-              type == UnixStream.streamType else { return false }
+            type == UnixStream.streamType
+        else { return false }
         length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &length) == 0, accepting == 1 else { return false }
         var addressLength = socklen_t(MemoryLayout<sockaddr_storage>.size)

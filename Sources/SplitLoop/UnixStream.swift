@@ -24,8 +24,10 @@ public enum UnixStream {
     public static var streamType: Int32 { Int32(SOCK_STREAM.rawValue) }
 
     /// `sendto` that does not raise SIGPIPE.
-    public static func sendDatagram(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int,
-                             to address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> Int {
+    public static func sendDatagram(
+        _ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int,
+        to address: UnsafePointer<sockaddr>?, _ length: socklen_t
+    ) -> Int {
         sendto(fd, bytes, count, Int32(MSG_NOSIGNAL), address, length)
     }
 

@@ -12,7 +12,8 @@ enum AcceptRefusal {
         if failure == ENFILE {
             reason = "the system's open-file table is full"
         } else if let limit = FileDescriptorLimit.current() {
-            reason = "the open-file limit (\(limit) descriptors) leaves room for \(FileDescriptorLimit.clients(under: limit))"
+            reason =
+                "the open-file limit (\(limit) descriptors) leaves room for \(FileDescriptorLimit.clients(under: limit))"
         } else {
             reason = "the open-file limit is reached"
         }

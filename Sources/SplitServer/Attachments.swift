@@ -7,16 +7,19 @@ import SplitWire
 extension Server {
     /// Attaches `session`; returns its reply, which the dispatcher stages after the pushes
     /// staged here for the other clients (the attacher is not pushed its own new revision).
-    func attachScene(_ scene: String, role: AttachRole, size: Size?, notices: AttachNotices = [],
-                     from session: ClientSession) throws(WireError) -> Reply {
+    func attachScene(
+        _ scene: String, role: AttachRole, size: Size?, notices: AttachNotices = [],
+        from session: ClientSession
+    ) throws(WireError) -> Reply {
         let live = try liveScene(scene)
         let reportedAt = size == nil ? 0 : nextSizeReport()
         noteAttachmentsBeforeChange(of: scene)
         let previous = sessions.attachments[scene]?[session.id]
         let keptSize = size == nil ? previous?.size : size
-        sessions.attachments[scene, default: [:]][session.id] = Attachment(role: role, size: keptSize,
-                                                                  reportedAt: size == nil ? previous?.reportedAt ?? 0 : reportedAt,
-                                                                  notices: notices)
+        sessions.attachments[scene, default: [:]][session.id] = Attachment(
+            role: role, size: keptSize,
+            reportedAt: size == nil ? previous?.reportedAt ?? 0 : reportedAt,
+            notices: notices)
         session.attachments[scene] = role
 
         var target: Size?
@@ -48,7 +51,8 @@ extension Server {
             }
         }
         let current = scenes[scene]!
-        let reply: Reply = fields.map { .attachedChange(scene: scene, change: $0) }
+        let reply: Reply =
+            fields.map { .attachedChange(scene: scene, change: $0) }
             ?? .attached(scene: scene, revision: current.state.revision, layout: current.layout)
         // The attaching client gets this revision in its response: pushes start after it.
         if let fields { broadcast(scene: scene, fields: fields, excluding: session.id) }
@@ -115,14 +119,20 @@ extension Server {
     func windowLeft(scene: String, wasLatestSource: Bool) -> Bool {
         guard let live = scenes[scene] else { return false }
         let remaining = sessions.windows(of: scene)
-        guard let target = SceneSizing.afterWindowLeft(live.state.config.sizePolicy, remaining: remaining,
-                                                       leaverWasLatest: wasLatestSource),
-              target != live.state.size else { return false }
+        guard
+            let target = SceneSizing.afterWindowLeft(
+                live.state.config.sizePolicy, remaining: remaining,
+                leaverWasLatest: wasLatestSource),
+            target != live.state.size
+        else { return false }
         noteAttachmentsBeforeChange(of: scene)
         turn.windowLeftResizes[scene] = (turn.windowLeftResizes[scene] ?? false) || wasLatestSource
         if live.state.config.sizePolicy == .latest,
-           let newest = (sessions.attachments[scene] ?? [:]).filter({ $0.value.role == .window && $0.value.size == target })
-               .max(by: { $0.value.reportedAt < $1.value.reportedAt }) {
+            let newest = (sessions.attachments[scene] ?? [:]).filter({
+                $0.value.role == .window && $0.value.size == target
+            })
+            .max(by: { $0.value.reportedAt < $1.value.reportedAt })
+        {
             sessions.latestSizeSource[scene] = newest.key
         }
         return resizeOnItsOwn(scene: scene, to: target, cause: "windowLeft")

@@ -44,7 +44,7 @@ extension Server {
         stats.linesThisTurn += 1
         if session.linesThisTurn == 1 { stats.clientsReadThisTurn += 1 }
         guard !session.isThrottled, !session.isClosing, !session.connection.isDraining,
-              session.linesThisTurn >= lineShare || stats.linesThisTurn >= Self.linesPerTurnInTotal
+            session.linesThisTurn >= lineShare || stats.linesThisTurn >= Self.linesPerTurnInTotal
                 || unwrittenOutput(of: session) > settings.outputSoftLimit
         else { return }
         session.isThrottled = true
@@ -57,7 +57,8 @@ extension Server {
     /// resumed client gets at least one line per turn (no client starves).
     func resumeIfCaughtUp(_ session: ClientSession) {
         guard session.isThrottled, session.linesThisTurn < lineShare,
-              unwrittenOutput(of: session) <= settings.outputSoftLimit / 2 else { return }
+            unwrittenOutput(of: session) <= settings.outputSoftLimit / 2
+        else { return }
         session.isThrottled = false
         guard phase == .running, !session.isClosing else { return }
         session.connection.startReading()
@@ -74,8 +75,12 @@ extension Server {
         sessions.recountQueuedOutput()
         while sessions.queuedOutputTotal > settings.outputTotalLimit, let largest = sessions.holdingMostOutput() {
             stats.slowClientsDisconnected += 1
-            warn(&totalOutputWarning, "connection \(largest.id): \(largest.accountedOutput) bytes of output not read, \(sessions.queuedOutputTotal) for all clients (output.totalLimitBytes \(settings.outputTotalLimit)); disconnecting the client holding the most")
-            largest.connection.close(reason: "output limit of all clients exceeded: this client held the most unread output")
+            warn(
+                &totalOutputWarning,
+                "connection \(largest.id): \(largest.accountedOutput) bytes of output not read, \(sessions.queuedOutputTotal) for all clients (output.totalLimitBytes \(settings.outputTotalLimit)); disconnecting the client holding the most"
+            )
+            largest.connection.close(
+                reason: "output limit of all clients exceeded: this client held the most unread output")
             // `connectionDidClose` took it out of the count; a connection closed already is
             // taken out here so that the loop ends.
             if sessions.countsQueuedOutput(of: largest.id) { sessions.accountOutput(of: largest) }

@@ -5,15 +5,21 @@ import SplitWire
 // resize / intent (their entries: `Op.table`), and the path every accepted change takes:
 // engine -> memory -> turn -> response -> pushes.
 extension Server {
-    func resize(id: RequestID, scene: String, size: Size, baseRevision: Int?,
-                from session: ClientSession) throws(WireError) {
+    func resize(
+        id: RequestID, scene: String, size: Size, baseRevision: Int?,
+        from session: ClientSession
+    ) throws(WireError) {
         // Reads only the revision and policy: `apply` is the one place that takes the scene.
         let (index, policy) = try currentPolicy(of: scene, baseRevision: baseRevision)
         // One lookup: whether anyone is attached spares `change` hashing the id again. The
         // scene's attachments are not held past this line (the window's update below would copy them).
-        let (attachment, anyoneAttached) = sessions.attachments[scene].map { ($0[session.id], !$0.isEmpty) } ?? (nil, false)
+        let (attachment, anyoneAttached) =
+            sessions.attachments[scene].map { ($0[session.id], !$0.isEmpty) } ?? (nil, false)
         guard SceneSizing.acceptsResize(policy, from: attachment?.role) else {
-            throw WireError(.badRequest, "scene '\(scene)' follows sizePolicy \(policy.rawValue): only a client attached as a window may resize it")
+            throw WireError(
+                .badRequest,
+                "scene '\(scene)' follows sizePolicy \(policy.rawValue): only a client attached as a window may resize it"
+            )
         }
         var target = size
         // What the resize changes besides the scene is put back if the change is refused, and
@@ -23,7 +29,9 @@ extension Server {
             noteAttachmentsBeforeChange(of: scene)
             sessions.attachments[scene]?[session.id]?.size = size
             sessions.attachments[scene]?[session.id]?.reportedAt = nextSizeReport()
-            if let aggregate = SceneSizing.aggregate(policy, windows: sessions.windows(of: scene)) { target = aggregate }
+            if let aggregate = SceneSizing.aggregate(policy, windows: sessions.windows(of: scene)) {
+                target = aggregate
+            }
         }
         // Looked up before written: the same client resizing again is the common case.
         if policy == .latest, latestBefore != session.id {
@@ -39,16 +47,19 @@ extension Server {
         }
     }
 
-    func applyIntent(id: RequestID, scene: String, intent: Intent, baseRevision: Int?,
-                     from session: ClientSession) throws(WireError) {
+    func applyIntent(
+        id: RequestID, scene: String, intent: Intent, baseRevision: Int?,
+        from session: ClientSession
+    ) throws(WireError) {
         let (index, policy) = try currentPolicy(of: scene, baseRevision: baseRevision)
         try checkViewControllerIDs(of: intent)
         // A new sizePolicy takes effect now (SEMANTICS 9), in the same change: the answer
         // already has the size of the attached windows under it, one revision later.
         var sceneChange = SceneChange.intent(intent)
         if case .setConfig(let patch) = intent, let after = patch.sizePolicy, after != policy,
-           let target = SceneSizing.aggregate(after, windows: sessions.windows(of: scene)),
-           target != scenes.size(at: index) {
+            let target = SceneSizing.aggregate(after, windows: sessions.windows(of: scene)),
+            target != scenes.size(at: index)
+        {
             sceneChange = .reconfigure(patch, size: target)
         }
         try change(scene, at: index, by: sceneChange, id: id, from: session)
@@ -64,21 +75,25 @@ extension Server {
         if let baseRevision, baseRevision != revision {
             // A revision ahead of the scene is not stale: it names one that does not exist yet.
             let what = baseRevision < revision ? "is stale" : "is ahead of the scene"
-            throw WireError(.conflict, "baseRevision \(baseRevision) \(what): scene '\(scene)' is at revision \(revision)")
+            throw WireError(
+                .conflict, "baseRevision \(baseRevision) \(what): scene '\(scene)' is at revision \(revision)")
         }
         return (index, policy)
     }
 
     /// Applies `change` and answers `revision`, `layout`, `events`; a no-op answers the
     /// current revision with no events and stores nothing.
-    private func change(_ scene: String, at index: Scenes.Index, by change: SceneChange, id: RequestID,
-                        from session: ClientSession, mayHaveAttachments: Bool = true) throws(WireError) {
+    private func change(
+        _ scene: String, at index: Scenes.Index, by change: SceneChange, id: RequestID,
+        from session: ClientSession, mayHaveAttachments: Bool = true
+    ) throws(WireError) {
         let transition = try scenes.transition(change, of: scene, at: index)
         // The response is written once, into the turn's reply buffer; a push copies its fields
         // only if someone is attached. Both before `recordChange` reuses the writer.
-        let fields = WireEncoder.writeChangeResponse(id: id, revision: transition.state.revision,
-                                                     layout: transition.layout, events: transition.events,
-                                                     into: &scratchWriter)
+        let fields = WireEncoder.writeChangeResponse(
+            id: id, revision: transition.state.revision,
+            layout: transition.layout, events: transition.events,
+            into: &scratchWriter)
         guard transition.changed else {
             stage(scratchWriter.bytes, id: id, to: session, as: .read(scene))
             return
@@ -97,7 +112,8 @@ extension Server {
     /// change as applied is what the journal keeps).
     func apply(_ change: SceneChange, to scene: String) throws(WireError) -> (fields: ChangeFields, changed: Bool) {
         let transition = try scenes.transition(change, of: scene)
-        let fields = ChangeFields(revision: transition.state.revision, layout: transition.layout, events: transition.events)
+        let fields = ChangeFields(
+            revision: transition.state.revision, layout: transition.layout, events: transition.events)
         let changed = transition.changed
         if changed { recordChange(consume transition, as: .change(change)) }
         return (fields, changed)

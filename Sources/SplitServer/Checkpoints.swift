@@ -17,10 +17,12 @@ extension Server {
 
     /// `record` for a transition, which it consumes (`Scenes.record`), counted and staged in
     /// this turn.
-    func recordChange(_ transition: consuming Transition, as change: JournalRecord, at knownIndex: Scenes.Index? = nil) {
+    func recordChange(_ transition: consuming Transition, as change: JournalRecord, at knownIndex: Scenes.Index? = nil)
+    {
         let interval = scenes.checkpointInterval(every: settings.checkpointEvery, replayBudget: settings.replayBudget)
-        scenes.record(consume transition, as: change, at: knownIndex, checkpointInterval: interval,
-                      writer: &scratchWriter, turn: &turn)
+        scenes.record(
+            consume transition, as: change, at: knownIndex, checkpointInterval: interval,
+            writer: &scratchWriter, turn: &turn)
         stats.changes += 1
         scheduleTurn()
     }
@@ -54,7 +56,8 @@ extension Server {
             scenes.noteCheckpointsStored(batch.count)
             logger.info("stop: checkpointed \(batch.count) scene(s)")
         } catch {
-            logger.error("stop: could not checkpoint \(batch.count) scene(s), the next start replays their journal: \(error)")
+            logger.error(
+                "stop: could not checkpoint \(batch.count) scene(s), the next start replays their journal: \(error)")
         }
     }
 }

@@ -14,8 +14,10 @@ public final class ConfigReloader: Sendable {
         self.load = load
     }
 
-    public func connect(loop: UnsafeMutablePointer<uv_loop_t>,
-                 apply: @escaping (Result<ServerSettings, any Error>) -> Void) -> LoopMailbox {
+    public func connect(
+        loop: UnsafeMutablePointer<uv_loop_t>,
+        apply: @escaping (Result<ServerSettings, any Error>) -> Void
+    ) -> LoopMailbox {
         let mailbox = LoopMailbox(loop: loop)
         box.set(mailbox, apply: UncheckedApply(apply: apply))
         return mailbox

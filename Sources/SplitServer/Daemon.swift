@@ -22,23 +22,29 @@ public enum Daemon {
         splitd_defer_startup_signals()
     }
 
-    public static func run(settings: ServerSettings, logger: Logger,
-                           environment: [String: String] = ProcessInfo.processInfo.environment,
-                           configReloader: ConfigReloader? = nil,
-                           demo: DemoScript? = nil) -> Int32 {
-        run(settings: settings, logger: logger, environment: environment, configReloader: configReloader, demo: demo,
+    public static func run(
+        settings: ServerSettings, logger: Logger,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        configReloader: ConfigReloader? = nil,
+        demo: DemoScript? = nil
+    ) -> Int32 {
+        run(
+            settings: settings, logger: logger, environment: environment, configReloader: configReloader, demo: demo,
             store: nil, control: nil, handleSignals: true)
     }
 
     /// The same, embedded: `store` replaces the configured database, `control` reports
     /// readiness and stops the daemon, and signals are left alone when `handleSignals` is false.
-    public static func run(settings: ServerSettings, logger: Logger, environment: [String: String],
-                           configReloader: ConfigReloader?, demo: DemoScript?,
-                           store injected: (any SceneStore)?, control: DaemonControl?, handleSignals: Bool) -> Int32 {
+    public static func run(
+        settings: ServerSettings, logger: Logger, environment: [String: String],
+        configReloader: ConfigReloader?, demo: DemoScript?,
+        store injected: (any SceneStore)?, control: DaemonControl?, handleSignals: Bool
+    ) -> Int32 {
         defer { control?.finish() }
         if handleSignals { deferStartupSignals() }
-        let passed = SocketActivation.select(SocketActivation.passedSockets(environment: environment),
-                                             named: settings.activationName)
+        let passed = SocketActivation.select(
+            SocketActivation.passedSockets(environment: environment),
+            named: settings.activationName)
         // The socket path's lock is taken, and the path checked under it, before a database is
         // opened (or created): a daemon refused for a socket in use, or one another daemon is
         // starting on, creates nothing. The listener keeps the lock while it listens.
@@ -70,15 +76,20 @@ public enum Daemon {
         }
         let restored: [String: LiveScene]
         do {
-            let outcome = try SceneRestore.restore(from: store, engine: engine, acceptDivergence: settings.acceptReplayDivergence)
+            let outcome = try SceneRestore.restore(
+                from: store, engine: engine, acceptDivergence: settings.acceptReplayDivergence)
             restored = outcome.scenes
-            logger.info("restored \(restored.count) scene(s) from \(settings.databasePath ?? "memory"), replaying \(outcome.replayed) journal entries above their checkpoints")
+            logger.info(
+                "restored \(restored.count) scene(s) from \(settings.databasePath ?? "memory"), replaying \(outcome.replayed) journal entries above their checkpoints"
+            )
             for divergence in outcome.diverged {
                 logger.warning("replay diverged, kept (--accept-replay-divergence): \(divergence.description)")
             }
             if !outcome.diverged.isEmpty {
                 let scenes = Set(outcome.diverged.map(\.scene))
-                logger.warning("--accept-replay-divergence kept \(outcome.diverged.count) diverged journal entr\(outcome.diverged.count == 1 ? "y" : "ies") in \(scenes.count) scene(s): their state is what this version replays them to, at the acknowledged revisions; the sweep checkpoints them within a second")
+                logger.warning(
+                    "--accept-replay-divergence kept \(outcome.diverged.count) diverged journal entr\(outcome.diverged.count == 1 ? "y" : "ies") in \(scenes.count) scene(s): their state is what this version replays them to, at the acknowledged revisions; the sweep checkpoints them within a second"
+                )
             }
         } catch {
             logger.critical("refusing to start: \(error)")
@@ -93,7 +104,8 @@ public enum Daemon {
             free(loop)
         }
         let notifier = SystemdNotifier(environment: environment)
-        let server = Server(loop: loop, settings: settings, logger: logger, store: store, engine: engine, notifier: notifier)
+        let server = Server(
+            loop: loop, settings: settings, logger: logger, store: store, engine: engine, notifier: notifier)
         server.scenes.restore(restored)
 
         if let limit = checkOpenFileLimit(settings, logger: logger) {
@@ -102,7 +114,8 @@ public enum Daemon {
         }
         let listeners: [Listener]
         do {
-            listeners = try listen(server: server, settings: settings, passed: passed, socketLock: socketLock, logger: logger)
+            listeners = try listen(
+                server: server, settings: settings, passed: passed, socketLock: socketLock, logger: logger)
         } catch {
             logger.critical("refusing to start: \(error)")
             server.discard()
@@ -151,7 +164,9 @@ public enum Daemon {
         if notifier.isEnabled {
             // `systemctl status splitd` shows what the daemon is doing.
             let timer = LoopTimer(loop: loop) { [unowned server] in
-                notifier.notify("STATUS=serving \(server.scenes.count) scene(s), \(server.sessions.count) client(s), \(server.stats.requests) request(s) so far")
+                notifier.notify(
+                    "STATUS=serving \(server.scenes.count) scene(s), \(server.sessions.count) client(s), \(server.stats.requests) request(s) so far"
+                )
             }
             timer.start(delay: 10_000, interval: 10_000)
             timer.unref()
@@ -170,8 +185,12 @@ public enum Daemon {
         // A stop signal during start-up has begun the stop already (STOPPING=1 was sent):
         // saying ready after it would tell systemd the opposite.
         if server.phase == .running {
-            notifier.notify("READY=1\nSTATUS=serving \(restored.count) scene(s) on \(listeners.map(\.name).joined(separator: ", "))")
-            logger.info("splitd \(SplitdVersion.current) ready on \(listeners.map(\.name).joined(separator: ", ")) (database \(settings.databasePath ?? "in memory"), durability \(settings.durability.rawValue))")
+            notifier.notify(
+                "READY=1\nSTATUS=serving \(restored.count) scene(s) on \(listeners.map(\.name).joined(separator: ", "))"
+            )
+            logger.info(
+                "splitd \(SplitdVersion.current) ready on \(listeners.map(\.name).joined(separator: ", ")) (database \(settings.databasePath ?? "in memory"), durability \(settings.durability.rawValue))"
+            )
         }
 
         uv_run(loop, UV_RUN_DEFAULT)
@@ -199,8 +218,10 @@ public enum Daemon {
     }
 
     /// SIGTERM/SIGINT stop gracefully; SIGHUP reloads the configuration.
-    private static func watchSignals(server: Server, loop: UnsafeMutablePointer<uv_loop_t>,
-                                     reloader: ConfigReloader?) throws(SystemError) -> SignalWatcher {
+    private static func watchSignals(
+        server: Server, loop: UnsafeMutablePointer<uv_loop_t>,
+        reloader: ConfigReloader?
+    ) throws(SystemError) -> SignalWatcher {
         try SignalWatcher(loop: loop, signals: [SIGTERM, SIGINT, SIGHUP]) { [unowned server] number in
             if number == SIGHUP {
                 server.logger.info("SIGHUP: reloading configuration")
@@ -214,13 +235,14 @@ public enum Daemon {
     /// Opens the configured store; a database that fails its check is refused, never replaced.
     static func openStore(_ settings: ServerSettings, logger: Logger) throws -> any SceneStore {
         guard let path = settings.databasePath else { return MemorySceneStore() }
-        var options = StoreOptions(durability: Durability(settings.durability),
-                                   integrityCheck: IntegrityCheck(settings.integrityCheck),
-                                   busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds,
-                                   journalRetention: settings.journalRetention,
-                                   // The loop flushes through `FlushThread`, overlapping turns.
-                                   flushOffWriter: true,
-                                   walCheckpointPages: settings.walCheckpointPages)
+        var options = StoreOptions(
+            durability: Durability(settings.durability),
+            integrityCheck: IntegrityCheck(settings.integrityCheck),
+            busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds,
+            journalRetention: settings.journalRetention,
+            // The loop flushes through `FlushThread`, overlapping turns.
+            flushOffWriter: true,
+            walCheckpointPages: settings.walCheckpointPages)
         options.preallocatesWAL = true
         do {
             let store = try SQLiteSceneStore(path: path, options: options)
@@ -235,34 +257,46 @@ public enum Daemon {
     /// limit in force, if it can be read.
     private static func checkOpenFileLimit(_ settings: ServerSettings, logger: Logger) -> Int? {
         guard let (before, after) = FileDescriptorLimit.raise(toHold: settings.maxClients) else { return nil }
-        if after > before { logger.info("open-file limit raised from \(before) to \(after) for \(settings.maxClients) clients") }
+        if after > before {
+            logger.info("open-file limit raised from \(before) to \(after) for \(settings.maxClients) clients")
+        }
         let room = FileDescriptorLimit.clients(under: after)
         if room < settings.maxClients {
-            logger.warning("the open-file limit (\(after)) leaves room for \(room) clients, fewer than limits.maxClients (\(settings.maxClients)); further clients get limit_exceeded. Raise it (systemd: LimitNOFILE=, shell: ulimit -n) or lower limits.maxClients")
+            logger.warning(
+                "the open-file limit (\(after)) leaves room for \(room) clients, fewer than limits.maxClients (\(settings.maxClients)); further clients get limit_exceeded. Raise it (systemd: LimitNOFILE=, shell: ulimit -n) or lower limits.maxClients"
+            )
         }
         return after
     }
 
     /// The self-bound socket when its path was readied under `socketLock`
     /// (`SocketPathGuard.prepare`), else the sockets systemd `passed`.
-    static func listen(server: Server, settings: ServerSettings, passed: [SocketActivation.PassedSocket],
-                       socketLock: LockFile?, logger: Logger) throws -> [Listener] {
+    static func listen(
+        server: Server, settings: ServerSettings, passed: [SocketActivation.PassedSocket],
+        socketLock: LockFile?, logger: Logger
+    ) throws -> [Listener] {
         let onConnection: (Listener) -> Void = { [unowned server] listener in server.accept(from: listener) }
         let listeners: [Listener]
         if let socketLock {
-            listeners = [try Listener.bind(loop: server.loop, path: settings.socketPath, group: settings.socketGroup,
-                                           backlog: settings.backlog, refusal: AcceptRefusal.line,
-                                           onClose: { socketLock.release() }, onConnection: onConnection)]
+            listeners = [
+                try Listener.bind(
+                    loop: server.loop, path: settings.socketPath, group: settings.socketGroup,
+                    backlog: settings.backlog, refusal: AcceptRefusal.line,
+                    onClose: { socketLock.release() }, onConnection: onConnection)
+            ]
         } else {
             SocketActivation.consume(passed)
             logger.info("socket activation: \(passed.count) socket(s) passed by systemd")
             listeners = try passed.map { socket throws(SystemError) in
-                try Listener.adopt(loop: server.loop, fd: socket.fd, name: socket.name, backlog: settings.backlog,
-                                   refusal: AcceptRefusal.line, onConnection: onConnection)
+                try Listener.adopt(
+                    loop: server.loop, fd: socket.fd, name: socket.name, backlog: settings.backlog,
+                    refusal: AcceptRefusal.line, onConnection: onConnection)
             }
         }
         for listener in listeners {
-            listener.onAcceptError = { [unowned server, unowned listener] status in server.acceptFailed(on: listener, status: status) }
+            listener.onAcceptError = { [unowned server, unowned listener] status in
+                server.acceptFailed(on: listener, status: status)
+            }
         }
         return listeners
     }

@@ -14,7 +14,9 @@ extension Server {
     static let rescuedDatabaseStatus: Int32 = 75
 
     func watchDatabaseFile() {
-        guard phase == .running, let path = settings.databasePath, let problem = store.verifyFileInPlace() else { return }
+        guard phase == .running, let path = settings.databasePath, let problem = store.verifyFileInPlace() else {
+            return
+        }
         let target = FileManager.default.fileExists(atPath: path) ? Self.rescuePath(for: path) : path
         do {
             try store.rescue(to: target)
@@ -22,17 +24,24 @@ extension Server {
             // Kept running: what was committed lives on in the lost file while the process
             // does, and the next second tries again (the directory may be made writable).
             if databaseRescueWarning.take(now: uv_now(loop)) != nil {
-                logger.critical("the database file \(path) \(problem) while splitd ran; changes are refused, and what was committed could not be copied to \(target) yet (retrying every second): \(error)")
+                logger.critical(
+                    "the database file \(path) \(problem) while splitd ran; changes are refused, and what was committed could not be copied to \(target) yet (retrying every second): \(error)"
+                )
             }
             return
         }
         // The WAL this daemon wrote is still named next to the path: emptied now, it cannot
         // be read into a file that replaced the database should the stop not finish.
-        do { try store.checkpoint() } catch { logger.error("after the rescue, the old WAL could not be emptied: \(error)") }
-        let next = target == path
+        do { try store.checkpoint() } catch {
+            logger.error("after the rescue, the old WAL could not be emptied: \(error)")
+        }
+        let next =
+            target == path
             ? "the next start opens it"
             : "the next start opens the file now at \(path); the copy is left for you to compare"
-        logger.critical("the database file \(path) \(problem) while splitd ran: everything acknowledged is copied to \(target), \(next); stopping (status \(Self.rescuedDatabaseStatus))")
+        logger.critical(
+            "the database file \(path) \(problem) while splitd ran: everything acknowledged is copied to \(target), \(next); stopping (status \(Self.rescuedDatabaseStatus))"
+        )
         exitStatus = Self.rescuedDatabaseStatus
         beginStop(reason: "the database file \(problem)")
     }

@@ -28,8 +28,10 @@ public struct DemoScript: Sendable {
     static var config: SplitConfigPatch {
         var patch = SplitConfigPatch()
         patch.style = .doubleColumn
-        patch.tabs = [TabConfig(root: "chats", title: "Chats"), TabConfig(root: "contacts", title: "Contacts"),
-                      TabConfig(root: "discover", title: "Discover"), TabConfig(root: "me", title: "Me")]
+        patch.tabs = [
+            TabConfig(root: "chats", title: "Chats"), TabConfig(root: "contacts", title: "Contacts"),
+            TabConfig(root: "discover", title: "Discover"), TabConfig(root: "me", title: "Me"),
+        ]
         patch.placeholder = .some("empty")
         patch.detailRouting = .resetAndPush
         return patch
@@ -60,7 +62,8 @@ final class DemoRunner {
     private func prepare() {
         if server.scenes[script.scene] == nil {
             do {
-                let state = try server.engine.createScene(id: script.scene, device: script.device, size: nil, config: DemoScript.config)
+                let state = try server.engine.createScene(
+                    id: script.scene, device: script.device, size: nil, config: DemoScript.config)
                 server.record(state, layout: server.engine.layout(of: state), as: .created)
                 _ = try? server.apply(.intent(.showDetail(vc: "chat-42")), to: script.scene)
             } catch {
@@ -72,28 +75,35 @@ final class DemoRunner {
         // A scene of that name in a database the user brought may be theirs: the demo changes
         // only its own (same device, the demo app's tabs), and leaves any other untouched.
         guard DemoScript.madeByDemo(live.state, device: script.device) else {
-            server.logger.error("demo: the database already has a scene '\(script.scene)' (device \(live.state.device)) that the demo did not create; not changing it (delete it, or run the demo on another --database)")
+            server.logger.error(
+                "demo: the database already has a scene '\(script.scene)' (device \(live.state.device)) that the demo did not create; not changing it (delete it, or run the demo on another --database)"
+            )
             return
         }
         let base = server.engine.catalog.defaultSize(device: live.state.device) ?? live.state.size
         sizes = server.engine.catalog.presetSizes("appSwitcher", device: live.state.device, current: base) ?? [base]
         if !sizes.contains(base) { sizes.insert(base, at: 0) }
         print(DemoRenderer.render(scene: script.scene, layout: live.layout, revision: live.state.revision, events: []))
-        print("demo: resizing '\(script.scene)' through \(sizes.count) app-switcher sizes every \(script.interval) ms; attach with `splitctl watch \(script.scene)`")
+        print(
+            "demo: resizing '\(script.scene)' through \(sizes.count) app-switcher sizes every \(script.interval) ms; attach with `splitctl watch \(script.scene)`"
+        )
     }
 
     private func tick() {
         // The demo's scene may have been deleted and another made under its name since.
         guard server.phase == .running, !sizes.isEmpty, let live = server.scenes[script.scene],
-              DemoScript.madeByDemo(live.state, device: script.device) else { return }
+            DemoScript.madeByDemo(live.state, device: script.device)
+        else { return }
         step = (step + 1) % sizes.count
         let size = sizes[step]
         do {
             let outcome = try server.apply(.resize(size), to: script.scene)
             guard outcome.changed, let live = server.scenes[script.scene] else { return }
             server.broadcast(scene: script.scene, fields: outcome.fields)
-            print(DemoRenderer.render(scene: script.scene, layout: live.layout, revision: live.state.revision,
-                                      events: lastEvents(outcome.fields)))
+            print(
+                DemoRenderer.render(
+                    scene: script.scene, layout: live.layout, revision: live.state.revision,
+                    events: lastEvents(outcome.fields)))
         } catch {
             server.logger.warning("demo: resize to \(size) refused: \(error)")
         }
@@ -101,7 +111,8 @@ final class DemoRunner {
 
     private func lastEvents(_ fields: ChangeFields) -> [String] {
         guard let value = try? JSONParser.parse([UInt8(ascii: "{")] + fields.bytes + [UInt8(ascii: "}")]),
-              let events = value["events"]?.array else { return [] }
+            let events = value["events"]?.array
+        else { return [] }
         return events.compactMap { $0["type"]?.string }
     }
 
@@ -115,14 +126,20 @@ final class DemoRunner {
 enum DemoRenderer {
     static func render(scene: String, layout: Layout, revision: Int, events: [String]) -> String {
         let traits = "\(layout.traits.horizontalSizeClass.rawValue)/\(layout.traits.verticalSizeClass.rawValue)"
-        let mode = layout.collapsed ? "collapsed" : "expanded \(layout.displayMode?.rawValue ?? "-") (\(layout.splitBehavior?.rawValue ?? "-"))"
-        var lines = ["── \(scene) r\(revision)  \(layout.size) \(layout.orientation.rawValue)  \(traits)  \(mode)"
-            + (layout.selectedTab.map { "  tab \($0)" } ?? "")]
+        let mode =
+            layout.collapsed
+            ? "collapsed" : "expanded \(layout.displayMode?.rawValue ?? "-") (\(layout.splitBehavior?.rawValue ?? "-"))"
+        var lines = [
+            "── \(scene) r\(revision)  \(layout.size) \(layout.orientation.rawValue)  \(traits)  \(mode)"
+                + (layout.selectedTab.map { "  tab \($0)" } ?? "")
+        ]
         for column in layout.columns {
             let name = column.column.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)
             let frame = column.visible ? "x=\(Int(column.x)) w=\(Int(column.width))" : "hidden"
             let flags = (column.overlay ? " overlay" : "") + (column.dimmed ? " dimmed" : "")
-            lines.append("   \(name)\(frame.padding(toLength: 16, withPad: " ", startingAt: 0))\(column.stack.joined(separator: " › "))\(flags)")
+            lines.append(
+                "   \(name)\(frame.padding(toLength: 16, withPad: " ", startingAt: 0))\(column.stack.joined(separator: " › "))\(flags)"
+            )
         }
         if !events.isEmpty { lines.append("   events: " + events.joined(separator: ", ")) }
         return lines.joined(separator: "\n")

@@ -207,7 +207,9 @@ extension Server {
             lastStorageError = error.description
             // Rate-limited: a full disk fails every commit, the checkpoint sweep's included.
             if let skipped = commitFailureWarning.take(now: uv_now(loop)) {
-                logger.error("commit of \(batch.count) operation\(batch.count == 1 ? "" : "s") failed, turn rolled back: \(error)\(skipped > 0 ? " (\(skipped) more failed commits since the last such error)" : "")")
+                logger.error(
+                    "commit of \(batch.count) operation\(batch.count == 1 ? "" : "s") failed, turn rolled back: \(error)\(skipped > 0 ? " (\(skipped) more failed commits since the last such error)" : "")"
+                )
             }
             return .refused
         }

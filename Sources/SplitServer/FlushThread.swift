@@ -80,8 +80,9 @@ final class FlushThread: @unchecked Sendable {
         var totalNanoseconds: UInt64 = 0
         /// Every flush's time in microseconds, to two significant digits (a flush longer than
         /// the top counts as the top, a minute): a fixed ~30 KiB however long the daemon runs.
-        var durationsMicroseconds = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: Timings.topMicroseconds,
-                                                      numberOfSignificantValueDigits: .two)
+        var durationsMicroseconds = Histogram<UInt64>(
+            lowestDiscernibleValue: 1, highestTrackableValue: Timings.topMicroseconds,
+            numberOfSignificantValueDigits: .two)
         static let topMicroseconds: UInt64 = 60_000_000
 
         /// The `percentile`th flush time in microseconds, 0 before the first flush.
@@ -104,8 +105,10 @@ final class FlushThread: @unchecked Sendable {
     }
 
     /// `onFlushed(generation, error)` runs on the loop thread.
-    init(flush: any DurableFlush, loop: UnsafeMutablePointer<uv_loop_t>, logger: Logger, delay: Delay = .none,
-         onFlushed: @escaping @Sendable (Int, StoreError?) -> Void) {
+    init(
+        flush: any DurableFlush, loop: UnsafeMutablePointer<uv_loop_t>, logger: Logger, delay: Delay = .none,
+        onFlushed: @escaping @Sendable (Int, StoreError?) -> Void
+    ) {
         self.flush = flush
         self.delay = delay
         self.logger = logger
@@ -128,7 +131,9 @@ final class FlushThread: @unchecked Sendable {
             logger.debug("flush thread at nice \(raisedNice)")
         } else {
             let reason = String(cString: strerror(errno))
-            logger.info("flush thread at the default priority (nice \(raisedNice) refused: \(reason)); allow it with CAP_SYS_NICE or RLIMIT_NICE (systemd: LimitNICE=\(raisedNice)) for steadier durable latency")
+            logger.info(
+                "flush thread at the default priority (nice \(raisedNice) refused: \(reason)); allow it with CAP_SYS_NICE or RLIMIT_NICE (systemd: LimitNICE=\(raisedNice)) for steadier durable latency"
+            )
         }
     }
 
@@ -215,7 +220,8 @@ final class FlushThread: @unchecked Sendable {
         guard nanoseconds >= Self.slowFlushNanoseconds else { return nil }
         timings.slowFlushes += 1
         guard let others = slowWarning.take(now: uv_hrtime() / 1_000_000) else { return nil }
-        return ("flushing the WAL (fdatasync) took \(nanoseconds / 1_000_000) ms\(others > 0 ? " (and \(others) more flushes over \(Self.slowFlushNanoseconds / 1_000_000) ms since the last warning)" : ""); every reply waits for its flush: the disk under the database is slow")
+        return
+            ("flushing the WAL (fdatasync) took \(nanoseconds / 1_000_000) ms\(others > 0 ? " (and \(others) more flushes over \(Self.slowFlushNanoseconds / 1_000_000) ms since the last warning)" : ""); every reply waits for its flush: the disk under the database is slow")
     }
 
     /// Ends the thread after its current flush and closes the mailbox (on the loop thread).
@@ -241,7 +247,8 @@ final class FlushThread: @unchecked Sendable {
             if delay.microseconds > 0 {
                 let due = lastStart.addingTimeInterval(Double(delay.microseconds) / 1_000_000)
                 while delaying && othersMayJoin && hurriedThrough < requested && operationsWaiting < delay.unlessWaiting
-                        && !stopping && condition.wait(until: due) {}
+                    && !stopping && condition.wait(until: due)
+                {}
             }
             let target = requested
             operationsWaiting = 0

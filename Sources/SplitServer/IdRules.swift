@@ -22,7 +22,7 @@ extension Server {
         case let .setConfig(patch):
             try checkViewControllerIDs(of: patch)
         case .pop, .popToRoot, .back, .selectTab, .dismiss, .setPreferredDisplayMode, .displayModeButton,
-             .gesture, .tapDimmed, .showColumn, .hideColumn:
+            .gesture, .tapDimmed, .showColumn, .hideColumn:
             break
         }
     }
@@ -43,7 +43,9 @@ extension Server {
         }
         let limit = settings.coreLimits.maxIdLength
         guard id.count <= limit else {
-            throw WireError(.limitExceeded, "view controller id '\(id.prefix(limit))…' is longer than limits.maxIdLength (\(limit))")
+            throw WireError(
+                .limitExceeded, "view controller id '\(id.prefix(limit))…' is longer than limits.maxIdLength (\(limit))"
+            )
         }
     }
 }

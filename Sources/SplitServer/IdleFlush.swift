@@ -24,7 +24,8 @@ extension Server {
     private func hurryFlushIfNothingToRead() {
         let newest = committer.flushesRequested
         guard newest > hurriedFlush, let flushThread, !flushThread.hasStarted(newest),
-              !Server.anythingToRead(on: loop) else { return }
+            !Server.anythingToRead(on: loop)
+        else { return }
         hurriedFlush = newest
         flushThread.hurry(through: newest)
         stats.idleFlushStarts += 1

@@ -147,8 +147,9 @@ extension Op {
             guard case let .intent(scene, intent, baseRevision) = request.op else {
                 throw misrouted(request, to: .intent)
             }
-            try server.applyIntent(id: request.id, scene: scene, intent: intent, baseRevision: baseRevision,
-                                   from: session)
+            try server.applyIntent(
+                id: request.id, scene: scene, intent: intent, baseRevision: baseRevision,
+                from: session)
             return .staged
         },
         OpEntry(.snapshot, "snapshot", decoder: .snapshot, reply: .records) { server, request, _ throws(WireError) in

@@ -16,9 +16,12 @@ extension Server {
         settings = plan.applied
         logger.logLevel = new.logLevel
         engine.limits = new.coreLimits
-        logger.info("configuration reloaded: \(plan.appliedChanges.isEmpty ? "nothing to apply" : plan.appliedChanges.joined(separator: ", "))")
+        logger.info(
+            "configuration reloaded: \(plan.appliedChanges.isEmpty ? "nothing to apply" : plan.appliedChanges.joined(separator: ", "))"
+        )
         if !plan.restartNeeded.isEmpty {
-            logger.warning("changed settings that need a restart were not applied: \(plan.restartNeeded.joined(separator: ", "))")
+            logger.warning(
+                "changed settings that need a restart were not applied: \(plan.restartNeeded.joined(separator: ", "))")
         }
         disconnectPeersNoLongerAllowed()
         // A lower limit applies now, not at the next write that queues output.
@@ -30,16 +33,23 @@ extension Server {
     private func disconnectPeersNoLongerAllowed() {
         for session in sessions.all.sorted(by: { $0.id < $1.id }) where !session.isClosing {
             guard let peer = session.connection.peer, !settings.admits(peer) else { continue }
-            logger.warning("connection \(session.id) from \(peer): no longer on the allow-list after the reload; disconnecting")
+            logger.warning(
+                "connection \(session.id) from \(peer): no longer on the allow-list after the reload; disconnecting")
             stats.refusedPeers += 1
-            refuse(session, code: .unauthorized, message: "peer \(peer) is no longer allowed to use this daemon (configuration reloaded)")
+            refuse(
+                session, code: .unauthorized,
+                message: "peer \(peer) is no longer allowed to use this daemon (configuration reloaded)")
         }
     }
 
     func logSummary() {
         let errors = stats.errors.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
-        let failed = stats.failedCommits > 0 ? "; \(stats.failedCommits) failed commits (rolled back, answered as storage errors)" : ""
-        logger.info("served \(stats.requests) requests, \(stats.changes) changes in \(stats.commits) commits, \(stats.pushes) pushes; errors: \(errors.isEmpty ? "none" : errors)\(failed)")
+        let failed =
+            stats.failedCommits > 0
+            ? "; \(stats.failedCommits) failed commits (rolled back, answered as storage errors)" : ""
+        logger.info(
+            "served \(stats.requests) requests, \(stats.changes) changes in \(stats.commits) commits, \(stats.pushes) pushes; errors: \(errors.isEmpty ? "none" : errors)\(failed)"
+        )
     }
 }
 
@@ -57,26 +67,37 @@ struct ReloadPlan: Equatable {
 
     init(current: ServerSettings, new: ServerSettings) {
         if new.socketPath != current.socketPath || new.socketGroup != current.socketGroup
-            || new.activationName != current.activationName || new.backlog != current.backlog { restartNeeded.append("socket") }
+            || new.activationName != current.activationName || new.backlog != current.backlog
+        {
+            restartNeeded.append("socket")
+        }
         if new.databasePath != current.databasePath { restartNeeded.append("database") }
         if new.durability != current.durability { restartNeeded.append("durability") }
         if new.windowedRegularMinWidth != current.windowedRegularMinWidth || new.ruleSetsFile != current.ruleSetsFile
-            || new.ruleSetsJSON != current.ruleSetsJSON {
+            || new.ruleSetsJSON != current.ruleSetsJSON
+        {
             restartNeeded.append("devices")
         }
         if new.journalRetention != current.journalRetention || new.integrityCheck != current.integrityCheck
             || new.busyTimeoutMilliseconds != current.busyTimeoutMilliseconds
-            || new.walCheckpointPages != current.walCheckpointPages { restartNeeded.append("database options") }
+            || new.walCheckpointPages != current.walCheckpointPages
+        {
+            restartNeeded.append("database options")
+        }
         // The flush thread reads its delay once, at start.
-        if new.flushDelayMicroseconds != current.flushDelayMicroseconds || new.flushDelayCount != current.flushDelayCount {
+        if new.flushDelayMicroseconds != current.flushDelayMicroseconds
+            || new.flushDelayCount != current.flushDelayCount
+        {
             restartNeeded.append("group commit (database.flushDelay*)")
         }
         // Each setting that can change while running, listed once: taken from `new`, and
         // named in the log when it changed.
         var taken = current
         var changes: [String] = []
-        func take<Value: Equatable>(_ key: String, _ path: WritableKeyPath<ServerSettings, Value>,
-                                    shown: (Value) -> String = { "\($0)" }) {
+        func take<Value: Equatable>(
+            _ key: String, _ path: WritableKeyPath<ServerSettings, Value>,
+            shown: (Value) -> String = { "\($0)" }
+        ) {
             let old = current[keyPath: path], now = new[keyPath: path]
             if old != now { changes.append("\(key) \(shown(old)) -> \(shown(now))") }
             taken[keyPath: path] = now

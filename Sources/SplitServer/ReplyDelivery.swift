@@ -18,11 +18,15 @@ extension Server {
         }
     }
 
-    private func deliver(_ replies: Turn.ConnectionReplies, to session: ClientSession, committed: Bool, rolledBack: Set<String>) {
+    private func deliver(
+        _ replies: Turn.ConnectionReplies, to session: ClientSession, committed: Bool, rolledBack: Set<String>
+    ) {
         // Depth 1, the common case: one reply that stands is written from its own bytes.
         if let only = replies.single {
             if case .change(let range, _, _) = only, committed {
-                replies.changeReplyBytes.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[range]), to: session) }
+                replies.changeReplyBytes.withUnsafeBytes {
+                    write(UnsafeRawBufferPointer(rebasing: $0[range]), to: session)
+                }
                 return
             }
             if let bytes = standing(only, committed: committed, rolledBack: rolledBack) {
@@ -58,7 +62,9 @@ extension Server {
                 stats.pushes += 1
                 // Held while earlier ones are (a reload may have switched to `queue`): in order.
                 if !session.heldPushes.isEmpty
-                    || (settings.coalescesSlowReaderPushes && session.connection.queuedBytes + output.count > settings.outputSoftLimit) {
+                    || (settings.coalescesSlowReaderPushes
+                        && session.connection.queuedBytes + output.count > settings.outputSoftLimit)
+                {
                     if session.heldPushes[scene] != nil { stats.coalescedPushes += 1 }
                     session.hold(scene: scene, push: PendingPush(revision: revision, bytes: bytes))
                 } else {
@@ -95,7 +101,7 @@ extension Server {
         for reply in replies {
             switch reply {
             case .fixed(let bytes), .read(let bytes, _, _), .attach(let bytes, _, _),
-                 .readStaged(let bytes, _, _), .push(_, _, let bytes), .notice(let bytes):
+                .readStaged(let bytes, _, _), .push(_, _, let bytes), .notice(let bytes):
                 total += bytes.count
             case .change(let range, _, _):
                 total += range.count
@@ -108,20 +114,25 @@ extension Server {
 
     private func storageFailure(id: RequestID) -> [UInt8] {
         stats.count(error: .storage)
-        return Notices.error(id: id, code: .storage,
-                             message: "the database refused the change (\(lastStorageError ?? "unknown error")); it was not applied")
+        return Notices.error(
+            id: id, code: .storage,
+            message: "the database refused the change (\(lastStorageError ?? "unknown error")); it was not applied")
     }
 
     private func unansweredRead(id: RequestID, scene: String) -> [UInt8] {
         stats.count(error: .storage)
-        return Notices.error(id: id, code: .storage,
-                             message: "scene '\(scene)' changed in the same turn and that change could not be stored; retry")
+        return Notices.error(
+            id: id, code: .storage,
+            message: "scene '\(scene)' changed in the same turn and that change could not be stored; retry")
     }
 
     private func unansweredStagedRead(id: RequestID, what: String) -> [UInt8] {
         stats.count(error: .storage)
-        return Notices.error(id: id, code: .storage,
-                             message: "\(what) could not be read consistently: a change in the same turn could not be stored (\(lastStorageError ?? "unknown error")); nothing was changed; retry")
+        return Notices.error(
+            id: id, code: .storage,
+            message:
+                "\(what) could not be read consistently: a change in the same turn could not be stored (\(lastStorageError ?? "unknown error")); nothing was changed; retry"
+        )
     }
 
     /// Writes one turn's output with one write; a client past the hard limit is dropped.
@@ -136,7 +147,9 @@ extension Server {
         let queued = session.connection.queuedBytes
         if queued > settings.outputHardLimit {
             stats.slowClientsDisconnected += 1
-            logger.warning("connection \(session.id): \(queued) bytes of output not read (limit \(settings.outputHardLimit)); disconnecting the slow client")
+            logger.warning(
+                "connection \(session.id): \(queued) bytes of output not read (limit \(settings.outputHardLimit)); disconnecting the slow client"
+            )
             session.connection.close(reason: "output limit exceeded: client does not read")
             return
         }

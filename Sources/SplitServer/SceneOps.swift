@@ -3,7 +3,8 @@ import SplitWire
 
 // scene.create / scene.get / scene.list / scene.delete (their entries: `Op.table`).
 extension Server {
-    func createScene(_ scene: String, device: String, size: Size?, config: SplitConfigPatch?) throws(WireError) -> Reply {
+    func createScene(_ scene: String, device: String, size: Size?, config: SplitConfigPatch?) throws(WireError) -> Reply
+    {
         try checkNewSceneID(scene)
         try checkViewControllerIDs(of: config)
         guard scenes[scene] == nil else { throw WireError(.sceneExists, "scene '\(scene)' already exists") }
@@ -53,7 +54,9 @@ extension Server {
         // Attached clients are detached; those that asked for the notice learn it after the
         // deleter's response.
         let notice = Notices.deleted(scene: scene, revision: live.state.revision)
-        if sessions.attachments[scene] != nil || sessions.latestSizeSource[scene] != nil { noteAttachmentsBeforeChange(of: scene) }
+        if sessions.attachments[scene] != nil || sessions.latestSizeSource[scene] != nil {
+            noteAttachmentsBeforeChange(of: scene)
+        }
         let attached = sessions.attachments.removeValue(forKey: scene) ?? [:]
         sessions.latestSizeSource.removeValue(forKey: scene)
         for connection in attached.keys.sorted() {

@@ -23,7 +23,9 @@ enum SceneRestore {
         var diverged: [(scene: String, description: String)] = []
     }
 
-    static func restore(from store: any SceneStore, engine: SplitEngine, acceptDivergence: Bool = false) throws -> Outcome {
+    static func restore(
+        from store: any SceneStore, engine: SplitEngine, acceptDivergence: Bool = false
+    ) throws -> Outcome {
         let rows = try store.loadScenes()
         let tails = try store.journalTails()
         let ranges = tailRanges(of: tails)
@@ -36,8 +38,9 @@ enum SceneRestore {
             DispatchQueue.concurrentPerform(iterations: lanes) { lane in
                 for index in stride(from: lane, to: rows.count, by: lanes) {
                     let row = rows[index]
-                    slots[index] = restore(row, tail: ranges[row.id].map { tails[$0] } ?? [], engine: replayEngine,
-                                           acceptDivergence: acceptDivergence)
+                    slots[index] = restore(
+                        row, tail: ranges[row.id].map { tails[$0] } ?? [], engine: replayEngine,
+                        acceptDivergence: acceptDivergence)
                 }
             }
         }
@@ -82,20 +85,28 @@ enum SceneRestore {
     }
 
     /// The scene's checkpoint with its journal tail replayed.
-    static func restore(_ stored: StoredScene, tail: ArraySlice<JournalEntry>, engine: SplitEngine,
-                        acceptDivergence: Bool = false) -> Result<RestoredScene, SystemError> {
+    static func restore(
+        _ stored: StoredScene, tail: ArraySlice<JournalEntry>, engine: SplitEngine,
+        acceptDivergence: Bool = false
+    ) -> Result<RestoredScene, SystemError> {
         var state: SceneState
         do {
             state = try SceneBlob.decode(stored.state)
         } catch {
-            return .failure(SystemError("scene '\(stored.id)' in the database cannot be decoded (\(error)); refusing to guess"))
+            return .failure(
+                SystemError("scene '\(stored.id)' in the database cannot be decoded (\(error)); refusing to guess"))
         }
         guard state.revision == Int(stored.revision), state.id == stored.id else {
-            return .failure(SystemError("scene '\(stored.id)': stored revision \(stored.revision) does not match its state (\(state.revision))"))
+            return .failure(
+                SystemError(
+                    "scene '\(stored.id)': stored revision \(stored.revision) does not match its state (\(state.revision))"
+                ))
         }
         var layout = engine.layout(of: state)
         // The store returns each tail in revision order; sorting is only a fallback.
-        let ordered = zip(tail, tail.dropFirst()).allSatisfy { $0.revision < $1.revision } ? tail : ArraySlice(tail.sorted { $0.revision < $1.revision })
+        let ordered =
+            zip(tail, tail.dropFirst()).allSatisfy { $0.revision < $1.revision }
+            ? tail : ArraySlice(tail.sorted { $0.revision < $1.revision })
         var diverged: [String] = []
         for entry in ordered {
             switch replay(entry, on: state, engine: engine) {
@@ -144,16 +155,22 @@ enum SceneRestore {
     }
 
     /// Applies one journal entry to the state before it.
-    static func replay(_ entry: JournalEntry, on state: SceneState, engine: SplitEngine) -> Result<Transition, ReplayError> {
+    static func replay(
+        _ entry: JournalEntry, on state: SceneState, engine: SplitEngine
+    ) -> Result<Transition, ReplayError> {
         let scene = "scene '\(entry.scene)' revision \(entry.revision)"
         guard entry.revision == Int64(state.revision) + 1 else {
-            return .failure(ReplayError("\(scene): the journal jumps from revision \(state.revision) to \(entry.revision) (entries missing); refusing to guess"))
+            return .failure(
+                ReplayError(
+                    "\(scene): the journal jumps from revision \(state.revision) to \(entry.revision) (entries missing); refusing to guess"
+                ))
         }
         let record: JournalRecord
         do {
             record = try JournalRecordCoding.decode(entry.change)
         } catch {
-            return .failure(ReplayError("\(scene): journal entry cannot be decoded (\(error.message)); refusing to guess"))
+            return .failure(
+                ReplayError("\(scene): journal entry cannot be decoded (\(error.message)); refusing to guess"))
         }
         guard case .change(let change) = record else {
             return .failure(ReplayError("\(scene): a creation above the scene's checkpoint; refusing to guess"))
@@ -162,20 +179,31 @@ enum SceneRestore {
         do {
             transition = try engine.replay(change, to: state)
         } catch {
-            return .failure(ReplayError(diverged: "\(scene): the acknowledged change \(change) is refused on replay (\(error))", replayed: nil))
+            return .failure(
+                ReplayError(
+                    diverged: "\(scene): the acknowledged change \(change) is refused on replay (\(error))",
+                    replayed: nil))
         }
         guard transition.changed else {
-            return .failure(ReplayError(diverged: "\(scene): the acknowledged change \(change) is a no-op on replay", replayed: nil))
+            return .failure(
+                ReplayError(diverged: "\(scene): the acknowledged change \(change) is a no-op on replay", replayed: nil)
+            )
         }
         if let acknowledged = entry.layoutHash {
             switch LayoutDigest.verify(transition.layout, against: acknowledged) {
             case .matches:
                 break
             case .differs(let computed):
-                return .failure(ReplayError(diverged: "\(scene): replaying \(change) gives another layout than the one acknowledged (digest \(computed), stored \(acknowledged))",
-                                            replayed: transition))
+                return .failure(
+                    ReplayError(
+                        diverged:
+                            "\(scene): replaying \(change) gives another layout than the one acknowledged (digest \(computed), stored \(acknowledged))",
+                        replayed: transition))
             case .unknownFormat:
-                return .failure(ReplayError("\(scene): the layout digest '\(acknowledged)' has an unknown format (written by a newer splitd?); refusing to guess"))
+                return .failure(
+                    ReplayError(
+                        "\(scene): the layout digest '\(acknowledged)' has an unknown format (written by a newer splitd?); refusing to guess"
+                    ))
             }
         }
         return .success(transition)

@@ -74,8 +74,12 @@ struct Scenes {
     /// The engine applied to the scene: it reads the scene where the dictionary holds it (no
     /// copy) and starts from the layout kept with it; a no-op's transition holds the current
     /// state and layout.
-    mutating func transition(_ change: SceneChange, of id: String, at knownIndex: Index? = nil) throws(WireError) -> Transition {
-        guard let index = knownIndex ?? live.index(forKey: id) else { throw WireError(.unknownScene, "no scene '\(id)'") }
+    mutating func transition(
+        _ change: SceneChange, of id: String, at knownIndex: Index? = nil
+    ) throws(WireError) -> Transition {
+        guard let index = knownIndex ?? live.index(forKey: id) else {
+            throw WireError(.unknownScene, "no scene '\(id)'")
+        }
         let engineBox = engineBox
         do {
             return try live.values[index].withValue { live throws(CoreError) in
@@ -91,8 +95,10 @@ struct Scenes {
     /// `checkpointInterval` changes past its checkpoint, is checkpointed in the same batch.
     /// Neither state is copied: they are swapped, and the transition, then holding the
     /// replaced ones, goes to the turn. `writer` is the loop's scratch writer.
-    mutating func record(_ transition: consuming Transition, as change: JournalRecord, at knownIndex: Index?,
-                         checkpointInterval: Int, writer: inout JSONWriter, turn: inout Turn) {
+    mutating func record(
+        _ transition: consuming Transition, as change: JournalRecord, at knownIndex: Index?,
+        checkpointInterval: Int, writer: inout JSONWriter, turn: inout Turn
+    ) {
         let id = transition.state.id
         let index = knownIndex ?? live.index(forKey: id)
         let revision = transition.state.revision
@@ -107,7 +113,9 @@ struct Scenes {
             stageCheckpoint(of: transition.state, into: &turn.batch)
             checkpointRevision = revision
         }
-        writer.withBytes { turn.batch.appendJournal(scene: id, revision: Int64(revision), change: $0, layoutHash: layoutHash) }
+        writer.withBytes {
+            turn.batch.appendJournal(scene: id, revision: Int64(revision), change: $0, layoutHash: layoutHash)
+        }
         if !created {
             if revision - previousCheckpoint >= checkpointInterval {
                 stageCheckpoint(of: transition.state, into: &turn.batch)
@@ -123,7 +131,8 @@ struct Scenes {
             let replacedCheckpoint = live.values[index].exchange(&transition, checkpointRevision: checkpointRevision)
             turn.remember(scene: id, swappedOut: consume transition, checkpointRevision: replacedCheckpoint)
         } else {
-            live[id] = LiveScene(state: transition.state, layout: transition.layout, checkpointRevision: checkpointRevision)
+            live[id] = LiveScene(
+                state: transition.state, layout: transition.layout, checkpointRevision: checkpointRevision)
             turn.remember(scene: id, before: nil)
         }
     }
@@ -151,8 +160,9 @@ struct Scenes {
 
     /// Stages the scene's row at `state`'s revision (a checkpoint).
     mutating func stageCheckpoint(of state: SceneState, into batch: inout StoreBatch) {
-        batch.upsertScene(id: state.id, device: state.device, revision: Int64(state.revision),
-                          state: SceneBlob.encode(state))
+        batch.upsertScene(
+            id: state.id, device: state.device, revision: Int64(state.revision),
+            state: SceneBlob.encode(state))
         checkpointsStaged += 1
     }
 
@@ -195,8 +205,9 @@ struct Scenes {
     func checkpointsForStop() -> StoreBatch {
         var batch = StoreBatch()
         for scene in live.values where scene.uncheckpointedChanges > 0 {
-            batch.upsertScene(id: scene.state.id, device: scene.state.device, revision: Int64(scene.state.revision),
-                              state: SceneBlob.encode(scene.state))
+            batch.upsertScene(
+                id: scene.state.id, device: scene.state.device, revision: Int64(scene.state.revision),
+                state: SceneBlob.encode(scene.state))
         }
         return batch
     }

@@ -92,8 +92,10 @@ final class Server: @unchecked Sendable {
     let idleFlushHandle: UnsafeMutablePointer<uv_prepare_t>
     private var shutdownTimer: LoopTimer?
 
-    init(loop: UnsafeMutablePointer<uv_loop_t>, settings: ServerSettings, logger: Logger,
-         store: any SceneStore, engine: SplitEngine, notifier: SystemdNotifier) {
+    init(
+        loop: UnsafeMutablePointer<uv_loop_t>, settings: ServerSettings, logger: Logger,
+        store: any SceneStore, engine: SplitEngine, notifier: SystemdNotifier
+    ) {
         self.loop = loop
         self.settings = settings
         self.logger = logger
@@ -123,8 +125,10 @@ final class Server: @unchecked Sendable {
         // The check handle alone must not keep the loop alive once everything else is closed.
         uv_unref(asHandle(checkHandle))
         if let flush = store.deferredFlush {
-            let delay = FlushThread.Delay(microseconds: settings.flushDelayMicroseconds, unlessWaiting: settings.flushDelayCount)
-            flushThread = FlushThread(flush: flush, loop: loop, logger: logger, delay: delay) { [unowned self] generation, error in
+            let delay = FlushThread.Delay(
+                microseconds: settings.flushDelayMicroseconds, unlessWaiting: settings.flushDelayCount)
+            flushThread = FlushThread(flush: flush, loop: loop, logger: logger, delay: delay) {
+                [unowned self] generation, error in
                 self.flushed(through: generation, error: error)
             }
             startIdleFlushProbe()
@@ -166,7 +170,10 @@ final class Server: @unchecked Sendable {
     /// Accepting a pending client failed (the open-file limit, mostly).
     func acceptFailed(on listener: Listener, status: Int32) {
         stats.acceptFailures += 1
-        warn(&acceptWarning, "a client could not be accepted on \(listener.name): \(uvErrorMessage(status)); \(sessions.count) clients connected")
+        warn(
+            &acceptWarning,
+            "a client could not be accepted on \(listener.name): \(uvErrorMessage(status)); \(sessions.count) clients connected"
+        )
     }
 
     /// Logs `message` unless `warning` logged within its interval; the next one logged says
@@ -178,9 +185,12 @@ final class Server: @unchecked Sendable {
 
     func accept(from listener: Listener) {
         let id = sessions.takeNextID()
-        guard let connection = Connection(id: id, loop: loop, listener: listener,
-                                          maxLineLength: settings.maxLineLength,
-                                          readBuffer: readBuffer, delegate: self) else {
+        guard
+            let connection = Connection(
+                id: id, loop: loop, listener: listener,
+                maxLineLength: settings.maxLineLength,
+                readBuffer: readBuffer, delegate: self)
+        else {
             logger.warning("accept failed on \(listener.name)")
             return
         }
@@ -201,7 +211,8 @@ final class Server: @unchecked Sendable {
         // Past the open-file limit the kernel would refuse the next clients without a word
         // (libuv closes what it cannot accept): refused here with a reason instead.
         guard sessions.count <= min(settings.maxClients, openFileRoom) else {
-            let limit = sessions.count > settings.maxClients
+            let limit =
+                sessions.count > settings.maxClients
                 ? "limit \(settings.maxClients)"
                 : "the open-file limit (\(openFileLimit) descriptors) leaves room for \(openFileRoom)"
             warn(&refusalWarning, "refused connection \(id): too many clients (\(limit))")
@@ -222,11 +233,15 @@ final class Server: @unchecked Sendable {
         guard timeout > 0, phase == .running else { return }
         let now = uv_now(loop), limit = UInt64(timeout) * 1000
         guard now >= limit else { return }
-        for session in sessions.all where !session.isClosing && session.connection.holdsPartialLine(since: now - limit) {
+        for session in sessions.all where !session.isClosing && session.connection.holdsPartialLine(since: now - limit)
+        {
             stats.partialLineTimeouts += 1
             logger.info("connection \(session.id): an unfinished line for \(timeout) s; closing")
-            refuse(session, code: .badRequest,
-                   message: "no end of line within \(timeout) s of the line's first byte (limits.partialLineTimeoutSeconds); closing the connection")
+            refuse(
+                session, code: .badRequest,
+                message:
+                    "no end of line within \(timeout) s of the line's first byte (limits.partialLineTimeoutSeconds); closing the connection"
+            )
         }
     }
 
@@ -287,7 +302,9 @@ final class Server: @unchecked Sendable {
             // A second SIGTERM/SIGINT while draining (an operator pressing Ctrl-C again): stop
             // waiting for slow readers; what was answered is already committed.
             if phase == .stopping, shutdownTimer != nil {
-                logger.warning("\(reason) again while stopping: closing \(sessions.count) client(s) without waiting for them to read")
+                logger.warning(
+                    "\(reason) again while stopping: closing \(sessions.count) client(s) without waiting for them to read"
+                )
                 for session in Array(sessions.all) { session.connection.close(reason: "daemon stopped") }
             }
             return
@@ -306,7 +323,8 @@ final class Server: @unchecked Sendable {
         phase = .stopping
         flushThread?.endDelays()
         shutdownTimer = LoopTimer(loop: loop) { [unowned self] in
-            self.logger.warning("stop: clients did not drain within \(self.settings.shutdownTimeoutMilliseconds) ms; closing them")
+            self.logger.warning(
+                "stop: clients did not drain within \(self.settings.shutdownTimeoutMilliseconds) ms; closing them")
             for session in Array(self.sessions.all) { session.connection.close(reason: "daemon stopped") }
         }
         shutdownTimer?.start(delay: settings.shutdownTimeoutMilliseconds, interval: 0)
@@ -388,8 +406,9 @@ extension Server: ConnectionDelegate {
     func connectionDidExceedLineLength(_ connection: Connection) {
         guard let session = sessions[connection.id] else { return }
         logger.info("connection \(connection.id): line longer than \(settings.maxLineLength) bytes; closing")
-        refuse(session, code: .frameTooLarge,
-               message: "line longer than \(settings.maxLineLength) bytes; closing the connection")
+        refuse(
+            session, code: .frameTooLarge,
+            message: "line longer than \(settings.maxLineLength) bytes; closing the connection")
     }
 
     func connectionDidClose(_ connection: Connection, reason: String) {
@@ -408,4 +427,3 @@ extension Server: ConnectionDelegate {
         releaseHeldPushes(of: session)
     }
 }
-

@@ -20,10 +20,11 @@ extension Server {
         let number = store.nextSessionNumber()
         let sessionID = "s\(number)"
         let hash = SessionHash.hex(SnapshotCodec.canonicalContent(of: result))
-        let insert = SnapshotSessionInsert(session: sessionID, number: number, scene: scene,
-                                           baseRevision: Int64(result.baseRevision),
-                                           sizes: SnapshotCodec.encodeSizes(result.snapshots.map(\.size)),
-                                           hash: hash, body: SnapshotCodec.encodeBody(result))
+        let insert = SnapshotSessionInsert(
+            session: sessionID, number: number, scene: scene,
+            baseRevision: Int64(result.baseRevision),
+            sizes: SnapshotCodec.encodeSizes(result.snapshots.map(\.size)),
+            hash: hash, body: SnapshotCodec.encodeBody(result))
         turn.batch.insertSnapshotSession(insert)
         turn.pendingSessions.append(insert)
         scheduleTurn()
@@ -34,7 +35,8 @@ extension Server {
     /// Sessions recorded by turns not committed yet (deferred ones, then this one): the store
     /// does not have them.
     private var pendingSessions: [SnapshotSessionInsert] {
-        committer.uncommitted.isEmpty ? turn.pendingSessions : committer.uncommitted.flatMap(\.pendingSessions) + turn.pendingSessions
+        committer.uncommitted.isEmpty
+            ? turn.pendingSessions : committer.uncommitted.flatMap(\.pendingSessions) + turn.pendingSessions
     }
 
     func listSnapshots(_ scene: String) throws(WireError) -> (Reply, ReplyKind) {
@@ -48,10 +50,14 @@ extension Server {
         let pending = pendingSessions.filter { $0.scene == scene }
         summaries += pending.map(\.summary)
         let listings = summaries.map { summary in
-            SnapshotListing(session: summary.session, baseRevision: Int(summary.baseRevision),
-                            sizes: SnapshotCodec.decodeSizes(summary.sizes), hash: summary.hash)
+            SnapshotListing(
+                session: summary.session, baseRevision: Int(summary.baseRevision),
+                sizes: SnapshotCodec.decodeSizes(summary.sizes), hash: summary.hash)
         }
-        return (.snapshotSessions(listings), pending.isEmpty ? .read(scene) : .readStaged("the snapshot sessions of scene '\(scene)'"))
+        return (
+            .snapshotSessions(listings),
+            pending.isEmpty ? .read(scene) : .readStaged("the snapshot sessions of scene '\(scene)'")
+        )
     }
 
     func getSnapshot(_ sessionID: String) throws(WireError) -> (Reply, ReplyKind) {
@@ -66,14 +72,17 @@ extension Server {
                 throw WireError(.storage, "cannot read snapshot session: \(error)")
             }
         }
-        guard let stored else { throw WireError(WireErrorCode(rawValue: "unknown_session"), "no snapshot session '\(sessionID)'") }
+        guard let stored else {
+            throw WireError(WireErrorCode(rawValue: "unknown_session"), "no snapshot session '\(sessionID)'")
+        }
         let result: SnapshotResult
         do {
             result = try JSONDecoder().decode(SnapshotResult.self, from: Data(stored.body))
         } catch {
             throw WireError(.internal, "snapshot session '\(sessionID)' cannot be decoded: \(error)")
         }
-        let record = SnapshotRecord(session: sessionID, scene: stored.summary.scene, hash: stored.summary.hash, result: result)
+        let record = SnapshotRecord(
+            session: sessionID, scene: stored.summary.scene, hash: stored.summary.hash, result: result)
         return (.snapshot(record), pending == nil ? .fixed : .readStaged("snapshot session '\(sessionID)'"))
     }
 }
@@ -111,7 +120,8 @@ enum SnapshotCodec {
 
 extension SnapshotSessionInsert {
     var summary: SnapshotSessionSummary {
-        SnapshotSessionSummary(session: session, number: number, scene: scene, baseRevision: baseRevision,
-                               sizes: sizes, hash: hash, createdAt: 0)
+        SnapshotSessionSummary(
+            session: session, number: number, scene: scene, baseRevision: baseRevision,
+            sizes: sizes, hash: hash, createdAt: 0)
     }
 }

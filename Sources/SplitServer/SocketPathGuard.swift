@@ -35,7 +35,9 @@ public enum SocketPathGuard {
         }
         let kind = info.st_mode & S_IFMT
         if kind == S_IFLNK { return "refusing socket path \(path): it is a symbolic link" }
-        guard kind == S_IFSOCK else { return "refusing socket path \(path): it exists and is not a socket (not removing it)" }
+        guard kind == S_IFSOCK else {
+            return "refusing socket path \(path): it exists and is not a socket (not removing it)"
+        }
         if isListening(path) { return "socket \(path) is in use: another daemon is listening on it" }
         return nil
     }
@@ -51,7 +53,9 @@ public enum SocketPathGuard {
         } catch {
             switch error {
             case .held:
-                throw SystemError("socket \(socketPath) is in use: another daemon is listening on it (or starting to: it holds \(path))")
+                throw SystemError(
+                    "socket \(socketPath) is in use: another daemon is listening on it (or starting to: it holds \(path))"
+                )
             case .symbolicLink:
                 throw SystemError("refusing lock file \(path): it is a symbolic link")
             case .notRegularFile:
@@ -63,7 +67,6 @@ public enum SocketPathGuard {
             }
         }
     }
-
 
     /// Creates the socket directory chain; only directories created here get the private mode.
     static func ensureDirectory(_ dir: String, group: UInt32?) throws(SystemError) {
@@ -77,7 +80,7 @@ public enum SocketPathGuard {
         let mode: mode_t = group == nil ? 0o700 : 0o750
         guard mkdir(dir, mode) == 0 || errno == EEXIST else { throw .errno("cannot create \(dir)") }
         if let group { _ = chown(dir, uid_t.max, group) }
-        _ = chmod(dir, mode) // mkdir's mode is filtered by the umask
+        _ = chmod(dir, mode)  // mkdir's mode is filtered by the umask
     }
 
     /// True if connecting to the socket succeeds (someone accepts on it).

@@ -50,9 +50,10 @@ extension Server {
             add("walFlushP99Microseconds", flushes.microseconds(atPercentile: 99))
         }
         add("prunedJournalEntries", Int(storeStats.prunedJournalEntries))
-        let errors = JSONObject(stats.errors.keys.sorted { $0.rawValue < $1.rawValue }.map {
-            JSONMember(key: $0.rawValue, value: .int(Int64(stats.errors[$0]!)))
-        })
+        let errors = JSONObject(
+            stats.errors.keys.sorted { $0.rawValue < $1.rawValue }.map {
+                JSONMember(key: $0.rawValue, value: .int(Int64(stats.errors[$0]!)))
+            })
         members.append(JSONMember(key: "errors", value: .object(errors)))
         members.append(JSONMember(key: "durability", value: .string(settings.durability.rawValue)))
         members.append(JSONMember(key: "server", value: .string("splitd \(SplitdVersion.current)")))

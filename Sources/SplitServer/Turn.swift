@@ -154,8 +154,9 @@ struct Turn {
 
     /// The replies staged for the connection at `slot` of `connectionOrder`, in staging order.
     func replies(of slot: Int) -> ConnectionReplies {
-        ConnectionReplies(staged: staged, next: nextOfSameConnection, first: firstReply[slot],
-                          changeReplyBytes: changeReplyBytes)
+        ConnectionReplies(
+            staged: staged, next: nextOfSameConnection, first: firstReply[slot],
+            changeReplyBytes: changeReplyBytes)
     }
 
     /// One connection's replies of a turn, in the order they were staged.
@@ -237,7 +238,9 @@ struct LiveScene: Sendable {
 extension LiveScene {
     /// Lends the scene to `body` in place: reached through `Dictionary.Values`' modify
     /// accessor, the scene is neither copied nor retained field by field as a get would.
-    mutating func withValue<Result, Failure: Error>(_ body: (borrowing LiveScene) throws(Failure) -> Result) throws(Failure) -> Result {
+    mutating func withValue<Result, Failure: Error>(
+        _ body: (borrowing LiveScene) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         try body(self)
     }
 }

@@ -103,7 +103,8 @@ struct TurnCommitter {
     /// (more than `spareLimit` spares, or the storage of an exceptionally large turn).
     mutating func recycle(_ work: inout Turn) -> Bool {
         guard spare.count < Self.spareLimit, work.replyCapacity <= Self.spareMaxReplies,
-              work.changeReplyCapacity <= Self.spareMaxReplyBytes else { return false }
+            work.changeReplyCapacity <= Self.spareMaxReplyBytes
+        else { return false }
         work.reset()
         spare.append(work)
         return true
@@ -193,11 +194,14 @@ struct TurnCommitter {
         }
         // Moved out one by one, oldest first, so that emptying the list copies nothing.
         if uncommitted.count == 1 {
-            waiting.append(SettledTurn(generation: generation, work: uncommitted.removeLast(),
-                                       committed: committed, rolledBack: rolledBack))
+            waiting.append(
+                SettledTurn(
+                    generation: generation, work: uncommitted.removeLast(),
+                    committed: committed, rolledBack: rolledBack))
         } else {
             for work in uncommitted {
-                waiting.append(SettledTurn(generation: generation, work: work, committed: committed, rolledBack: rolledBack))
+                waiting.append(
+                    SettledTurn(generation: generation, work: work, committed: committed, rolledBack: rolledBack))
             }
             uncommitted.removeAll(keepingCapacity: true)
         }

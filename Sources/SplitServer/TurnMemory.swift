@@ -75,7 +75,8 @@ extension Server {
     /// housekeeping tick.
     func releaseBacklogMemory() {
         guard turnMemory.releasePending,
-              turnMemory.takeRelease(now: uv_now(loop), held: !committer.isSettled) else { return }
+            turnMemory.takeRelease(now: uv_now(loop), held: !committer.isSettled)
+        else { return }
         releaseFreeMemory(after: "a backlog")
     }
 

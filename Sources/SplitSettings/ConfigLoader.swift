@@ -15,8 +15,10 @@ public struct ConfigSources: Sendable {
     public var configFile: String?
     public var environment: [String: String]
 
-    public init(flags: [String: String] = [:], configFile: String? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        flags: [String: String] = [:], configFile: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.flags = flags
         self.configFile = configFile
         self.environment = environment
@@ -53,8 +55,10 @@ public enum ConfigLoader {
         return settings
     }
 
-    private static func resolve(_ reader: ConfigReader, environment: [String: String], origins: ConfigOrigins,
-                                problems: inout [String]) -> ServerSettings {
+    private static func resolve(
+        _ reader: ConfigReader, environment: [String: String], origins: ConfigOrigins,
+        problems: inout [String]
+    ) -> ServerSettings {
         func string(_ key: String) -> String? {
             guard let value = reader.string(forKey: ConfigKey(key)), !value.isEmpty else { return nil }
             return value
@@ -66,8 +70,9 @@ public enum ConfigLoader {
             let value = reader.int(forKey: ConfigKey(key), default: fallback)
             guard range.contains(value) else {
                 let (subject, showsValue) = origins.subject(key, origins.origin(of: key) { Int($0) == value })
-                problems.append("\(subject) must be in \(range.lowerBound)...\(range.upperBound == Int.max ? "" : String(range.upperBound))"
-                                + (showsValue ? "" : ", got \(value)"))
+                problems.append(
+                    "\(subject) must be in \(range.lowerBound)...\(range.upperBound == Int.max ? "" : String(range.upperBound))"
+                        + (showsValue ? "" : ", got \(value)"))
                 return fallback
             }
             return value
@@ -76,7 +81,9 @@ public enum ConfigLoader {
             let value = string(key) ?? defaultString(key)
             if case .choice(let allowed)? = ConfigKeys.spec(key)?.kind, !allowed.contains(value) {
                 let (subject, showsValue) = origins.subject(key, origins.origin(of: key) { $0 == value })
-                problems.append("\(subject) must be one of \(allowed.joined(separator: ", "))" + (showsValue ? "" : ", got '\(value)'"))
+                problems.append(
+                    "\(subject) must be one of \(allowed.joined(separator: ", "))"
+                        + (showsValue ? "" : ", got '\(value)'"))
                 return defaultString(key)
             }
             return value
@@ -87,15 +94,22 @@ public enum ConfigLoader {
         }
 
         let databaseSetting = string("database.path") ?? DefaultPaths.database(environment: environment)
-        var settings = ServerSettings(socketPath: absolute(string("socket.path") ?? DefaultPaths.socket(environment: environment)),
-                                      databasePath: databaseSetting == ":memory:" ? nil : absolute(databaseSetting))
+        var settings = ServerSettings(
+            socketPath: absolute(string("socket.path") ?? DefaultPaths.socket(environment: environment)),
+            databasePath: databaseSetting == ":memory:" ? nil : absolute(databaseSetting))
         // sockaddr_un holds 108 bytes with the terminating NUL; a longer path would be cut
         // short by bind, leaving a socket at another path.
         if settings.socketPath.utf8.count > maxSocketPathBytes {
-            problems.append("socket.path is \(settings.socketPath.utf8.count) bytes long; a Unix socket path can have at most \(maxSocketPathBytes): \(settings.socketPath)")
+            problems.append(
+                "socket.path is \(settings.socketPath.utf8.count) bytes long; a Unix socket path can have at most \(maxSocketPathBytes): \(settings.socketPath)"
+            )
         }
         if let group = string("socket.group") {
-            if let gid = groupID(group) { settings.socketGroup = gid } else { problems.append("socket.group: no group '\(group)'") }
+            if let gid = groupID(group) {
+                settings.socketGroup = gid
+            } else {
+                problems.append("socket.group: no group '\(group)'")
+            }
         }
         settings.activationName = string("socket.activationName") ?? defaultString("socket.activationName")
         settings.backlog = Int32(clamping: int("socket.backlog", range: 1...65535))
@@ -125,10 +139,14 @@ public enum ConfigLoader {
         settings.outputTotalLimit = int("output.totalLimitBytes", range: 4096...Int.max)
         settings.coalescesSlowReaderPushes = choice("output.slowReaderPushes") == "coalesce"
         if settings.outputTotalLimit < settings.outputHardLimit {
-            problems.append("\(valued("output.totalLimitBytes", settings.outputTotalLimit)) must be at least \(valued("output.hardLimitBytes", settings.outputHardLimit))")
+            problems.append(
+                "\(valued("output.totalLimitBytes", settings.outputTotalLimit)) must be at least \(valued("output.hardLimitBytes", settings.outputHardLimit))"
+            )
         }
         if settings.outputHardLimit <= settings.outputSoftLimit {
-            problems.append("\(valued("output.hardLimitBytes", settings.outputHardLimit)) must be larger than \(valued("output.softLimitBytes", settings.outputSoftLimit))")
+            problems.append(
+                "\(valued("output.hardLimitBytes", settings.outputHardLimit)) must be larger than \(valued("output.softLimitBytes", settings.outputSoftLimit))"
+            )
         }
         // An id that is no uid or gid is refused, not dropped: dropping it could leave an
         // allow-list that locks every client out (root included) without a word.
@@ -137,11 +155,15 @@ public enum ConfigLoader {
             guard let values = reader.intArray(forKey: ConfigKey(key)) else { return nil }
             var ids = Set<UInt32>()
             for value in values {
-                if let id = UInt32(exactly: value) { ids.insert(id) } else {
+                if let id = UInt32(exactly: value) {
+                    ids.insert(id)
+                } else {
                     let origin = origins.origin(of: key) { text in
-                        text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) } == values.map { $0 }
+                        text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+                            == values.map { $0 }
                     }
-                    problems.append("\(origins.subject(key, origin).text): \(value) is not a valid id (0...\(UInt32.max))")
+                    problems.append(
+                        "\(origins.subject(key, origin).text): \(value) is not a valid id (0...\(UInt32.max))")
                     invalidIDs = true
                 }
             }
@@ -228,14 +250,18 @@ public enum ConfigLoader {
         do {
             value = try JSONParser.parse(Array(data))
         } catch {
-            throw ConfigError(problems: ["config file \(path) is not valid JSON: \(error.description(in: Array(data)))"])
+            throw ConfigError(problems: ["config file \(path) is not valid JSON: \(error.description(in: Array(data)))"]
+            )
         }
-        guard case .object(let root) = value else { throw ConfigError(problems: ["config file \(path) must hold a JSON object"]) }
+        guard case .object(let root) = value else {
+            throw ConfigError(problems: ["config file \(path) must hold a JSON object"])
+        }
         var problems: [String] = []
         let sections = Set(ConfigKeys.all.map { $0.key.prefix { $0 != "." } })
         for member in root where !member.key.hasPrefix("#") {
             guard sections.contains(member.key[...]) else {
-                problems.append("\(path): unknown section '\(member.key)' (sections: \(sections.sorted().joined(separator: ", ")))")
+                problems.append(
+                    "\(path): unknown section '\(member.key)' (sections: \(sections.sorted().joined(separator: ", ")))")
                 continue
             }
             guard case .object(let section) = member.value else {
@@ -260,7 +286,9 @@ public enum ConfigLoader {
     /// permission), not a guess.
     static func unreadableReason(_ path: String) -> String {
         var status = stat()
-        guard stat(path, &status) == 0 else { return errno == ENOENT ? "no such file" : String(cString: strerror(errno)).lowercased() }
+        guard stat(path, &status) == 0 else {
+            return errno == ENOENT ? "no such file" : String(cString: strerror(errno)).lowercased()
+        }
         if status.st_mode & S_IFMT == S_IFDIR { return "it is a directory" }
         let descriptor = open(path, O_RDONLY)
         guard descriptor < 0 else {
@@ -348,9 +376,11 @@ struct ConfigOrigins {
         if let text = sources.flags[key], matches(text) { return .flag(ConfigKeys.flagNames[key]) }
         if let spec = ConfigKeys.spec(key) {
             // The long name wins over an alias; an empty variable is unset.
-            let names = [spec.environmentName] + ConfigKeys.environmentAliases.filter { $0.value == key }.map(\.key).sorted()
+            let names =
+                [spec.environmentName] + ConfigKeys.environmentAliases.filter { $0.value == key }.map(\.key).sorted()
             if let name = names.first(where: { sources.environment[$0]?.isEmpty == false }),
-               let text = sources.environment[name], matches(text) {
+                let text = sources.environment[name], matches(text)
+            {
                 return .environment(name: name, value: text)
             }
         }
@@ -417,7 +447,8 @@ private final class ErrorCollector: AccessReporter, @unchecked Sendable {
 
     func report(_ event: AccessEvent) {
         let key = event.metadata.key.components.joined(separator: ".")
-        let failedProvider = event.providerResults.first { if case .failure = $0.result { true } else { false } }?.providerName
+        let failedProvider = event.providerResults.first { if case .failure = $0.result { true } else { false } }?
+            .providerName
         let failed: Bool
         if event.conversionError != nil {
             failed = true

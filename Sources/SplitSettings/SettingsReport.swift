@@ -42,7 +42,8 @@ public enum SettingsReport {
         // One column for the values, however long the longest key; an empty value says so.
         let width = rows.map(\.key.count).max() ?? 0
         let lines = rows.map { row in
-            row.key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (row.value.isEmpty ? "none" : row.value)
+            row.key.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                + (row.value.isEmpty ? "none" : row.value)
         }
         return (["configuration OK (file: \(configFile ?? "none, built-in defaults"))"] + lines).joined(separator: "\n")
     }

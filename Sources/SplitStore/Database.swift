@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CSQLite
 import CSQLiteVFS
@@ -33,11 +33,12 @@ public final class Database {
 
     /// Opens `path`. The file is not read until the first statement runs.
     public init(path: String, mode: Mode) throws(StoreError) {
-        let access = switch mode {
-        case .readOnly: SQLITE_OPEN_READONLY
-        case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-        case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
-        }
+        let access =
+            switch mode {
+            case .readOnly: SQLITE_OPEN_READONLY
+            case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            }
         let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         var connection: OpaquePointer?
         // Read-write connections write the WAL through the coalescing VFS (one write per
@@ -61,8 +62,8 @@ public final class Database {
         for byte in path.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "."),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "."),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 uri.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = Array("0123456789ABCDEF".unicodeScalars)
@@ -75,7 +76,8 @@ public final class Database {
     }
 
     /// The coalescing VFS's name once registered, or nil (then the default VFS is used).
-    private static let coalescingVFS: String? = splitd_register_coalescing_vfs() == SQLITE_OK ? SPLITD_COALESCING_VFS_NAME : nil
+    private static let coalescingVFS: String? =
+        splitd_register_coalescing_vfs() == SQLITE_OK ? SPLITD_COALESCING_VFS_NAME : nil
 
     deinit {
         if !isClosed {
@@ -155,7 +157,9 @@ public final class Database {
     /// a busy database fails at BEGIN, inside the busy timeout) and commits it. If `body`
     /// or COMMIT fails, the transaction is rolled back and the error, re-labelled with
     /// `operation` (only then built), has `rolledBack == true`: nothing of it was written.
-    public func transaction<T>(_ operation: @autoclosure () -> String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    public func transaction<T>(
+        _ operation: @autoclosure () -> String, _ body: () throws(StoreError) -> T
+    ) throws(StoreError) -> T {
         do {
             try reusable(&beginStatement, "BEGIN IMMEDIATE").run()
             let result = try body()
@@ -206,8 +210,10 @@ public final class Database {
     /// I/O or open error, the system's errno of the failed call (`failedCallErrno` when the
     /// caller caught it, else what SQLite recorded) is classified too and told in the message:
     /// "disk I/O error" alone hid a file system remounted read-only or an immutable file.
-    static func error(_ connection: OpaquePointer?, code: Int32, operation: String,
-                      systemErrno failedCallErrno: Int32? = nil) -> StoreError {
+    static func error(
+        _ connection: OpaquePointer?, code: Int32, operation: String,
+        systemErrno failedCallErrno: Int32? = nil
+    ) -> StoreError {
         var extended = code
         var message = String(cString: sqlite3_errstr(code))
         var systemErrno: Int32 = 0

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CSQLite
 
@@ -60,20 +60,27 @@ enum DatabaseDirectory {
     static func checkUsable(_ path: String, resolved: String) throws(StoreError) {
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",
-                                   message: "it is a directory; database.path names the database file")
+            throw StoreError.check(
+                .cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",
+                message: "it is a directory; database.path names the database file")
         }
         // Where SQLite puts them: next to the file, its links followed.
         let parent = PathName.directory(of: resolved)
         guard access(parent, W_OK | X_OK) == 0 else {
-            throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",
-                                   message: "cannot write in \(parent) (\(String(cString: strerror(errno)))): SQLite creates the WAL (-wal) and shared-memory (-shm) files next to the database")
+            throw StoreError.check(
+                .cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",
+                message:
+                    "cannot write in \(parent) (\(String(cString: strerror(errno)))): SQLite creates the WAL (-wal) and shared-memory (-shm) files next to the database"
+            )
         }
-        for (suffix, role) in [("", "the database file"), ("-wal", "its write-ahead log"), ("-shm", "its shared-memory index")] {
+        for (suffix, role) in [
+            ("", "the database file"), ("-wal", "its write-ahead log"), ("-shm", "its shared-memory index"),
+        ] {
             let file = resolved + suffix
             guard access(file, F_OK) == 0, access(file, W_OK) != 0 else { continue }
             let reason = String(cString: strerror(errno))
-            let message = suffix.isEmpty
+            let message =
+                suffix.isEmpty
                 ? "the database file \(file) is not writable (\(reason))"
                 : "\(file), \(role), is not writable (\(reason)): SQLite would open it read-only and every write would fail; give it the database file's owner and mode"
             throw StoreError.check(.readOnly, code: SQLITE_READONLY, operation: "open \(path)", message: message)
@@ -92,8 +99,9 @@ enum DatabaseDirectory {
         }
         let failure = errno
         guard failure != EEXIST else { return }
-        throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "create \(path)",
-                               message: String(cString: strerror(failure)))
+        throw StoreError.check(
+            .cantOpen, code: SQLITE_CANTOPEN, operation: "create \(path)",
+            message: String(cString: strerror(failure)))
     }
 
     /// The permission bits of an existing file (what SQLite gives the files it creates next
@@ -109,7 +117,8 @@ enum DatabaseDirectory {
         let failure = errno
         var info = stat()
         if failure == EEXIST, stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return }
-        throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "create directory \(directory)",
-                               message: String(cString: strerror(failure)))
+        throw StoreError.check(
+            .cantOpen, code: SQLITE_CANTOPEN, operation: "create directory \(directory)",
+            message: String(cString: strerror(failure)))
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CSQLite
 
@@ -21,8 +21,10 @@ enum DatabaseVerification {
 
     /// Returns nil when there is nothing to verify (no file, or an empty one). `resolved` is
     /// `path`'s `DatabaseDirectory.resolvedPath`, where the `-wal` is looked for.
-    static func verify(path: String, resolved: String, check: IntegrityCheck,
-                       busyTimeoutMilliseconds: Int32) throws(StoreError) -> Found? {
+    static func verify(
+        path: String, resolved: String, check: IntegrityCheck,
+        busyTimeoutMilliseconds: Int32
+    ) throws(StoreError) -> Found? {
         guard fileHasContent(path) else { return nil }
         let operation = "open \(path)"
         do {
@@ -42,12 +44,16 @@ enum DatabaseVerification {
         let application = try database.integer("PRAGMA application_id") ?? 0
         let objects = try database.integer("SELECT count(*) FROM sqlite_schema") ?? 0
         if application != Migrations.applicationID && (application != 0 || objects > 0) {
-            throw StoreError.check(.incompatibleSchema, code: SQLITE_NOTADB, operation: operation,
-                                   message: "a SQLite database of another application (application_id \(application))")
+            throw StoreError.check(
+                .incompatibleSchema, code: SQLITE_NOTADB, operation: operation,
+                message: "a SQLite database of another application (application_id \(application))")
         }
         if version > Migrations.latestVersion {
-            throw StoreError.check(.incompatibleSchema, code: SQLITE_NOTADB, operation: operation,
-                                   message: "schema version \(version) was written by a newer splitd; this binary knows up to \(Migrations.latestVersion)")
+            throw StoreError.check(
+                .incompatibleSchema, code: SQLITE_NOTADB, operation: operation,
+                message:
+                    "schema version \(version) was written by a newer splitd; this binary knows up to \(Migrations.latestVersion)"
+            )
         }
         return Found(schemaVersion: version)
     }
@@ -61,8 +67,9 @@ enum DatabaseVerification {
         }
         let findings = try database.texts(pragma)
         guard findings != ["ok"] else { return }
-        throw StoreError.check(.corrupt, code: SQLITE_CORRUPT, operation: operation,
-                               message: "\(pragma) failed: \(findings.joined(separator: "; "))")
+        throw StoreError.check(
+            .corrupt, code: SQLITE_CORRUPT, operation: operation,
+            message: "\(pragma) failed: \(findings.joined(separator: "; "))")
     }
 
     private static func refusal(_ error: StoreError, operation: String) -> StoreError {

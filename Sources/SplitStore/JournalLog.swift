@@ -97,7 +97,8 @@ struct JournalLog {
         // Recomputed only when the stale one holds back a prune that would run.
         let kept = keepFrom(retention: retention)
         if kept <= headSeq || kept - headSeq < batch,
-           watermarkComputedAt.map({ now - $0 >= refresh }) ?? true {
+            watermarkComputedAt.map({ now - $0 >= refresh }) ?? true
+        {
             watermark = max(watermark, (uncheckpointed.values.min() ?? lastSeq + 1) - 1)
             watermarkComputedAt = now
         }

@@ -70,17 +70,21 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
         switch operation {
         case let .upsertScene(id, device, revision, state):
             let created = scenes[id]?.createdAt ?? 0
-            scenes[id] = StoredScene(id: id, device: device, revision: revision, state: state, createdAt: created, updatedAt: 0)
+            scenes[id] = StoredScene(
+                id: id, device: device, revision: revision, state: state, createdAt: created, updatedAt: 0)
         case let .deleteScene(id):
             scenes.removeValue(forKey: id)
             journalEntries.removeValue(forKey: id)
             sessions = sessions.filter { $0.value.summary.scene != id }
         case let .appendJournal(scene, revision, change, layoutHash):
-            journalEntries[scene, default: []].append(JournalEntry(scene: scene, revision: revision, change: Array(batch.change(of: change)),
-                                                                   layoutHash: layoutHash, at: 0))
+            journalEntries[scene, default: []].append(
+                JournalEntry(
+                    scene: scene, revision: revision, change: Array(batch.change(of: change)),
+                    layoutHash: layoutHash, at: 0))
         case let .insertSnapshotSession(insert):
-            let summary = SnapshotSessionSummary(session: insert.session, number: insert.number, scene: insert.scene,
-                                                 baseRevision: insert.baseRevision, sizes: insert.sizes, hash: insert.hash, createdAt: 0)
+            let summary = SnapshotSessionSummary(
+                session: insert.session, number: insert.number, scene: insert.scene,
+                baseRevision: insert.baseRevision, sizes: insert.sizes, hash: insert.hash, createdAt: 0)
             sessions[insert.session] = SnapshotSession(summary: summary, body: insert.body)
         case let .setMeta(key, value):
             metaValues[key] = value
@@ -98,7 +102,9 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
 
     public func journalTails() throws(StoreError) -> [JournalEntry] {
         scenes.values.sorted { $0.id < $1.id }.flatMap { scene in
-            (journalEntries[scene.id] ?? []).filter { $0.revision > scene.revision }.sorted { $0.revision < $1.revision }
+            (journalEntries[scene.id] ?? []).filter { $0.revision > scene.revision }.sorted {
+                $0.revision < $1.revision
+            }
         }
     }
 
@@ -118,8 +124,9 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
     public func meta(key: String) throws(StoreError) -> String? { metaValues[key] }
 
     public func counts() throws(StoreError) -> StoreCounts {
-        StoreCounts(scenes: Int64(scenes.count), journalEntries: Int64(journalEntries.values.map(\.count).reduce(0, +)),
-                    snapshotSessions: Int64(sessions.count), databaseBytes: 0)
+        StoreCounts(
+            scenes: Int64(scenes.count), journalEntries: Int64(journalEntries.values.map(\.count).reduce(0, +)),
+            snapshotSessions: Int64(sessions.count), databaseBytes: 0)
     }
 
     public func checkpoint() throws(StoreError) {}

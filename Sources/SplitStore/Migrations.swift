@@ -12,48 +12,52 @@ enum Migrations {
     static let applicationID: Int64 = 0x5350_4C54
 
     static let all: [Migration] = [
-        Migration(version: 1, summary: "scenes, journal, snapshot sessions, meta", sql: """
-            CREATE TABLE scenes (
-                id TEXT PRIMARY KEY NOT NULL,
-                device TEXT NOT NULL,
-                revision INTEGER NOT NULL,
-                state BLOB NOT NULL,
-                created_at INTEGER NOT NULL,
-                updated_at INTEGER NOT NULL
-            );
-            CREATE TABLE journal (
-                scene TEXT NOT NULL REFERENCES scenes(id) ON DELETE CASCADE,
-                revision INTEGER NOT NULL,
-                change BLOB NOT NULL,
-                layout_hash TEXT,
-                at INTEGER NOT NULL,
-                PRIMARY KEY (scene, revision)
-            ) WITHOUT ROWID;
-            CREATE TABLE snapshot_sessions (
-                session TEXT PRIMARY KEY NOT NULL,
-                number INTEGER NOT NULL UNIQUE,
-                scene TEXT NOT NULL REFERENCES scenes(id) ON DELETE CASCADE,
-                base_revision INTEGER NOT NULL,
-                sizes BLOB NOT NULL,
-                hash TEXT NOT NULL,
-                body BLOB NOT NULL,
-                created_at INTEGER NOT NULL
-            );
-            CREATE INDEX snapshot_sessions_by_scene ON snapshot_sessions (scene, number);
-            CREATE TABLE meta (
-                key TEXT PRIMARY KEY NOT NULL,
-                value
-            ) WITHOUT ROWID;
-            PRAGMA application_id = \(applicationID);
-            """),
+        Migration(
+            version: 1, summary: "scenes, journal, snapshot sessions, meta",
+            sql: """
+                CREATE TABLE scenes (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    device TEXT NOT NULL,
+                    revision INTEGER NOT NULL,
+                    state BLOB NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                CREATE TABLE journal (
+                    scene TEXT NOT NULL REFERENCES scenes(id) ON DELETE CASCADE,
+                    revision INTEGER NOT NULL,
+                    change BLOB NOT NULL,
+                    layout_hash TEXT,
+                    at INTEGER NOT NULL,
+                    PRIMARY KEY (scene, revision)
+                ) WITHOUT ROWID;
+                CREATE TABLE snapshot_sessions (
+                    session TEXT PRIMARY KEY NOT NULL,
+                    number INTEGER NOT NULL UNIQUE,
+                    scene TEXT NOT NULL REFERENCES scenes(id) ON DELETE CASCADE,
+                    base_revision INTEGER NOT NULL,
+                    sizes BLOB NOT NULL,
+                    hash TEXT NOT NULL,
+                    body BLOB NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE INDEX snapshot_sessions_by_scene ON snapshot_sessions (scene, number);
+                CREATE TABLE meta (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value
+                ) WITHOUT ROWID;
+                PRAGMA application_id = \(applicationID);
+                """),
         // No table changes; the meaning of the rows changes. A scene's row is now its last
         // checkpoint and the journal entries above it (versioned change records) are replayed
         // at start. The new version keeps an older splitd, which would take the checkpoint for
         // the current state and drop the acknowledged changes above it, from opening the file.
-        Migration(version: 2, summary: "scene rows are checkpoints, the journal above them is replayed", sql: """
-            INSERT INTO meta (key, value) VALUES ('journal_format', 'checkpoint+changes 1')
-            ON CONFLICT (key) DO NOTHING;
-            """),
+        Migration(
+            version: 2, summary: "scene rows are checkpoints, the journal above them is replayed",
+            sql: """
+                INSERT INTO meta (key, value) VALUES ('journal_format', 'checkpoint+changes 1')
+                ON CONFLICT (key) DO NOTHING;
+                """),
         // The journal becomes a log in append order: `seq` (the rowid) is a global sequence, so
         // a turn's entries land on the last page or two of the table instead of one page per
         // scene. Nothing references scenes any more: an entry belongs to its scene's current
@@ -63,23 +67,25 @@ enum Migrations {
         // scenes and entries below every checkpoint are pruned from the head of the log.
         // Migrated entries keep their order within a scene; floors of 0 with the revision rule
         // replay exactly what schema 2 replayed.
-        Migration(version: 3, summary: "the journal is a log in append order", sql: """
-            CREATE TABLE journal_log (
-                seq INTEGER PRIMARY KEY,
-                scene TEXT NOT NULL,
-                revision INTEGER NOT NULL,
-                change BLOB NOT NULL,
-                layout_hash TEXT,
-                at INTEGER NOT NULL
-            );
-            INSERT INTO journal_log (scene, revision, change, layout_hash, at)
-                SELECT scene, revision, change, layout_hash, at FROM journal ORDER BY scene, revision;
-            DROP TABLE journal;
-            ALTER TABLE journal_log RENAME TO journal;
-            ALTER TABLE scenes ADD COLUMN journal_floor INTEGER NOT NULL DEFAULT 0;
-            ALTER TABLE scenes ADD COLUMN journal_start INTEGER NOT NULL DEFAULT 0;
-            UPDATE meta SET value = 'checkpoint+log 1' WHERE key = 'journal_format';
-            """),
+        Migration(
+            version: 3, summary: "the journal is a log in append order",
+            sql: """
+                CREATE TABLE journal_log (
+                    seq INTEGER PRIMARY KEY,
+                    scene TEXT NOT NULL,
+                    revision INTEGER NOT NULL,
+                    change BLOB NOT NULL,
+                    layout_hash TEXT,
+                    at INTEGER NOT NULL
+                );
+                INSERT INTO journal_log (scene, revision, change, layout_hash, at)
+                    SELECT scene, revision, change, layout_hash, at FROM journal ORDER BY scene, revision;
+                DROP TABLE journal;
+                ALTER TABLE journal_log RENAME TO journal;
+                ALTER TABLE scenes ADD COLUMN journal_floor INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE scenes ADD COLUMN journal_start INTEGER NOT NULL DEFAULT 0;
+                UPDATE meta SET value = 'checkpoint+log 1' WHERE key = 'journal_format';
+                """),
     ]
 
     /// The version this binary writes.
@@ -91,7 +97,8 @@ enum Migrations {
     static func migrate(_ database: Database) throws(StoreError) {
         let found = try database.integer("PRAGMA user_version") ?? 0
         for migration in all where migration.version > found {
-            try database.transaction("migrate \(database.path) to schema \(migration.version) (\(migration.summary))") { () throws(StoreError) in
+            try database.transaction("migrate \(database.path) to schema \(migration.version) (\(migration.summary))") {
+                () throws(StoreError) in
                 let current = try database.integer("PRAGMA user_version") ?? 0
                 guard current < migration.version else { return }
                 try database.execute(migration.sql)

@@ -27,15 +27,17 @@ extension SQLiteSceneStore {
     private func commitNow(_ batch: StoreBatch) throws(StoreError) {
         if let lostFile {
             recordFailedCommit()
-            throw StoreError.check(.ioError, code: SQLITE_IOERR, operation: "commit batch of \(batch.count) operations",
-                                   message: "the database file \(path) \(lostFile) while splitd ran; nothing more is stored in it")
+            throw StoreError.check(
+                .ioError, code: SQLITE_IOERR, operation: "commit batch of \(batch.count) operations",
+                message: "the database file \(path) \(lostFile) while splitd ran; nothing more is stored in it")
         }
         let statements = try statements()
         let started = monotonicNanoseconds()
         let now = options.clock()
         log.beginBatch()
         do {
-            let pruned = try database.transaction("commit batch of \(batch.count) operations") { () throws(StoreError) -> Int64 in
+            let pruned = try database.transaction("commit batch of \(batch.count) operations") {
+                () throws(StoreError) -> Int64 in
                 let firstSeq = log.lastSeq + 1
                 for operation in batch.operations {
                     try apply(operation, statements: statements, now: now)
@@ -90,8 +92,10 @@ extension SQLiteSceneStore {
     // batch's other operations: nothing in it reads the journal and no constraint ties the
     // log to `scenes`, so the rows (and their seqs) are the ones one INSERT per entry in
     // operation order wrote. The prune, which may delete below the new entries, comes after.
-    private func insertJournal(of batch: StoreBatch, count: Int, firstSeq: Int64, statements: StoreStatements,
-                               now: Int64) throws(StoreError) {
+    private func insertJournal(
+        of batch: StoreBatch, count: Int, firstSeq: Int64, statements: StoreStatements,
+        now: Int64
+    ) throws(StoreError) {
         var remaining = count
         var seq = firstSeq
         var chunk = statements.journalInsert(upTo: remaining)
@@ -113,8 +117,9 @@ extension SQLiteSceneStore {
             // SQLite numbered the rows; a log out of step with the file would mislabel every
             // checkpoint's floor, so the batch fails instead.
             guard database.lastInsertRowID == seq - 1 else {
-                throw StoreError.check(.corrupt, code: SQLITE_CORRUPT, operation: "append to the journal of \(path)",
-                                       message: "the journal's last seq is \(database.lastInsertRowID), the log expected \(seq - 1)")
+                throw StoreError.check(
+                    .corrupt, code: SQLITE_CORRUPT, operation: "append to the journal of \(path)",
+                    message: "the journal's last seq is \(database.lastInsertRowID), the log expected \(seq - 1)")
             }
             remaining -= row
             guard remaining > 0 else { break }
@@ -128,12 +133,16 @@ extension SQLiteSceneStore {
     // Deletes history past the retention from the head of the log once `pruneBatch` entries
     // are past it, a bounded chunk per commit (a few times what the commit appended) so that
     // no single commit stalls on it.
-    private func pruneJournal(appended: Int64, statements: StoreStatements, started: Int64) throws(StoreError) -> Int64 {
+    private func pruneJournal(appended: Int64, statements: StoreStatements, started: Int64) throws(StoreError) -> Int64
+    {
         guard options.journalRetention > 0 else { return 0 }
         if !log.knowsUncheckpointed { log.learn(try firstUncheckpointed(statements)) }
-        guard let keepFrom = log.pruneTarget(retention: options.journalRetention, chunk: max(256, 4 * appended),
-                                             batch: options.pruneBatch, now: started,
-                                             refresh: options.pruneRefreshMilliseconds * 1_000_000) else {
+        guard
+            let keepFrom = log.pruneTarget(
+                retention: options.journalRetention, chunk: max(256, 4 * appended),
+                batch: options.pruneBatch, now: started,
+                refresh: options.pruneRefreshMilliseconds * 1_000_000)
+        else {
             return 0
         }
         try statements.pruneJournal.bind(keepFrom, at: 1)

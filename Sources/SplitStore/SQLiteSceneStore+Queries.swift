@@ -6,9 +6,11 @@ extension SQLiteSceneStore {
         // Counting walks the small id index only; it saves re-growing a 100k-element array.
         scenes.reserveCapacity(Int(try database.integer("SELECT count(*) FROM scenes") ?? 0))
         while try statement.step() {
-            scenes.append(StoredScene(id: statement.text(at: 0), device: statement.text(at: 1),
-                                      revision: statement.int64(at: 2), state: statement.blob(at: 3),
-                                      createdAt: statement.int64(at: 4), updatedAt: statement.int64(at: 5)))
+            scenes.append(
+                StoredScene(
+                    id: statement.text(at: 0), device: statement.text(at: 1),
+                    revision: statement.int64(at: 2), state: statement.blob(at: 3),
+                    createdAt: statement.int64(at: 4), updatedAt: statement.int64(at: 5)))
         }
         return scenes
     }
@@ -21,8 +23,10 @@ extension SQLiteSceneStore {
         try statement.bind(Int64(limit ?? -1), at: 3)
         var entries: [JournalEntry] = []
         while try statement.step() {
-            entries.append(JournalEntry(scene: scene, revision: statement.int64(at: 0), change: statement.blob(at: 1),
-                                        layoutHash: statement.optionalText(at: 2), at: statement.int64(at: 3)))
+            entries.append(
+                JournalEntry(
+                    scene: scene, revision: statement.int64(at: 0), change: statement.blob(at: 1),
+                    layoutHash: statement.optionalText(at: 2), at: statement.int64(at: 3)))
         }
         return entries
     }
@@ -37,8 +41,9 @@ extension SQLiteSceneStore {
         var count = 0
         while try statement.step() {
             let scene = statement.text(at: 1)
-            let entry = JournalEntry(scene: scene, revision: statement.int64(at: 2), change: statement.blob(at: 3),
-                                     layoutHash: statement.optionalText(at: 4), at: statement.int64(at: 5))
+            let entry = JournalEntry(
+                scene: scene, revision: statement.int64(at: 2), change: statement.blob(at: 3),
+                layoutHash: statement.optionalText(at: 4), at: statement.int64(at: 5))
             if byScene[scene] == nil {
                 sceneOrder.append(scene)
                 firstUncheckpointed[scene] = statement.int64(at: 0)
@@ -81,17 +86,19 @@ extension SQLiteSceneStore {
         _ = try statements()
         let pages = try database.integer("PRAGMA page_count") ?? 0
         let pageSize = try database.integer("PRAGMA page_size") ?? 0
-        return StoreCounts(scenes: try database.integer("SELECT count(*) FROM scenes") ?? 0,
-                           journalEntries: try database.integer("SELECT count(*) FROM journal") ?? 0,
-                           snapshotSessions: try database.integer("SELECT count(*) FROM snapshot_sessions") ?? 0,
-                           databaseBytes: pages * pageSize)
+        return StoreCounts(
+            scenes: try database.integer("SELECT count(*) FROM scenes") ?? 0,
+            journalEntries: try database.integer("SELECT count(*) FROM journal") ?? 0,
+            snapshotSessions: try database.integer("SELECT count(*) FROM snapshot_sessions") ?? 0,
+            databaseBytes: pages * pageSize)
     }
 
     // Columns 0...6 of the session queries.
     private func readSummary(_ statement: Statement) -> SnapshotSessionSummary {
-        SnapshotSessionSummary(session: statement.text(at: 0), number: statement.int64(at: 1),
-                               scene: statement.text(at: 2), baseRevision: statement.int64(at: 3),
-                               sizes: statement.blob(at: 4), hash: statement.text(at: 5),
-                               createdAt: statement.int64(at: 6))
+        SnapshotSessionSummary(
+            session: statement.text(at: 0), number: statement.int64(at: 1),
+            scene: statement.text(at: 2), baseRevision: statement.int64(at: 3),
+            sizes: statement.blob(at: 4), hash: statement.text(at: 5),
+            createdAt: statement.int64(at: 6))
     }
 }

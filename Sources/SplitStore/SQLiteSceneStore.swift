@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CSQLite
 
@@ -62,26 +62,32 @@ public final class SQLiteSceneStore: SceneStore {
             writerLock = lock
             if let warning = lock.emptyDatabaseWarning { warnings.append(warning) }
             if options.backgroundWALCheckpoints, let room = Self.walRoom(databaseFile: resolved),
-               let fitted = options.fittedWAL(toRoom: room) {
-                warnings.append("the database's file system has room for \(Self.mebibytes(room)) of WAL: "
-                    + "WAL checkpoints every \(fitted.walCheckpointPages) pages instead of \(options.walCheckpointPages), "
-                    + "so that 4 cycles and their copies fit in it (more room: a restart takes the configured value)")
+                let fitted = options.fittedWAL(toRoom: room)
+            {
+                warnings.append(
+                    "the database's file system has room for \(Self.mebibytes(room)) of WAL: "
+                        + "WAL checkpoints every \(fitted.walCheckpointPages) pages instead of \(options.walCheckpointPages), "
+                        + "so that 4 cycles and their copies fit in it (more room: a restart takes the configured value)"
+                )
                 options = fitted
             }
         } else {
             writerLock = nil
         }
         self.options = options
-        let found = try DatabaseVerification.verify(path: path, resolved: resolved, check: options.integrityCheck,
-                                                    busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+        let found = try DatabaseVerification.verify(
+            path: path, resolved: resolved, check: options.integrityCheck,
+            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
         if options.access == .readOnly && found == nil {
-            throw StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",
-                                   message: "no database to open read-only")
+            throw StoreError.check(
+                .cantOpen, code: SQLITE_CANTOPEN, operation: "open \(path)",
+                message: "no database to open read-only")
         }
         database = try Database(path: path, mode: options.access == .readOnly ? .readOnly : .readWrite)
         // The WAL SQLite writes is next to the file a symlinked path leads to: flushing
         // `path-wal` beside the link synced nothing (or, with no such file, failed).
-        deferredFlush = options.access == .readWrite && options.defersFlush
+        deferredFlush =
+            options.access == .readWrite && options.defersFlush
             ? WALFlush(databasePath: resolved) : nil
         do {
             try SQLiteSceneStore.configure(database, options: options)
@@ -94,15 +100,17 @@ public final class SQLiteSceneStore: SceneStore {
                 do {
                     try WALPreallocation.extend(walPath: resolved + "-wal", to: bytes)
                 } catch {
-                    warnings.append("could not zero-fill the WAL to \(Self.mebibytes(Int64(bytes))) (\(error.message)); "
-                        + "it grows as commits need, each growing flush writing the file's size too")
+                    warnings.append(
+                        "could not zero-fill the WAL to \(Self.mebibytes(Int64(bytes))) (\(error.message)); "
+                            + "it grows as commits need, each growing flush writing the file's size too")
                 }
             }
             lastSessionNumber = try database.integer(StoreStatements.lastSessionNumberSQL) ?? 0
             log = try SQLiteSceneStore.readLogBounds(preparedStatements!)
             if options.access == .readWrite && options.backgroundWALCheckpoints {
-                let checkpointer = try WALCheckpointer(path: path, synchronous: options.sqliteSynchronous,
-                                                   thresholdPages: max(1, options.walCheckpointPages))
+                let checkpointer = try WALCheckpointer(
+                    path: path, synchronous: options.sqliteSynchronous,
+                    thresholdPages: max(1, options.walCheckpointPages))
                 checkpointer.install(on: database)
                 walCheckpointer = checkpointer
             }
@@ -161,8 +169,9 @@ public final class SQLiteSceneStore: SceneStore {
             // VACUUM INTO does not sync what it wrote.
             try Self.sync(temporary, flags: O_RDONLY)
             guard link(temporary, resolved) == 0 else {
-                throw StoreError.check(.ioError, code: SQLITE_IOERR, operation: "link \(temporary) to \(resolved)",
-                                       message: String(cString: strerror(errno)))
+                throw StoreError.check(
+                    .ioError, code: SQLITE_IOERR, operation: "link \(temporary) to \(resolved)",
+                    message: String(cString: strerror(errno)))
             }
             unlink(temporary)
             try Self.sync(PathName.directory(of: resolved), flags: O_RDONLY | O_DIRECTORY)
@@ -177,7 +186,8 @@ public final class SQLiteSceneStore: SceneStore {
         guard descriptor >= 0, fsync(descriptor) == 0 else {
             let code = errno
             if descriptor >= 0 { Glibc.close(descriptor) }
-            throw StoreError.check(.ioError, code: SQLITE_IOERR, operation: "sync \(file)", message: String(cString: strerror(code)))
+            throw StoreError.check(
+                .ioError, code: SQLITE_IOERR, operation: "sync \(file)", message: String(cString: strerror(code)))
         }
         Glibc.close(descriptor)
     }
@@ -214,18 +224,21 @@ public final class SQLiteSceneStore: SceneStore {
             return
         }
         if sqlite3_db_readonly(database.handle, "main") == 1 {
-            throw StoreError.check(.readOnly, code: SQLITE_READONLY, operation: "open \(database.path)",
-                                   message: "the database file is not writable")
+            throw StoreError.check(
+                .readOnly, code: SQLITE_READONLY, operation: "open \(database.path)",
+                message: "the database file is not writable")
         }
         let mode = try database.texts("PRAGMA journal_mode = WAL")
         guard mode == ["wal"] else {
-            throw StoreError.check(.other, code: SQLITE_ERROR, operation: "open \(database.path)",
-                                   message: "cannot use WAL journal mode (got \(mode)); is the file system local?")
+            throw StoreError.check(
+                .other, code: SQLITE_ERROR, operation: "open \(database.path)",
+                message: "cannot use WAL journal mode (got \(mode)); is the file system local?")
         }
         // secure_delete: Debian builds SQLite with it on, zeroing every pruned journal cell and
         // freed page; the history holds nothing secret, and the zeroing is a measurable share of
         // a commit's instructions.
-        try database.execute("""
+        try database.execute(
+            """
             PRAGMA synchronous = \(options.sqliteSynchronous);
             PRAGMA foreign_keys = ON;
             PRAGMA journal_size_limit = \(options.effectiveWALSizeLimitBytes);
@@ -238,8 +251,11 @@ public final class SQLiteSceneStore: SceneStore {
     private static func requireCurrentSchema(_ database: Database) throws(StoreError) {
         let version = try database.integer("PRAGMA user_version") ?? 0
         guard version == Migrations.latestVersion else {
-            throw StoreError.check(.incompatibleSchema, code: SQLITE_NOTADB, operation: "open \(database.path)",
-                                   message: "schema version \(version) needs migrating to \(Migrations.latestVersion); open it read-write first")
+            throw StoreError.check(
+                .incompatibleSchema, code: SQLITE_NOTADB, operation: "open \(database.path)",
+                message:
+                    "schema version \(version) needs migrating to \(Migrations.latestVersion); open it read-write first"
+            )
         }
     }
 
@@ -248,7 +264,8 @@ public final class SQLiteSceneStore: SceneStore {
     /// The prepared statements, or an error once the store is closed.
     func statements() throws(StoreError) -> StoreStatements {
         guard let preparedStatements else {
-            throw StoreError.check(.other, code: SQLITE_MISUSE, operation: "use \(path)", message: "the store is closed")
+            throw StoreError.check(
+                .other, code: SQLITE_MISUSE, operation: "use \(path)", message: "the store is closed")
         }
         return preparedStatements
     }
@@ -263,7 +280,8 @@ public final class SQLiteSceneStore: SceneStore {
         var walFrames: Int32 = 0
         var checkpointed: Int32 = 0
         let truncate = { [database] () throws(StoreError) in
-            let code = sqlite3_wal_checkpoint_v2(database.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &walFrames, &checkpointed)
+            let code = sqlite3_wal_checkpoint_v2(
+                database.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &walFrames, &checkpointed)
             guard code == SQLITE_OK else {
                 throw Database.error(database.handle, code: code, operation: "checkpoint \(database.path)")
             }

@@ -77,7 +77,8 @@ extension SceneStore {
     public func verifyFileInPlace() -> String? { nil }
 
     public func rescue(to target: String) throws(StoreError) {
-        throw StoreError.check(.other, code: 1, operation: "rescue to \(target)", message: "this store has no file to rescue")
+        throw StoreError.check(
+            .other, code: 1, operation: "rescue to \(target)", message: "this store has no file to rescue")
     }
 
     /// A store that never holds commits back commits at once.

@@ -36,11 +36,13 @@ public final class Statement {
 
     /// Binds UTF-8 text to parameter `index` (1-based). SQLite copies it.
     public func bind(_ value: String, at index: Int32) throws(StoreError) {
-        let code = value.utf8.withContiguousStorageIfAvailable { bytes in
-            bindText(bytes.baseAddress, count: bytes.count, at: index)
-        } ?? Array(value.utf8).withUnsafeBufferPointer { bytes in
-            bindText(bytes.baseAddress, count: bytes.count, at: index)
-        }
+        let code =
+            value.utf8.withContiguousStorageIfAvailable { bytes in
+                bindText(bytes.baseAddress, count: bytes.count, at: index)
+            }
+            ?? Array(value.utf8).withUnsafeBufferPointer { bytes in
+                bindText(bytes.baseAddress, count: bytes.count, at: index)
+            }
         try check(code, "bind")
     }
 
@@ -85,7 +87,9 @@ public final class Statement {
         if !bytes.isEmpty, let copy = buffer.copy(bytes) {
             code = sqlite3_bind_blob(handle, index, copy, Int32(bytes.count), nil)
         } else {
-            code = bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0)
+            code =
+                bytes.isEmpty
+                ? sqlite3_bind_zeroblob(handle, index, 0)
                 : sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
         }
         try check(code, "bind")
@@ -199,7 +203,8 @@ struct BindBuffer {
     /// A copy of `bytes`, or nil when they do not fit (SQLite copies them itself then).
     mutating func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawPointer? {
         guard bytes.count <= storage.count - used, let base = bytes.baseAddress,
-              let destination = storage.baseAddress.map({ $0 + used }) else { return nil }
+            let destination = storage.baseAddress.map({ $0 + used })
+        else { return nil }
         destination.copyMemory(from: base, byteCount: bytes.count)
         used += bytes.count
         return UnsafeRawPointer(destination)

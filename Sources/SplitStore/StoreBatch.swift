@@ -52,10 +52,14 @@ public struct StoreBatch: Sendable {
         change.withUnsafeBytes { appendJournal(scene: scene, revision: revision, change: $0, layoutHash: layoutHash) }
     }
 
-    public mutating func appendJournal(scene: String, revision: Int64, change: UnsafeRawBufferPointer, layoutHash: String? = nil) {
+    public mutating func appendJournal(
+        scene: String, revision: Int64, change: UnsafeRawBufferPointer, layoutHash: String? = nil
+    ) {
         let start = journalBytes.count
         journalBytes.append(contentsOf: change)
-        operations.append(.appendJournal(scene: scene, revision: revision, change: start..<journalBytes.count, layoutHash: layoutHash))
+        operations.append(
+            .appendJournal(scene: scene, revision: revision, change: start..<journalBytes.count, layoutHash: layoutHash)
+        )
     }
 
     public mutating func insertSnapshotSession(_ session: SnapshotSessionInsert) {
@@ -70,11 +74,14 @@ public struct StoreBatch: Sendable {
     public mutating func append(contentsOf other: StoreBatch) {
         let offset = journalBytes.count
         journalBytes.append(contentsOf: other.journalBytes)
-        operations.append(contentsOf: other.operations.lazy.map { operation in
-            guard case let .appendJournal(scene, revision, change, layoutHash) = operation else { return operation }
-            return .appendJournal(scene: scene, revision: revision, change: (change.lowerBound + offset)..<(change.upperBound + offset),
-                                  layoutHash: layoutHash)
-        })
+        operations.append(
+            contentsOf: other.operations.lazy.map { operation in
+                guard case let .appendJournal(scene, revision, change, layoutHash) = operation else { return operation }
+                return .appendJournal(
+                    scene: scene, revision: revision,
+                    change: (change.lowerBound + offset)..<(change.upperBound + offset),
+                    layoutHash: layoutHash)
+            })
     }
 
     /// Empties the batch, keeping its capacity for the next turn.
@@ -94,8 +101,10 @@ public struct SnapshotSessionInsert: Sendable, Hashable {
     public var hash: String
     public var body: [UInt8]
 
-    public init(session: String, number: Int64, scene: String, baseRevision: Int64, sizes: [UInt8],
-                hash: String, body: [UInt8]) {
+    public init(
+        session: String, number: Int64, scene: String, baseRevision: Int64, sizes: [UInt8],
+        hash: String, body: [UInt8]
+    ) {
         self.session = session
         self.number = number
         self.scene = scene

@@ -1,6 +1,6 @@
 import CSQLite
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why the store refused an operation.
@@ -50,8 +50,10 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// True when a transaction was rolled back: nothing of it reached the database.
     public var rolledBack: Bool
 
-    public init(kind: Kind, code: Int32, extendedCode: Int32, operation: String, message: String,
-                rolledBack: Bool = false) {
+    public init(
+        kind: Kind, code: Int32, extendedCode: Int32, operation: String, message: String,
+        rolledBack: Bool = false
+    ) {
         self.kind = kind
         self.code = code
         self.extendedCode = extendedCode

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// When a commit counts as durable (WIRE.md `--durability`).
@@ -77,19 +77,21 @@ public struct StoreOptions: Sendable {
     /// Milliseconds since the epoch, stamped on rows (`created_at`, `updated_at`, `at`).
     public var clock: @Sendable () -> Int64
 
-    public init(durability: Durability = .full,
-                integrityCheck: IntegrityCheck = .quick,
-                access: StoreAccess = .readWrite,
-                busyTimeoutMilliseconds: Int32 = 100,
-                journalRetention: Int64 = 10_000,
-                pruneRefreshMilliseconds: Int64 = 200,
-                pruneBatch: Int64 = 512,
-                backgroundWALCheckpoints: Bool = true,
-                flushOffWriter: Bool = false,
-                walCheckpointPages: Int32 = 16_000,
-                walSizeLimitBytes: Int64 = 64 << 20,
-                cacheSizeKiB: Int64 = 16 << 10,
-                clock: @escaping @Sendable () -> Int64 = wallClockMilliseconds) {
+    public init(
+        durability: Durability = .full,
+        integrityCheck: IntegrityCheck = .quick,
+        access: StoreAccess = .readWrite,
+        busyTimeoutMilliseconds: Int32 = 100,
+        journalRetention: Int64 = 10_000,
+        pruneRefreshMilliseconds: Int64 = 200,
+        pruneBatch: Int64 = 512,
+        backgroundWALCheckpoints: Bool = true,
+        flushOffWriter: Bool = false,
+        walCheckpointPages: Int32 = 16_000,
+        walSizeLimitBytes: Int64 = 64 << 20,
+        cacheSizeKiB: Int64 = 16 << 10,
+        clock: @escaping @Sendable () -> Int64 = wallClockMilliseconds
+    ) {
         self.durability = durability
         self.integrityCheck = integrityCheck
         self.access = access

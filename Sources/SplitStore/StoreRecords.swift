@@ -53,8 +53,10 @@ public struct SnapshotSessionSummary: Sendable, Hashable {
     public var hash: String
     public var createdAt: Int64
 
-    public init(session: String, number: Int64, scene: String, baseRevision: Int64, sizes: [UInt8],
-                hash: String, createdAt: Int64) {
+    public init(
+        session: String, number: Int64, scene: String, baseRevision: Int64, sizes: [UInt8],
+        hash: String, createdAt: Int64
+    ) {
         self.session = session
         self.number = number
         self.scene = scene

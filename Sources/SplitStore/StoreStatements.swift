@@ -54,7 +54,8 @@ final class StoreStatements {
     deinit { journalBindingStorage.deallocate() }
 
     init(_ database: Database) throws(StoreError) {
-        upsertScene = try database.prepare("""
+        upsertScene = try database.prepare(
+            """
             INSERT INTO scenes (id, device, revision, state, created_at, updated_at, journal_floor, journal_start)
             VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?6)
             ON CONFLICT (id) DO UPDATE SET device = excluded.device, revision = excluded.revision,
@@ -68,40 +69,49 @@ final class StoreStatements {
         journalInserts = inserts
         pruneJournal = try database.prepare("DELETE FROM journal WHERE seq < ?1")
         journalBounds = try database.prepare("SELECT min(seq), max(seq) FROM journal")
-        firstUncheckpointed = try database.prepare("""
+        firstUncheckpointed = try database.prepare(
+            """
             SELECT j.scene, min(j.seq) FROM journal AS j CROSS JOIN scenes AS s
             WHERE s.id = j.scene AND j.seq > s.journal_floor AND j.revision > s.revision
             GROUP BY j.scene
             """)
-        insertSession = try database.prepare("""
+        insertSession = try database.prepare(
+            """
             INSERT INTO snapshot_sessions (session, number, scene, base_revision, sizes, hash, body, created_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """)
-        recordSessionNumber = try database.prepare("""
+        recordSessionNumber = try database.prepare(
+            """
             INSERT INTO meta (key, value) VALUES ('last_session_number', ?1)
             ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)
             """)
-        setMeta = try database.prepare("""
+        setMeta = try database.prepare(
+            """
             INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value
             """)
-        loadScenes = try database.prepare("""
+        loadScenes = try database.prepare(
+            """
             SELECT id, device, revision, state, created_at, updated_at FROM scenes
             """)
-        journal = try database.prepare("""
+        journal = try database.prepare(
+            """
             SELECT revision, change, layout_hash, at FROM journal
             WHERE scene = ?1 AND revision >= ?2 AND seq > (SELECT journal_start FROM scenes WHERE id = ?1)
             ORDER BY seq LIMIT ?3
             """)
-        journalTails = try database.prepare("""
+        journalTails = try database.prepare(
+            """
             SELECT j.seq, j.scene, j.revision, j.change, j.layout_hash, j.at FROM journal AS j CROSS JOIN scenes AS s
             WHERE s.id = j.scene AND j.seq > s.journal_floor AND j.revision > s.revision
             ORDER BY j.seq
             """)
-        sessions = try database.prepare("""
+        sessions = try database.prepare(
+            """
             SELECT session, number, scene, base_revision, sizes, hash, created_at FROM snapshot_sessions
             WHERE scene = ?1 ORDER BY number
             """)
-        session = try database.prepare("""
+        session = try database.prepare(
+            """
             SELECT session, number, scene, base_revision, sizes, hash, created_at, body FROM snapshot_sessions
             WHERE session = ?1
             """)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CLinuxShims
 import CSQLite
@@ -106,14 +106,19 @@ final class WALCheckpointer: @unchecked Sendable {
         pthread_cond_init(&writerLeft, nil)
         pthread_cond_init(&writerReleased, nil)
         let context = Unmanaged.passRetained(self).toOpaque()
-        guard pthread_create(&thread, nil, { context in
-            Unmanaged<WALCheckpointer>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context) == 0 else {
+        guard
+            pthread_create(
+                &thread, nil,
+                { context in
+                    Unmanaged<WALCheckpointer>.fromOpaque(context!).takeRetainedValue().run()
+                    return nil
+                }, context) == 0
+        else {
             Unmanaged<WALCheckpointer>.fromOpaque(context).release()
             try? connection.close()
-            throw StoreError.check(.other, code: SQLITE_ERROR, operation: "start the WAL checkpoint thread",
-                                   message: "pthread_create failed")
+            throw StoreError.check(
+                .other, code: SQLITE_ERROR, operation: "start the WAL checkpoint thread",
+                message: "pthread_create failed")
         }
         started = true
     }
@@ -128,10 +133,13 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// Installs the hook on the writer's connection; `uninstall` before closing either.
     func install(on writer: Database) {
-        sqlite3_wal_hook(writer.handle, { context, handle, _, pages in
-            Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue().committed(walPages: pages, writer: handle)
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_wal_hook(
+            writer.handle,
+            { context, handle, _, pages in
+                Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue().committed(
+                    walPages: pages, writer: handle)
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     func uninstall(from writer: Database) {
@@ -317,7 +325,8 @@ final class WALCheckpointer: @unchecked Sendable {
             var limit = rlimit()
             // RLIMIT_NICE allows nice values down to 20 - rlim_cur (rlim_cur may be RLIM_INFINITY).
             if getrlimit(__rlimit_resource_t(__RLIMIT_NICE.rawValue), &limit) == 0,
-               limit.rlim_cur >= rlim_t(max(0, 20 - Int(start))) {
+                limit.rlim_cur >= rlim_t(max(0, 20 - Int(start)))
+            {
                 return PassPriorities(urgent: start, catchUp: start)
             }
             return PassPriorities(urgent: nil, catchUp: nil)
@@ -398,7 +407,8 @@ final class WALCheckpointer: @unchecked Sendable {
     private func syncDatabaseFile() {
         var file: UnsafeMutablePointer<sqlite3_file>?
         guard sqlite3_file_control(connection.handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
-              let file, let sync = file.pointee.pMethods?.pointee.xSync else { return }
+            let file, let sync = file.pointee.pMethods?.pointee.xSync
+        else { return }
         _ = sync(file, SQLITE_SYNC_NORMAL)
     }
 

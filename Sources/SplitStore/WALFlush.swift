@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CSQLite
 
@@ -54,7 +54,8 @@ public final class WALFlush: DurableFlush, @unchecked Sendable {
 
     private func failure(_ what: String) -> StoreError {
         let code = errno
-        return StoreError.check(.ioError, code: SQLITE_IOERR, operation: "\(what) \(path)",
-                                message: String(cString: strerror(code)))
+        return StoreError.check(
+            .ioError, code: SQLITE_IOERR, operation: "\(what) \(path)",
+            message: String(cString: strerror(code)))
     }
 }

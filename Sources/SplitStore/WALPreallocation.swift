@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CSQLite
 
@@ -41,7 +41,9 @@ enum WALPreallocation {
             guard written > 0 else { throw restoring(original, of: descriptor, after: failure("zero-fill", walPath)) }
             offset += written
         }
-        guard fdatasync(descriptor) == 0 else { throw restoring(original, of: descriptor, after: failure("fdatasync", walPath)) }
+        guard fdatasync(descriptor) == 0 else {
+            throw restoring(original, of: descriptor, after: failure("fdatasync", walPath))
+        }
     }
 
     /// Gives the space back: the zeros past `size` are not part of the WAL.
@@ -58,7 +60,8 @@ enum WALPreallocation {
 
     private static func failure(_ what: String, _ path: String) -> StoreError {
         let code = errno
-        return StoreError.check(.ioError, code: SQLITE_IOERR, operation: "\(what) \(path)",
-                                message: String(cString: strerror(code)))
+        return StoreError.check(
+            .ioError, code: SQLITE_IOERR, operation: "\(what) \(path)",
+            message: String(cString: strerror(code)))
     }
 }

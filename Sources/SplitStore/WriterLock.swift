@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CSQLite
 import Synchronization
@@ -52,8 +52,11 @@ final class WriterLock {
         do {
             lock = try LockFile(path: lockPath)
         } catch {
-            throw WriterLock.refusal(error, lockPath: lockPath,
-                                     busy: "another splitd (or another store of this process) has this database file open for writing: \(named)")
+            throw WriterLock.refusal(
+                error, lockPath: lockPath,
+                busy:
+                    "another splitd (or another store of this process) has this database file open for writing: \(named)"
+            )
         }
         // Before the file is created: an empty file found here is not one this start made.
         emptyDatabaseWarning = WriterLock.emptyDatabaseWarning(resolved, lockExisted: lockExisted)
@@ -72,8 +75,10 @@ final class WriterLock {
     }
 
     /// Opens and `flock`s the database file, unless this process holds it already.
-    private static func lockDatabaseFile(_ resolved: String, named: String) throws(StoreError) -> (Int32, FileIdentity) {
-        let busy = "another splitd (or another store of this process) has this database file open for writing under another name (a hard link to it): \(named)"
+    private static func lockDatabaseFile(_ resolved: String, named: String) throws(StoreError) -> (Int32, FileIdentity)
+    {
+        let busy =
+            "another splitd (or another store of this process) has this database file open for writing under another name (a hard link to it): \(named)"
         var status = stat()
         guard stat(resolved, &status) == 0 else { throw cantOpen("stat \(resolved)", errno) }
         // Refused without opening the file: closing a descriptor of it would drop the locks
@@ -141,11 +146,13 @@ final class WriterLock {
         case .held:
             return StoreError.check(.busy, code: SQLITE_BUSY, operation: "lock \(lockPath)", message: busy)
         case .symbolicLink:
-            return StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(lockPath)",
-                                    message: "it is a symbolic link (refused, not followed)")
+            return StoreError.check(
+                .cantOpen, code: SQLITE_CANTOPEN, operation: "open \(lockPath)",
+                message: "it is a symbolic link (refused, not followed)")
         case .notRegularFile:
-            return StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: "open \(lockPath)",
-                                    message: "it is not a regular file")
+            return StoreError.check(
+                .cantOpen, code: SQLITE_CANTOPEN, operation: "open \(lockPath)",
+                message: "it is not a regular file")
         case .cannotOpen(let code):
             return cantOpen("open \(lockPath)", code)
         case .cannotLock(let code):
@@ -155,14 +162,16 @@ final class WriterLock {
 
     private static func refusal(_ failure: Int32, operation: String, busy: String) -> StoreError {
         guard failure == EWOULDBLOCK else {
-            return StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: operation,
-                                    message: String(cString: strerror(failure)))
+            return StoreError.check(
+                .cantOpen, code: SQLITE_CANTOPEN, operation: operation,
+                message: String(cString: strerror(failure)))
         }
         return StoreError.check(.busy, code: SQLITE_BUSY, operation: operation, message: busy)
     }
 
     private static func cantOpen(_ operation: String, _ failure: Int32) -> StoreError {
-        StoreError.check(.cantOpen, code: SQLITE_CANTOPEN, operation: operation, message: String(cString: strerror(failure)))
+        StoreError.check(
+            .cantOpen, code: SQLITE_CANTOPEN, operation: operation, message: String(cString: strerror(failure)))
     }
 
     // MARK: The files this process holds

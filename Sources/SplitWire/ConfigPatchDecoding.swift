@@ -25,8 +25,9 @@ enum ConfigMember: Int, StoredMember {
     var isNullable: Bool {
         switch self {
         case .preferredPrimaryColumnWidth, .preferredPrimaryColumnWidthFraction, .preferredSupplementaryColumnWidth,
-             .preferredSupplementaryColumnWidthFraction, .placeholder, .traitOverrides,
-             .preferredInspectorColumnWidth, .preferredInspectorColumnWidthFraction: true
+            .preferredSupplementaryColumnWidthFraction, .placeholder, .traitOverrides,
+            .preferredInspectorColumnWidth, .preferredInspectorColumnWidthFraction:
+            true
         default: false
         }
     }
@@ -106,8 +107,9 @@ extension FieldReader {
 
     private func columnRoots() throws(WireError) -> ColumnRoots {
         try refuseUnknownKeys(known: { Column(rawValue: $0) != nil }, hint: " (roots are per column)")
-        return ColumnRoots(primary: try optionalString("primary"), supplementary: try optionalString("supplementary"),
-                           secondary: try optionalString("secondary"), compact: try optionalString("compact"))
+        return ColumnRoots(
+            primary: try optionalString("primary"), supplementary: try optionalString("supplementary"),
+            secondary: try optionalString("secondary"), compact: try optionalString("compact"))
     }
 
     private func tabs(_ name: String) throws(WireError) -> [TabConfig] {

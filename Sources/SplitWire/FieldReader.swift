@@ -87,11 +87,12 @@ struct FieldReader {
 
     /// A string naming a case of `E` (`rawValue`).
     func enumeration<E: RawRepresentable & CaseIterable>(_ name: String, _ type: E.Type) throws(WireError) -> E
-        where E.RawValue == String {
+    where E.RawValue == String {
         let text = try string(name)
         guard let value = E(rawValue: text) else {
-            throw WireError.badRequest("field '\(fieldName(name))' must be one of "
-                + E.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ", got '\(text)'")
+            throw WireError.badRequest(
+                "field '\(fieldName(name))' must be one of "
+                    + E.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ", got '\(text)'")
         }
         return value
     }

@@ -46,8 +46,9 @@ struct NameTable<Value: Sendable>: @unchecked Sendable {
     }
 
     func name(_ index: Int) -> String {
-        String(decoding: UnsafeBufferPointer(start: bytes + starts[index], count: starts[index + 1] - starts[index]),
-               as: UTF8.self)
+        String(
+            decoding: UnsafeBufferPointer(start: bytes + starts[index], count: starts[index + 1] - starts[index]),
+            as: UTF8.self)
     }
 
     /// The index of the name spelled by `text`, trying `hint` first (the next field in
@@ -86,13 +87,17 @@ struct NameTable<Value: Sendable>: @unchecked Sendable {
         let other = UnsafeRawPointer(text)
         var offset = 0
         while offset + 8 <= length {
-            guard name.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+            guard
+                name.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
             offset += 8
         }
         while offset < length {
-            guard name.load(fromByteOffset: offset, as: UInt8.self)
-                    == other.load(fromByteOffset: offset, as: UInt8.self) else {
+            guard
+                name.load(fromByteOffset: offset, as: UInt8.self)
+                    == other.load(fromByteOffset: offset, as: UInt8.self)
+            else {
                 return false
             }
             offset += 1
@@ -187,8 +192,11 @@ struct FieldScanner {
 
     /// The next member's field index in `fields` (`fields.count` for an unknown key, whose
     /// value the caller must `skipValue`), positioned at its value; nil after the closing brace.
-    mutating func nextField(_ fields: NameTable<Int>, _ members: inout ObjectMembers)
-        throws(StoredDocumentError) -> Int? {
+    mutating func nextField(
+        _ fields: NameTable<Int>, _ members: inout ObjectMembers
+    )
+        throws(StoredDocumentError) -> Int?
+    {
         guard let next = peek() else { throw failure("unexpected end inside an object") }
         if next == UInt8(ascii: "}") {
             cursor.position += 1
@@ -237,8 +245,9 @@ struct FieldScanner {
             let byte = cursor.base[scan]
             if byte == UInt8(ascii: "\"") {
                 cursor.position = scan + 1
-                return fields.index(of: UnsafeBufferPointer(start: cursor.base + start, count: scan - start),
-                                    hint: hint)
+                return fields.index(
+                    of: UnsafeBufferPointer(start: cursor.base + start, count: scan - start),
+                    hint: hint)
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
             scan += 1
@@ -249,8 +258,10 @@ struct FieldScanner {
     }
 
     /// Fails naming the first field of `required` (indices into `fields`) not seen.
-    func requireFields(_ required: UInt64, _ members: ObjectMembers, _ fields: NameTable<Int>,
-                       in what: String) throws(StoredDocumentError) {
+    func requireFields(
+        _ required: UInt64, _ members: ObjectMembers, _ fields: NameTable<Int>,
+        in what: String
+    ) throws(StoredDocumentError) {
         let missing = required & ~members.seen
         guard missing != 0 else { return }
         let field = missing.trailingZeroBitCount
@@ -258,8 +269,11 @@ struct FieldScanner {
     }
 
     /// Reads the elements of an array through `element`, which reads one value.
-    mutating func array<T>(_ what: String, _ element: (inout FieldScanner) throws(StoredDocumentError) -> T)
-        throws(StoredDocumentError) -> [T] {
+    mutating func array<T>(
+        _ what: String, _ element: (inout FieldScanner) throws(StoredDocumentError) -> T
+    )
+        throws(StoredDocumentError) -> [T]
+    {
         guard let next = peek() else { throw failure("unexpected end, expected \(what)") }
         guard next == UInt8(ascii: "[") else { throw failure("\(what) must be an array") }
         cursor.position += 1
@@ -359,8 +373,11 @@ struct FieldScanner {
         while scan < cursor.end {
             let byte = cursor.base[scan]
             if byte == UInt8(ascii: "\"") {
-                guard let index = names.index(of: UnsafeBufferPointer(start: cursor.base + start, count: scan - start),
-                                              hint: 0) else {
+                guard
+                    let index = names.index(
+                        of: UnsafeBufferPointer(start: cursor.base + start, count: scan - start),
+                        hint: 0)
+                else {
                     throw failure("unknown \(what)", at: start - 1)
                 }
                 cursor.position = scan + 1

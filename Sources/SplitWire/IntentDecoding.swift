@@ -30,8 +30,9 @@ extension FieldReader {
         case "hideColumn": return .hideColumn(try column("column"))
         case "setConfig": return .setConfig(try nested("config").configPatch())
         default:
-            throw WireError.badRequest("unknown intent kind '\(kind)' in field '\(fieldName("kind"))' (expected one of "
-                + Intent.allKinds.joined(separator: ", ") + ")")
+            throw WireError.badRequest(
+                "unknown intent kind '\(kind)' in field '\(fieldName("kind"))' (expected one of "
+                    + Intent.allKinds.joined(separator: ", ") + ")")
         }
     }
 
@@ -39,8 +40,10 @@ extension FieldReader {
     func column(_ name: String) throws(WireError) -> Column {
         let text = try string(name)
         guard let column = Column(rawValue: text) else {
-            throw WireError(.invalidIntent, "unknown column '\(text)' in field '\(fieldName(name))' (columns: "
-                + Column.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            throw WireError(
+                .invalidIntent,
+                "unknown column '\(text)' in field '\(fieldName(name))' (columns: "
+                    + Column.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
         return column
     }
@@ -49,9 +52,10 @@ extension FieldReader {
     func displayMode(_ name: String) throws(WireError) -> DisplayMode {
         let text = try string(name)
         guard let mode = DisplayMode(wireName: text) else {
-            throw WireError.badRequest("field '\(fieldName(name))' must be a display mode ("
-                + DisplayMode.allCases.map(\.rawValue).joined(separator: ", ")
-                + ", or allVisible, primaryHidden, primaryOverlay), got '\(text)'")
+            throw WireError.badRequest(
+                "field '\(fieldName(name))' must be a display mode ("
+                    + DisplayMode.allCases.map(\.rawValue).joined(separator: ", ")
+                    + ", or allVisible, primaryHidden, primaryOverlay), got '\(text)'")
         }
         return mode
     }

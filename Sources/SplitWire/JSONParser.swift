@@ -198,8 +198,9 @@ struct JSONCursor {
         while position < end {
             let byte = base[position]
             if byte == Byte.quote {
-                let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start),
-                                  as: UTF8.self)
+                let text = String(
+                    decoding: UnsafeBufferPointer(start: base + start, count: position - start),
+                    as: UTF8.self)
                 position += 1
                 return text
             }
@@ -230,8 +231,10 @@ struct JSONCursor {
             default:
                 let sequenceStart = position
                 try skipUTF8Sequence()
-                scratch.append(contentsOf: UnsafeBufferPointer(start: base + sequenceStart,
-                                                               count: position - sequenceStart))
+                scratch.append(
+                    contentsOf: UnsafeBufferPointer(
+                        start: base + sequenceStart,
+                        count: position - sequenceStart))
             }
         }
         throw JSONParseError(.unexpectedEnd, at: position)
@@ -344,8 +347,9 @@ struct JSONCursor {
         let negative = base[position] == Byte.minus
         if negative { position += 1 }
         guard isDigit(at: position) else {
-            throw position < end ? JSONParseError(.invalidNumber, at: start)
-                                 : JSONParseError(.unexpectedEnd, at: position)
+            throw position < end
+                ? JSONParseError(.invalidNumber, at: start)
+                : JSONParseError(.unexpectedEnd, at: position)
         }
         // Up to 19 digits accumulate exactly; more force the slow path.
         var mantissa: UInt64 = 0
@@ -392,12 +396,15 @@ struct JSONCursor {
             if exponentNegative { exponent = -exponent }
         }
         if !mantissaOverflowed,
-           let magnitude = isInteger ? mantissa : Self.exactInteger(mantissa, exponent: exponent - fractionDigits) {
+            let magnitude = isInteger ? mantissa : Self.exactInteger(mantissa, exponent: exponent - fractionDigits)
+        {
             if !negative, magnitude <= UInt64(Int64.max) { return .int(Int64(magnitude)) }
             if negative, magnitude <= UInt64(Int64.max) + 1 { return .int(Int64(truncatingIfNeeded: 0 &- magnitude)) }
         }
-        return .double(try makeDouble(start: start, negative: negative, mantissa: mantissa,
-                                      overflowed: mantissaOverflowed, exponent: exponent - fractionDigits))
+        return .double(
+            try makeDouble(
+                start: start, negative: negative, mantissa: mantissa,
+                overflowed: mantissaOverflowed, exponent: exponent - fractionDigits))
     }
 
     /// `mantissa` × 10^`exponent` when that is a whole number below 2^53 (`3.0`, `1e3`; not
@@ -426,10 +433,13 @@ struct JSONCursor {
 
     /// Clinger's fast path when mantissa and power of ten are both exact Doubles (one
     /// correctly rounded operation); otherwise the standard library's correctly rounded parse.
-    private func makeDouble(start: Int, negative: Bool, mantissa: UInt64, overflowed: Bool,
-                            exponent: Int) throws(JSONParseError) -> Double {
+    private func makeDouble(
+        start: Int, negative: Bool, mantissa: UInt64, overflowed: Bool,
+        exponent: Int
+    ) throws(JSONParseError) -> Double {
         if !overflowed, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
-            let magnitude = exponent < 0
+            let magnitude =
+                exponent < 0
                 ? Double(mantissa) / exactPowersOfTen[-exponent]
                 : Double(mantissa) * exactPowersOfTen[exponent]
             return negative ? -magnitude : magnitude

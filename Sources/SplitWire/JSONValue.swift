@@ -94,7 +94,8 @@ extension JSONValue {
 func exactInt64(_ value: Double) -> Int64? {
     // 2^63 itself is not representable as Int64, hence the strict upper bound.
     guard value.isFinite, value.rounded(.towardZero) == value,
-          value >= -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0 else { return nil }
+        value >= -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0
+    else { return nil }
     return Int64(value)
 }
 
@@ -102,7 +103,8 @@ func exactInt64(_ value: Double) -> Int64? {
 
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
-    ExpressibleByDictionaryLiteral {
+    ExpressibleByDictionaryLiteral
+{
     public init(nilLiteral: ()) { self = .null }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int64) { self = .int(value) }
@@ -141,7 +143,9 @@ extension JSONValue: Hashable {
         case .int(let value): hashNumber(value, into: &hasher)
         case .double(let value):
             // Integral doubles hash like the equal `.int`.
-            if let exact = exactInt64(value) { hashNumber(exact, into: &hasher) } else {
+            if let exact = exactInt64(value) {
+                hashNumber(exact, into: &hasher)
+            } else {
                 hasher.combine(3 as UInt8); hasher.combine(value)
             }
         case .string(let value): hasher.combine(4 as UInt8); hasher.combine(value)

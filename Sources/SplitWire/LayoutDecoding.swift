@@ -12,18 +12,20 @@ extension Layout {
             try ColumnLayout(reader: column)
         }
         let presentations = try reader.elements("presentations") { (presentation: FieldReader) throws(WireError) in
-            PresentationLayout(vc: try presentation.string("vc"),
-                               style: try presentation.enumeration("style", PresentationStyle.self),
-                               effectiveStyle: try presentation.enumeration("effectiveStyle", PresentationStyle.self))
+            PresentationLayout(
+                vc: try presentation.string("vc"),
+                style: try presentation.enumeration("style", PresentationStyle.self),
+                effectiveStyle: try presentation.enumeration("effectiveStyle", PresentationStyle.self))
         }
-        self.init(size: try reader.nested("size").size(),
-                  orientation: try reader.enumeration("orientation", Orientation.self),
-                  traits: try reader.nested("traits").traits(),
-                  collapsed: try reader.bool("collapsed"),
-                  displayMode: try reader.optionalCase("displayMode", DisplayMode.self),
-                  splitBehavior: try reader.optionalCase("splitBehavior", SplitBehavior.self),
-                  columns: columns, presentations: presentations,
-                  selectedTab: try reader.optionalInt("selectedTab"))
+        self.init(
+            size: try reader.nested("size").size(),
+            orientation: try reader.enumeration("orientation", Orientation.self),
+            traits: try reader.nested("traits").traits(),
+            collapsed: try reader.bool("collapsed"),
+            displayMode: try reader.optionalCase("displayMode", DisplayMode.self),
+            splitBehavior: try reader.optionalCase("splitBehavior", SplitBehavior.self),
+            columns: columns, presentations: presentations,
+            selectedTab: try reader.optionalInt("selectedTab"))
     }
 }
 
@@ -33,9 +35,10 @@ extension ColumnLayout {
             guard let id = element.string else { throw reader.invalid(name, "a string", got: element) }
             return id
         }
-        self.init(column: try reader.enumeration("column", Column.self), visible: try reader.bool("visible"),
-                  x: try reader.double("x"), width: try reader.double("width"), overlay: try reader.bool("overlay"),
-                  dimmed: try reader.bool("dimmed"), stack: stack)
+        self.init(
+            column: try reader.enumeration("column", Column.self), visible: try reader.bool("visible"),
+            x: try reader.double("x"), width: try reader.double("width"), overlay: try reader.bool("overlay"),
+            dimmed: try reader.bool("dimmed"), stack: stack)
     }
 }
 
@@ -55,15 +58,17 @@ extension SceneEvent {
         case "willExpand": self = .willExpand(moved: try reader.strings("moved"))
         case "didExpand": self = .didExpand(moved: try reader.strings("moved"))
         case "displayModeChanged":
-            self = .displayModeChanged(from: try reader.optionalCase("from", DisplayMode.self),
-                                       to: try reader.optionalCase("to", DisplayMode.self))
+            self = .displayModeChanged(
+                from: try reader.optionalCase("from", DisplayMode.self),
+                to: try reader.optionalCase("to", DisplayMode.self))
         case "appear":
             self = .appear(vc: try reader.string("vc"), column: try reader.enumeration("column", Column.self))
         case "disappear":
             self = .disappear(vc: try reader.string("vc"), column: try reader.enumeration("column", Column.self))
         case "presented":
-            self = .presented(vc: try reader.string("vc"),
-                              style: try reader.enumeration("style", PresentationStyle.self))
+            self = .presented(
+                vc: try reader.string("vc"),
+                style: try reader.enumeration("style", PresentationStyle.self))
         case "dismissed": self = .dismissed(vc: try reader.string("vc"))
         default: throw WireError.badRequest("unknown event type '\(type)' in field '\(reader.fieldName("type"))'")
         }
@@ -107,12 +112,13 @@ extension FieldReader {
     }
 
     func traits() throws(WireError) -> Traits {
-        Traits(horizontalSizeClass: try enumeration("horizontalSizeClass", SizeClass.self),
-               verticalSizeClass: try enumeration("verticalSizeClass", SizeClass.self))
+        Traits(
+            horizontalSizeClass: try enumeration("horizontalSizeClass", SizeClass.self),
+            verticalSizeClass: try enumeration("verticalSizeClass", SizeClass.self))
     }
 
     func optionalCase<E: RawRepresentable & CaseIterable>(_ name: String, _ type: E.Type) throws(WireError) -> E?
-        where E.RawValue == String {
+    where E.RawValue == String {
         guard optional(name) != nil else { return nil }
         return try enumeration(name, type)
     }

@@ -11,8 +11,10 @@ extension JSONWriter {
     public mutating func write(_ layout: Layout) {
         openObject(#"{"size":"#)
         write(layout.size)
-        appendStatic(layout.orientation == .portrait ? #","orientation":"portrait","traits":"#
-                                                     : #","orientation":"landscape","traits":"#)
+        appendStatic(
+            layout.orientation == .portrait
+                ? #","orientation":"portrait","traits":"#
+                : #","orientation":"landscape","traits":"#)
         appendStatic(layout.traits.wireObject)
         appendStatic(layout.collapsed ? #","collapsed":true,"displayMode":"# : #","collapsed":false,"displayMode":"#)
         needsComma = false
@@ -55,11 +57,14 @@ extension JSONWriter {
         write(column.x)
         rawKey("width")
         write(column.width)
-        appendStatic(column.overlay
-            ? (column.dimmed ? #","overlay":true,"dimmed":true,"stack":"#
-                             : #","overlay":true,"dimmed":false,"stack":"#)
-            : (column.dimmed ? #","overlay":false,"dimmed":true,"stack":"#
-                             : #","overlay":false,"dimmed":false,"stack":"#))
+        appendStatic(
+            column.overlay
+                ? (column.dimmed
+                    ? #","overlay":true,"dimmed":true,"stack":"#
+                    : #","overlay":true,"dimmed":false,"stack":"#)
+                : (column.dimmed
+                    ? #","overlay":false,"dimmed":true,"stack":"#
+                    : #","overlay":false,"dimmed":false,"stack":"#))
         needsComma = false
         write(column.stack)
         endObject()

@@ -101,7 +101,8 @@ public struct DeviceListing: Hashable, Sendable {
     /// The listing of `device` in `catalog`: a profile iff it has a default size.
     public init(device: String, catalog: DeviceCatalog) {
         let defaultSize = catalog.defaultSize(device: device)
-        self.init(device: device, kind: defaultSize == nil ? .ruleSet : .profile,
-                  defaultSize: defaultSize, presets: catalog.presets(device: device))
+        self.init(
+            device: device, kind: defaultSize == nil ? .ruleSet : .profile,
+            defaultSize: defaultSize, presets: catalog.presets(device: device))
     }
 }

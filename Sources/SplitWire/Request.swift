@@ -97,8 +97,8 @@ extension Request {
         public var scene: String? {
             switch self {
             case let .sceneCreate(scene, _, _, _), let .sceneGet(scene), let .sceneDelete(scene),
-                 let .sceneAttach(scene, _, _, _), let .sceneDetach(scene), let .resize(scene, _, _),
-                 let .intent(scene, _, _), let .snapshot(scene, _), let .snapshotList(scene):
+                let .sceneAttach(scene, _, _, _), let .sceneDetach(scene), let .resize(scene, _, _),
+                let .intent(scene, _, _), let .snapshot(scene, _), let .snapshotList(scene):
                 scene
             case .hello, .sceneList, .snapshotGet, .stats, .ping, .devices:
                 nil

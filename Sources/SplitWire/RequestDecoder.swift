@@ -48,8 +48,9 @@ public struct RequestDecoder: Sendable {
         do {
             value = try parser.parse(line)
         } catch {
-            throw RequestFailure(id: RequestIDSalvage.id(in: line, maxDepth: parser.maxDepth),
-                                 error: WireError(.badJSON, "invalid JSON: \(error)"))
+            throw RequestFailure(
+                id: RequestIDSalvage.id(in: line, maxDepth: parser.maxDepth),
+                error: WireError(.badJSON, "invalid JSON: \(error)"))
         }
         return try decode(value)
     }
@@ -69,8 +70,9 @@ public struct RequestDecoder: Sendable {
     /// Decodes an already parsed request value.
     public func decode(_ value: JSONValue) throws(RequestFailure) -> Request {
         guard case .object(let object) = value else {
-            throw RequestFailure(id: nil,
-                                 error: WireError(.badJSON, "a request must be a JSON object, got \(value.typeName)"))
+            throw RequestFailure(
+                id: nil,
+                error: WireError(.badJSON, "a request must be a JSON object, got \(value.typeName)"))
         }
         let id = object["id"].flatMap(RequestID.init(json:))
         func fail(_ error: WireError) -> RequestFailure { RequestFailure(id: id, error: error) }
@@ -133,20 +135,23 @@ public struct OpDecoder: Sendable {
         .sceneDelete(scene: try fields.identifier("scene"))
     }
     public static let sceneAttach = OpDecoder { fields throws(WireError) in
-        .sceneAttach(scene: try fields.identifier("scene"), role: try fields.enumeration("role", ClientRole.self),
-                     size: try fields.optionalWindowSize("size"), notices: try fields.attachNotices())
+        .sceneAttach(
+            scene: try fields.identifier("scene"), role: try fields.enumeration("role", ClientRole.self),
+            size: try fields.optionalWindowSize("size"), notices: try fields.attachNotices())
     }
     public static let sceneDetach = OpDecoder { fields throws(WireError) in
         .sceneDetach(scene: try fields.identifier("scene"))
     }
     /// The general path of `resize`: the plain form never gets here (`ResizeFastPath`).
     public static let resize = OpDecoder { fields throws(WireError) in
-        .resize(scene: try fields.identifier("scene"), size: try fields.windowSize(),
-                baseRevision: try fields.optionalRevision("baseRevision"))
+        .resize(
+            scene: try fields.identifier("scene"), size: try fields.windowSize(),
+            baseRevision: try fields.optionalRevision("baseRevision"))
     }
     public static let intent = OpDecoder { fields throws(WireError) in
-        .intent(scene: try fields.identifier("scene"), intent: try fields.nested("intent").intent(),
-                baseRevision: try fields.optionalRevision("baseRevision"))
+        .intent(
+            scene: try fields.identifier("scene"), intent: try fields.nested("intent").intent(),
+            baseRevision: try fields.optionalRevision("baseRevision"))
     }
     public static let snapshot = OpDecoder { fields throws(WireError) in
         .snapshot(scene: try fields.identifier("scene"), target: try fields.snapshotTarget())
@@ -199,14 +204,16 @@ extension FieldReader {
         let allowed = text.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: ":"), UInt8(ascii: "-"): true
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: ":"), UInt8(ascii: "-"):
+                true
             default: false
             }
         }
         guard allowed, (1...128).contains(text.utf8.count) else {
-            throw WireError.badRequest("field '\(fieldName(name))' must be 1-128 characters of [A-Za-z0-9._:-], "
-                                       + "got \(describe(.string(text)))")
+            throw WireError.badRequest(
+                "field '\(fieldName(name))' must be 1-128 characters of [A-Za-z0-9._:-], "
+                    + "got \(describe(.string(text)))")
         }
         return text
     }
@@ -262,4 +269,3 @@ func describeID(_ value: JSONValue) -> String {
     }
     return describe(value)
 }
-

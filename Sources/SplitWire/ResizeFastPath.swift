@@ -71,9 +71,13 @@ enum ResizeFastPath {
                 }
             } while take(UInt8(ascii: ","))
             guard take(UInt8(ascii: "}")), position == end, sawOp,
-                  let id, let scene, let width, let height else { return nil }
-            return Request(id: id, op: .resize(scene: scene, size: Size(width: Double(width), height: Double(height)),
-                                               baseRevision: baseRevision.map { Int($0) }))
+                let id, let scene, let width, let height
+            else { return nil }
+            return Request(
+                id: id,
+                op: .resize(
+                    scene: scene, size: Size(width: Double(width), height: Double(height)),
+                    baseRevision: baseRevision.map { Int($0) }))
         }
 
         var peek: UInt8? { position < end ? bytes[position] : nil }
@@ -113,7 +117,8 @@ enum ResizeFastPath {
             let start = position
             var value: Int64 = 0
             while position < end, case let byte = bytes[position],
-                  byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9")
+            {
                 // Past `maxDigits` (18 at most) the value could overflow.
                 guard position - start < maxDigits else { return nil }
                 value = value * 10 + Int64(byte - UInt8(ascii: "0"))

@@ -44,10 +44,13 @@ public enum WireEncoder {
     }
 
     /// A layout push to the clients of `scene`.
-    public static func appendLayoutPush(scene: String, revision: Int, layout: Layout, events: [SceneEvent],
-                                        to buffer: inout [UInt8]) {
-        appendLayoutPush(scene: scene, change: ChangeFields(revision: revision, layout: layout, events: events),
-                         to: &buffer)
+    public static func appendLayoutPush(
+        scene: String, revision: Int, layout: Layout, events: [SceneEvent],
+        to buffer: inout [UInt8]
+    ) {
+        appendLayoutPush(
+            scene: scene, change: ChangeFields(revision: revision, layout: layout, events: events),
+            to: &buffer)
     }
 
     /// A layout push reusing fields encoded once for the response and every subscriber.
@@ -67,8 +70,11 @@ public enum WireEncoder {
     /// The response to a `resize` or `intent`, written in one pass; `fields` locates its
     /// `"revision":..,"layout":..,"events":..` members in `bytes`, for the pushes of the same
     /// change (`ChangeFields(encoded:)`). The same bytes as `appendResponse(id:change:to:)`.
-    public static func changeResponse(id: RequestID, revision: Int, layout: Layout, events: [SceneEvent])
-        -> (bytes: [UInt8], fields: Range<Int>) {
+    public static func changeResponse(
+        id: RequestID, revision: Int, layout: Layout, events: [SceneEvent]
+    )
+        -> (bytes: [UInt8], fields: Range<Int>)
+    {
         var writer = JSONWriter()
         let fields = writeChangeResponse(id: id, revision: revision, layout: layout, events: events, into: &writer)
         return (writer.bytes, fields)
@@ -77,8 +83,10 @@ public enum WireEncoder {
     /// `changeResponse` left in `writer` (emptied first), whose storage the caller reuses from
     /// one response to the next and copies the response where it is kept (the daemon: its
     /// turn's reply buffer); answers where its fields are.
-    public static func writeChangeResponse(id: RequestID, revision: Int, layout: Layout, events: [SceneEvent],
-                                           into writer: inout JSONWriter) -> Range<Int> {
+    public static func writeChangeResponse(
+        id: RequestID, revision: Int, layout: Layout, events: [SceneEvent],
+        into writer: inout JSONWriter
+    ) -> Range<Int> {
         writer.removeAll()
         writer.beginObject()
         writer.rawKey("id")

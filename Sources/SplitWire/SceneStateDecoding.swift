@@ -67,8 +67,10 @@ private let sharesFields = NameTable(members: SharesMember.self)
 private let displayFields = NameTable(members: DisplayMember.self)
 
 // What each object's Codable conformance requires (computed once: `mask` builds an array).
-private let requiredSceneMembers = SceneStateMember.mask([.id, .device, .size, .traits, .config, .revision,
-                                                           .navigation, .display])
+private let requiredSceneMembers = SceneStateMember.mask([
+    .id, .device, .size, .traits, .config, .revision,
+    .navigation, .display,
+])
 private let requiredSizeMembers = SizeMember.all
 private let requiredTraitsMembers = TraitsMember.all
 private let requiredTabConfigMembers = TabConfigMember.mask([.root])
@@ -80,9 +82,11 @@ private let requiredSharesMembers = SharesMember.all
 
 private let splitStyles = NameTable(cases: SplitStyle.self)
 /// DisplayMode's Decodable accepts the deprecated UIKit names.
-private let displayModes = NameTable(cases: DisplayMode.self, aliases: [
-    ("allVisible", .oneBesideSecondary), ("primaryHidden", .secondaryOnly), ("primaryOverlay", .oneOverSecondary),
-])
+private let displayModes = NameTable(
+    cases: DisplayMode.self,
+    aliases: [
+        ("allVisible", .oneBesideSecondary), ("primaryHidden", .secondaryOnly), ("primaryOverlay", .oneOverSecondary),
+    ])
 private let splitBehaviors = NameTable(cases: SplitBehavior.self)
 private let primaryEdges = NameTable(cases: PrimaryEdge.self)
 private let layoutDirections = NameTable(cases: LayoutDirection.self)
@@ -130,9 +134,10 @@ extension FieldScanner {
             }
         }
         try requireFields(requiredSceneMembers, members, sceneFields, in: "scene state")
-        return SceneState(id: id, device: device, size: size, traits: traits, config: config,
-                          revision: revision, navigation: navigation, display: display,
-                          heldOrientation: heldOrientation, activationState: activationState)
+        return SceneState(
+            id: id, device: device, size: size, traits: traits, config: config,
+            revision: revision, navigation: navigation, display: display,
+            heldOrientation: heldOrientation, activationState: activationState)
     }
 
     mutating func size() throws(StoredDocumentError) -> Size {
@@ -193,7 +198,8 @@ extension FieldScanner {
             case .showsSecondaryOnlyButton?: c.showsSecondaryOnlyButton = try bool()
             case .roots?: c.roots = try columnRoots()
             case .placeholder?: c.placeholder = try takeNull() ? nil : try string()
-            case .tabs?: c.tabs = try array("tabs") { (scanner: inout FieldScanner) throws(StoredDocumentError) in
+            case .tabs?:
+                c.tabs = try array("tabs") { (scanner: inout FieldScanner) throws(StoredDocumentError) in
                     try scanner.tabConfig()
                 }
             case .collapsePolicy?: c.collapsePolicy = try name(collapsePolicies, "collapse policy")
@@ -272,7 +278,8 @@ extension FieldScanner {
             case .secondary?: n.secondary = try strings("secondary")
             case .compact?: n.compact = try strings("compact")
             case .placeholder?: n.placeholder = try string()
-            case .tabs?: n.tabs = try array("tabs") { (scanner: inout FieldScanner) throws(StoredDocumentError) in
+            case .tabs?:
+                n.tabs = try array("tabs") { (scanner: inout FieldScanner) throws(StoredDocumentError) in
                     try scanner.tabState()
                 }
             case .selectedTab?: n.selectedTab = try int()

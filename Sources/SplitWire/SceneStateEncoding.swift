@@ -188,8 +188,11 @@ extension JSONWriter {
 
     private mutating func writeFinite(_ value: Double) throws {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: [],
-                                                          debugDescription: "\(value) cannot be represented in JSON"))
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: [],
+                    debugDescription: "\(value) cannot be represented in JSON"))
         }
         write(value)
     }

@@ -56,10 +56,12 @@ extension SnapshotResult {
             SizedLayout(size: try snapshot.nested("size").size(), layout: try Layout(reader: snapshot.nested("layout")))
         }
         let roundTrip = try reader.nested("roundTrip")
-        self.init(baseRevision: try reader.int("baseRevision"), snapshots: snapshots,
-                  roundTrip: RoundTripReport(lossless: try roundTrip.bool("lossless"),
-                                             differences: try roundTrip.strings("differences"),
-                                             lost: roundTrip.optional("lost") == nil ? [] : try roundTrip.strings("lost")))
+        self.init(
+            baseRevision: try reader.int("baseRevision"), snapshots: snapshots,
+            roundTrip: RoundTripReport(
+                lossless: try roundTrip.bool("lossless"),
+                differences: try roundTrip.strings("differences"),
+                lost: roundTrip.optional("lost") == nil ? [] : try roundTrip.strings("lost")))
     }
 }
 
@@ -67,7 +69,8 @@ extension SnapshotRecord {
     /// Reads a `snapshot` / `snapshot.get` result object.
     public init(json: JSONValue) throws(WireError) {
         let reader = try FieldReader.root(json, "snapshot")
-        self.init(session: try reader.optionalString("session"), scene: try reader.optionalString("scene"),
-                  hash: try reader.optionalString("hash"), result: try SnapshotResult(reader: reader))
+        self.init(
+            session: try reader.optionalString("session"), scene: try reader.optionalString("scene"),
+            hash: try reader.optionalString("hash"), result: try SnapshotResult(reader: reader))
     }
 }

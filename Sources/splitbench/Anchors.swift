@@ -20,7 +20,8 @@ struct Anchors {
     /// walking up from `.build/<triple>/<configuration>/splitbench`).
     static func defaultSource() throws -> String {
         var candidates = [FileManager.default.currentDirectoryPath]
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var folder = URL(fileURLWithPath: me).deletingLastPathComponent()
         while folder.path != "/" {
             candidates.append(folder.path)
@@ -29,7 +30,8 @@ struct Anchors {
         for root in candidates where FileManager.default.fileExists(atPath: root + "/" + sourceFolder + "/Makefile") {
             return root + "/" + sourceFolder
         }
-        throw BenchError("cannot find \(sourceFolder)/Makefile in the current directory or above splitbench; pass --anchors")
+        throw BenchError(
+            "cannot find \(sourceFolder)/Makefile in the current directory or above splitbench; pass --anchors")
     }
 
     /// Copies the anchors' sources into `scratch` and builds them with `make`.
@@ -64,14 +66,19 @@ struct Anchors {
 
     /// Runs the C load generator against `socket`; `template` sends the resize template
     /// (splitd's scenes bench-0...) instead of loadgen's fixed line; `-e` counts error replies.
-    func runLoadgen(socket: String, connections: Int, depth: Int, warmup: Double, seconds: Double,
-                    serverPID: Int32?, clientCPU: Int?, scratch: String) throws -> LoadgenResult {
-        var arguments = [loadgen, "-s", socket, "-c", String(connections), "-d", String(depth),
-                         "-t", String(Int(seconds.rounded(.up))), "-w", String(Int(warmup.rounded(.up))), "-e",
-                         "-f", resizeTemplate]
+    func runLoadgen(
+        socket: String, connections: Int, depth: Int, warmup: Double, seconds: Double,
+        serverPID: Int32?, clientCPU: Int?, scratch: String
+    ) throws -> LoadgenResult {
+        var arguments = [
+            loadgen, "-s", socket, "-c", String(connections), "-d", String(depth),
+            "-t", String(Int(seconds.rounded(.up))), "-w", String(Int(warmup.rounded(.up))), "-e",
+            "-f", resizeTemplate,
+        ]
         if let serverPID { arguments += ["-p", String(serverPID)] }
         let command = pinned(clientCPU, arguments)
-        let run = try Subprocess.run(command[0], Array(command.dropFirst()), timeout: warmup + seconds + 30, scratch: scratch)
+        let run = try Subprocess.run(
+            command[0], Array(command.dropFirst()), timeout: warmup + seconds + 30, scratch: scratch)
         guard let line = run.output.split(separator: "\n").last(where: { $0.hasPrefix("RESULT") }) else {
             throw BenchError("loadgen printed no RESULT (status \(run.status)): \(run.errorOutput.suffix(500))")
         }
@@ -81,12 +88,15 @@ struct Anchors {
             if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
         }
         var result = LoadgenResult(fields: fields, line: String(line))
-        if !run.errorOutput.isEmpty && result.errors != 0 { result.line += "\n  loadgen: " + run.errorOutput.prefix(300) }
+        if !run.errorOutput.isEmpty && result.errors != 0 {
+            result.line += "\n  loadgen: " + run.errorOutput.prefix(300)
+        }
         return result
     }
 
     /// Runs `body` with the echo server listening on a socket in `scratch`.
-    func withEchoServer<T>(cpu: Int?, scratch: String, _ body: (_ socket: String, _ pid: Int32) throws -> T) throws -> T {
+    func withEchoServer<T>(cpu: Int?, scratch: String, _ body: (_ socket: String, _ pid: Int32) throws -> T) throws -> T
+    {
         let socket = scratch + "/echo.sock"
         unlink(socket)
         let command = pinned(cpu, [echoServer, "-s", socket, "-t", "600"])
@@ -114,8 +124,10 @@ struct Anchors {
     /// Redis on a Unix socket with the append-only file (flushed as `appendfsync` says), on the
     /// same file system as splitd's databases, measured with redis-benchmark: SET, 400-byte
     /// values, `clients` clients, no pipelining.
-    static func runRedis(clients: Int, requests: Int, appendfsync: AppendFsync = .always, serverCPU: Int?, clientCPU: Int?,
-                         scratch: String) throws -> RedisResult {
+    static func runRedis(
+        clients: Int, requests: Int, appendfsync: AppendFsync = .always, serverCPU: Int?, clientCPU: Int?,
+        scratch: String
+    ) throws -> RedisResult {
         let directory = scratch + "/redis-\(monotonicNanoseconds() % 1_000_000_000)"
         try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -137,8 +149,12 @@ struct Anchors {
         let server = try Background(command[0], Array(command.dropFirst()), logPath: directory + "/redis.stdout")
         defer { server.stop() }
         try waitForSocket(socket, probe: "PING")
-        let benchmark = pinned(clientCPU, ["redis-benchmark", "-s", socket, "-c", String(clients), "-P", "1",
-                                           "-t", "set", "-d", "400", "-r", "10000", "-n", String(requests), "--csv"])
+        let benchmark = pinned(
+            clientCPU,
+            [
+                "redis-benchmark", "-s", socket, "-c", String(clients), "-P", "1",
+                "-t", "set", "-d", "400", "-r", "10000", "-n", String(requests), "--csv",
+            ])
         let run = try Subprocess.run(benchmark[0], Array(benchmark.dropFirst()), timeout: 120, scratch: scratch)
         return try parseRedisCSV(run.output)
     }
@@ -157,8 +173,9 @@ struct Anchors {
                 guard let column = header.firstIndex(of: key), column < values.count else { return .nan }
                 return Double(values[column]) ?? .nan
             }
-            return RedisResult(requestsPerSecond: value("rps"), p50Milliseconds: value("p50_latency_ms"),
-                               p99Milliseconds: value("p99_latency_ms"), line: lines[headerIndex + 1])
+            return RedisResult(
+                requestsPerSecond: value("rps"), p50Milliseconds: value("p50_latency_ms"),
+                p99Milliseconds: value("p99_latency_ms"), line: lines[headerIndex + 1])
         }
         if let line = lines.first(where: { $0.hasPrefix("\"SET") }), let rps = Double(cells(line).last ?? "") {
             return RedisResult(requestsPerSecond: rps, p50Milliseconds: .nan, p99Milliseconds: .nan, line: line)

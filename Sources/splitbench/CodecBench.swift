@@ -34,57 +34,69 @@ enum CodecBench {
         let transition = try engine.apply(.resize(CoreBench.third), to: base)
         var results: [Microbench.Measurement] = []
 
-        results.append(try harness.measure("decode resize request: SplitWire") {
-            consume(try RequestDecoder.decode(resizeLine))
-        })
+        results.append(
+            try harness.measure("decode resize request: SplitWire") {
+                consume(try RequestDecoder.decode(resizeLine))
+            })
         let decoder = JSONDecoder()
         let resizeData = Data(resizeLine)
-        results.append(try harness.measure("decode resize request: Foundation JSONDecoder") {
-            consume(try decoder.decode(ResizeRequest.self, from: resizeData))
-        })
+        results.append(
+            try harness.measure("decode resize request: Foundation JSONDecoder") {
+                consume(try decoder.decode(ResizeRequest.self, from: resizeData))
+            })
 
         var buffer: [UInt8] = []
         buffer.reserveCapacity(4096)
-        results.append(harness.measure("encode change response (layout + \(transition.events.count) events): SplitWire") {
-            buffer.removeAll(keepingCapacity: true)
-            let fields = ChangeFields(revision: transition.state.revision, layout: transition.layout,
-                                      events: transition.events)
-            WireEncoder.appendResponse(id: .int(4711), change: fields, to: &buffer)
-            consume(buffer.count)
-        })
+        results.append(
+            harness.measure("encode change response (layout + \(transition.events.count) events): SplitWire") {
+                buffer.removeAll(keepingCapacity: true)
+                let fields = ChangeFields(
+                    revision: transition.state.revision, layout: transition.layout,
+                    events: transition.events)
+                WireEncoder.appendResponse(id: .int(4711), change: fields, to: &buffer)
+                consume(buffer.count)
+            })
         let encoder = JSONEncoder()
-        let response = ChangeResponse(id: 4711, ok: true, revision: transition.state.revision,
-                                      layout: transition.layout, events: transition.events)
-        results.append(try harness.measure("encode change response: Foundation JSONEncoder") {
-            consume(try encoder.encode(response))
-        })
+        let response = ChangeResponse(
+            id: 4711, ok: true, revision: transition.state.revision,
+            layout: transition.layout, events: transition.events)
+        results.append(
+            try harness.measure("encode change response: Foundation JSONEncoder") {
+                consume(try encoder.encode(response))
+            })
 
         let blobEncoder = JSONEncoder()
         blobEncoder.outputFormatting = [.sortedKeys]
-        results.append(try harness.measure("encode scene state blob: Foundation (sortedKeys)") {
-            consume(try blobEncoder.encode(transition.state))
-        })
+        results.append(
+            try harness.measure("encode scene state blob: Foundation (sortedKeys)") {
+                consume(try blobEncoder.encode(transition.state))
+            })
         let blob = try blobEncoder.encode(transition.state)
-        results.append(try harness.measure("decode scene state blob: Foundation") {
-            consume(try decoder.decode(SceneState.self, from: blob))
-        })
+        results.append(
+            try harness.measure("decode scene state blob: Foundation") {
+                consume(try decoder.decode(SceneState.self, from: blob))
+            })
 
         try verifySceneStateCodec(transition.state)
         let stored = try SceneStateCodec.encode(transition.state)
-        results.append(try harness.measure("parse scene state blob: SplitWire JSONParser (tree only)") {
-            consume(try JSONParser.parse(stored))
-        })
-        results.append(try harness.measure("encode scene state blob: SceneStateCodec (hand-written)") {
-            consume(try SceneStateCodec.encode(transition.state))
-        })
-        results.append(try harness.measure("decode scene state blob: SceneStateCodec (hand-written)") {
-            consume(try SceneStateCodec.decode(stored))
-        })
+        results.append(
+            try harness.measure("parse scene state blob: SplitWire JSONParser (tree only)") {
+                consume(try JSONParser.parse(stored))
+            })
+        results.append(
+            try harness.measure("encode scene state blob: SceneStateCodec (hand-written)") {
+                consume(try SceneStateCodec.encode(transition.state))
+            })
+        results.append(
+            try harness.measure("decode scene state blob: SceneStateCodec (hand-written)") {
+                consume(try SceneStateCodec.decode(stored))
+            })
         // Older databases hold Foundation's blobs: keys in another order miss the field hints.
         let sortedBlob = Array(blob)
-        results.append(try harness.measure("decode Foundation sortedKeys blob: SceneStateCodec") {
-            consume(try SceneStateCodec.decode(sortedBlob))
-        })
+        results.append(
+            try harness.measure("decode Foundation sortedKeys blob: SceneStateCodec") {
+                consume(try SceneStateCodec.decode(sortedBlob))
+            })
         return results
     }
 
@@ -94,8 +106,9 @@ enum CodecBench {
         let stored = try SceneStateCodec.encode(state)
         let foundation = try JSONEncoder().encode(state)
         guard try SceneStateCodec.decode(stored) == state, try SceneStateCodec.decode(Array(foundation)) == state,
-              try JSONDecoder().decode(SceneState.self, from: Data(stored)) == state,
-              try JSONParser.parse(stored) == JSONParser.parse(Array(foundation)) else {
+            try JSONDecoder().decode(SceneState.self, from: Data(stored)) == state,
+            try JSONParser.parse(stored) == JSONParser.parse(Array(foundation))
+        else {
             throw BenchError("SceneStateCodec disagrees with Foundation's Codable JSON on SceneState")
         }
     }
@@ -105,8 +118,11 @@ enum CodecBench {
         let engine = SplitEngine()
         let transition = try engine.apply(.resize(CoreBench.third), to: try CoreBench.baseState(engine))
         var buffer: [UInt8] = []
-        WireEncoder.appendResponse(id: .int(4711), change: ChangeFields(revision: transition.state.revision,
-                                   layout: transition.layout, events: transition.events), to: &buffer)
+        WireEncoder.appendResponse(
+            id: .int(4711),
+            change: ChangeFields(
+                revision: transition.state.revision,
+                layout: transition.layout, events: transition.events), to: &buffer)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return (buffer.count, try encoder.encode(transition.state).count)

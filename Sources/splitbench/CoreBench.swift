@@ -22,40 +22,45 @@ enum CoreBench {
 
         var state = base
         var toThird = true
-        results.append(try harness.measure("resize collapse/expand (apply)") {
-            let transition = try engine.apply(.resize(toThird ? third : full), to: state)
-            state = transition.state
-            toThird.toggle()
-            consume(transition.events)
-        })
+        results.append(
+            try harness.measure("resize collapse/expand (apply)") {
+                let transition = try engine.apply(.resize(toThird ? third : full), to: state)
+                state = transition.state
+                toThird.toggle()
+                consume(transition.events)
+            })
 
         state = base
         var wide = true
-        results.append(try harness.measure("resize within a size class (apply)") {
-            let transition = try engine.apply(.resize(Size(width: wide ? 1200 : 1180, height: 1024)), to: state)
-            state = transition.state
-            wide.toggle()
-            consume(transition.layout)
-        })
+        results.append(
+            try harness.measure("resize within a size class (apply)") {
+                let transition = try engine.apply(.resize(Size(width: wide ? 1200 : 1180, height: 1024)), to: state)
+                state = transition.state
+                wide.toggle()
+                consume(transition.layout)
+            })
 
         state = base
         var push = true
-        results.append(try harness.measure("intent push/pop (apply)") {
-            let intent: Intent = push ? .push(column: .secondary, vc: "detail") : .pop(column: .secondary)
-            let transition = try engine.apply(.intent(intent), to: state)
-            state = transition.state
-            push.toggle()
-            consume(transition.layout)
-        })
+        results.append(
+            try harness.measure("intent push/pop (apply)") {
+                let intent: Intent = push ? .push(column: .secondary, vc: "detail") : .pop(column: .secondary)
+                let transition = try engine.apply(.intent(intent), to: state)
+                state = transition.state
+                push.toggle()
+                consume(transition.layout)
+            })
 
-        results.append(harness.measure("layout of a scene") {
-            consume(engine.layout(of: base))
-        })
+        results.append(
+            harness.measure("layout of a scene") {
+                consume(engine.layout(of: base))
+            })
 
         let sizes = engine.catalog.presetSizes("appSwitcher", device: device, current: base.size) ?? []
-        results.append(try harness.measure("appSwitcher snapshot session (\(sizes.count) sizes + round trip)") {
-            consume(try engine.snapshot(base, preset: "appSwitcher"))
-        })
+        results.append(
+            try harness.measure("appSwitcher snapshot session (\(sizes.count) sizes + round trip)") {
+                consume(try engine.snapshot(base, preset: "appSwitcher"))
+            })
         return results
     }
 }

@@ -15,7 +15,8 @@ struct DaemonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("splitd binary to start (default: next to splitbench).", valueName: "path"))
     var splitd: String?
 
-    @Option(help: ArgumentHelp("Folder for sockets and databases; must not be tmpfs for durable runs.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("Folder for sockets and databases; must not be tmpfs for durable runs.", valueName: "dir"))
     var workDir: String = "bench-out"
 
     @Option(help: ArgumentHelp("Durability of a started daemon.", valueName: "full|normal"))
@@ -30,15 +31,19 @@ struct DaemonOptions: ParsableArguments {
     /// The splitd binary to start.
     var splitdBinary: String {
         if let splitd { return splitd }
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("splitd").path
     }
 
     /// A launch description for a fresh daemon in a new folder under the work folder.
-    func launch(named name: String, durability: String? = nil, environment: [String: String] = [:]) -> DaemonProcess.Launch {
-        DaemonProcess.Launch(binary: splitdBinary, directory: freshDirectory(name),
-                             durability: durability ?? self.durability,
-                             cpu: serverCPU >= 0 ? serverCPU : nil, environment: environment)
+    func launch(
+        named name: String, durability: String? = nil, environment: [String: String] = [:]
+    ) -> DaemonProcess.Launch {
+        DaemonProcess.Launch(
+            binary: splitdBinary, directory: freshDirectory(name),
+            durability: durability ?? self.durability,
+            cpu: serverCPU >= 0 ? serverCPU : nil, environment: environment)
     }
 
     func freshDirectory(_ name: String) -> String {
@@ -53,8 +58,10 @@ struct DaemonOptions: ParsableArguments {
     }
 
     /// Runs `body` against the targeted daemon, or against a fresh one it starts and stops.
-    func withDaemon<T>(named name: String, durability: String? = nil, environment: [String: String] = [:],
-                       _ body: (_ socket: String, _ pid: Int32?) throws -> T) throws -> T {
+    func withDaemon<T>(
+        named name: String, durability: String? = nil, environment: [String: String] = [:],
+        _ body: (_ socket: String, _ pid: Int32?) throws -> T
+    ) throws -> T {
         if let socket { return try body(socket, pid) }
         let daemon = try DaemonProcess(launch(named: name, durability: durability, environment: environment))
         defer {

@@ -25,10 +25,14 @@ enum Fanout {
 
     static let scene = "fanout-0"
 
-    static func run(socket: String, pid: Int32?, viewers viewerCount: Int, warmup: Double,
-                    seconds: Double) throws -> Result {
+    static func run(
+        socket: String, pid: Int32?, viewers viewerCount: Int, warmup: Double,
+        seconds: Double
+    ) throws -> Result {
         let setup = try LineClient(path: socket)
-        try setup.call(#"{"id":1,"op":"scene.create","scene":"\#(scene)","device":"ipad-pro-12.9","size":{"width":1366,"height":1024}}"#)
+        try setup.call(
+            #"{"id":1,"op":"scene.create","scene":"\#(scene)","device":"ipad-pro-12.9","size":{"width":1366,"height":1024}}"#
+        )
         var viewers: [LineClient] = []
         for index in 0..<viewerCount {
             let viewer = try LineClient(path: socket)
@@ -141,8 +145,9 @@ enum Fanout {
                     while true {
                         let got = read(fd, buffer.baseAddress!, buffer.count)
                         if got > 0 {
-                            lines(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<got]), from: index,
-                                  now: monotonicNanoseconds())
+                            lines(
+                                UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<got]), from: index,
+                                now: monotonicNanoseconds())
                             continue
                         }
                         if got < 0 && (errno == EAGAIN || errno == EINTR) { break }
@@ -154,17 +159,21 @@ enum Fanout {
                 }
             }
             let measured = Double(measureEnd - measureStart) / 1e9
-            return Result(viewers: viewers.count, seconds: measured, writes: writes,
-                          pushesPerSecond: Double(writes * viewers.count) / measured,
-                          pushLatency: pushLatency.summary(), lastViewerLatency: lastViewerLatency.summary(),
-                          replyLatency: replyLatency.summary(), errors: errors, firstError: firstError,
-                          daemonCPUPercent: cpuPercent)
+            return Result(
+                viewers: viewers.count, seconds: measured, writes: writes,
+                pushesPerSecond: Double(writes * viewers.count) / measured,
+                pushLatency: pushLatency.summary(), lastViewerLatency: lastViewerLatency.summary(),
+                replyLatency: replyLatency.summary(), errors: errors, firstError: firstError,
+                daemonCPUPercent: cpuPercent)
         }
 
         private mutating func write() {
             counter += 1
             let width = counter % 2 == 1 ? 375 : 1366
-            let line = Array(#"{"id":\#(counter),"op":"resize","scene":"\#(Fanout.scene)","width":\#(width),"height":1024}"#.utf8) + [0x0A]
+            let line =
+                Array(
+                    #"{"id":\#(counter),"op":"resize","scene":"\#(Fanout.scene)","width":\#(width),"height":1024}"#.utf8
+                ) + [0x0A]
             sentAt = monotonicNanoseconds()
             let written = line.withUnsafeBytes { Glibc.write(writer, $0.baseAddress!, $0.count) }
             guard written == line.count else {

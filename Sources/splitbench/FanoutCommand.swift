@@ -29,7 +29,8 @@ struct FanoutCommand: ParsableCommand {
 
 extension Fanout {
     static func report(_ result: Result) -> String {
-        var text = "fanout: 1 writer, \(result.viewers) viewers: \(fixed(Double(result.writes) / result.seconds, 0)) writes/s, "
+        var text =
+            "fanout: 1 writer, \(result.viewers) viewers: \(fixed(Double(result.writes) / result.seconds, 0)) writes/s, "
             + "\(rate(result.pushesPerSecond)) pushes/s; push latency p50 \(fixed(result.pushLatency.p50, 0)) µs, "
             + "p99 \(fixed(result.pushLatency.p99, 0)) µs, p99.9 \(fixed(result.pushLatency.p999, 0)) µs; "
             + "last viewer p50 \(fixed(result.lastViewerLatency.p50, 0)) µs, p99 \(fixed(result.lastViewerLatency.p99, 0)) µs; "

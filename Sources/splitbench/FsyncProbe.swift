@@ -18,7 +18,9 @@ enum FsyncProbe {
     /// goes to another CPU, a flush waited for here takes longer (a wake-up sent across CPUs,
     /// maybe to a halted vCPU): the daemon, pinned to its CPU, pays that on every flush, so
     /// its flushes are compared with a probe on its CPU.
-    static func measure(directory: String, count: Int = 200, mode: Mode = .append, onCPU cpu: Int?) throws -> LatencySummary {
+    static func measure(
+        directory: String, count: Int = 200, mode: Mode = .append, onCPU cpu: Int?
+    ) throws -> LatencySummary {
         guard let cpu else { return try measure(directory: directory, count: count, mode: mode) }
         var saved = [UInt64](repeating: 0, count: 16)
         let restorable = splitd_get_affinity(&saved) == 0

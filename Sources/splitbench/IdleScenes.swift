@@ -34,7 +34,9 @@ enum IdleScenes {
         let stopStarted = monotonicNanoseconds()
         let status = first.stop(timeout: 60)
         let stopSeconds = Double(monotonicNanoseconds() - stopStarted) / 1e9
-        guard status == 0 else { throw BenchError("splitd exited with status \(status) on SIGTERM; log: \(first.logTail())") }
+        guard status == 0 else {
+            throw BenchError("splitd exited with status \(status) on SIGTERM; log: \(first.logTail())")
+        }
         let databaseBytes = fileSize(first.databasePath) + fileSize(first.databasePath + "-wal")
 
         let second = try DaemonProcess(launch)
@@ -42,10 +44,11 @@ enum IdleScenes {
         let restartSeconds = try second.waitUntilReady(timeout: 120)
         let stats = try LineClient(path: second.socketPath).call(#"{"id":1,"op":"stats"}"#)
         let restored = Fanout.integer(after: #""scenes":"#, in: Array(stats.utf8))
-        return Result(scenes: scenes, createSeconds: createSeconds, residentBefore: before, residentAfter: after,
-                      bytesPerScene: Double(after - before) / Double(max(1, scenes)), databaseBytes: databaseBytes,
-                      stopSeconds: stopSeconds, restartSeconds: restartSeconds, restoredScenes: restored,
-                      residentAfterRestart: ProcessProbe(pid: second.pid).residentBytes())
+        return Result(
+            scenes: scenes, createSeconds: createSeconds, residentBefore: before, residentAfter: after,
+            bytesPerScene: Double(after - before) / Double(max(1, scenes)), databaseBytes: databaseBytes,
+            stopSeconds: stopSeconds, restartSeconds: restartSeconds, restoredScenes: restored,
+            residentAfterRestart: ProcessProbe(pid: second.pid).residentBytes())
     }
 
     static func report(_ result: Result) -> String {

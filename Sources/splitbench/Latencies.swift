@@ -3,8 +3,9 @@ import Histogram
 /// Latencies of one run in nanoseconds, in an HdrHistogram (3 significant digits, from 1 ns
 /// to 100 s): constant memory and cost per sample however long the run.
 struct Latencies {
-    private var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 100_000_000_000,
-                                              numberOfSignificantValueDigits: .three)
+    private var histogram = Histogram<UInt64>(
+        lowestDiscernibleValue: 1, highestTrackableValue: 100_000_000_000,
+        numberOfSignificantValueDigits: .three)
 
     init() {}
 
@@ -19,11 +20,12 @@ struct Latencies {
 
     func summary() -> LatencySummary {
         guard histogram.totalCount > 0 else { return .empty }
-        return LatencySummary(count: Int(histogram.totalCount),
-                              p50: microseconds(histogram.valueAtPercentile(50)),
-                              p99: microseconds(histogram.valueAtPercentile(99)),
-                              p999: microseconds(histogram.valueAtPercentile(99.9)),
-                              max: microseconds(histogram.max), mean: histogram.mean / 1000)
+        return LatencySummary(
+            count: Int(histogram.totalCount),
+            p50: microseconds(histogram.valueAtPercentile(50)),
+            p99: microseconds(histogram.valueAtPercentile(99)),
+            p999: microseconds(histogram.valueAtPercentile(99.9)),
+            max: microseconds(histogram.max), mean: histogram.mean / 1000)
     }
 
     private func microseconds(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1000 }

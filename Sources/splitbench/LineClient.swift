@@ -46,7 +46,9 @@ final class LineClient {
             var chunk = [UInt8](repeating: 0, count: 256 * 1024)
             let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { throw BenchError(got == 0 ? "the daemon closed the connection" : "read: \(errnoText())") }
+            guard got > 0 else {
+                throw BenchError(got == 0 ? "the daemon closed the connection" : "read: \(errnoText())")
+            }
             chunk.withUnsafeBytes { lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<got])) }
         }
     }

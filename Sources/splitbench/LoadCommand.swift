@@ -34,12 +34,16 @@ struct LoadCommand: ParsableCommand {
     @Option(help: "Measured seconds per cell.")
     var seconds: Double = 5
 
-    @Option(help: "Upper bound on requests sent per cell, warm-up included (default: none); reaching it ends the cell's measured period early, and the rates are over the shorter time.")
+    @Option(
+        help:
+            "Upper bound on requests sent per cell, warm-up included (default: none); reaching it ends the cell's measured period early, and the rates are over the shorter time."
+    )
     var maxRequests: Int?
 
     func run() throws {
         daemon.pinClient()
-        let templates = try templateFile.map { RequestTemplate.lines(of: try String(contentsOfFile: $0, encoding: .utf8)) }
+        let templates =
+            try templateFile.map { RequestTemplate.lines(of: try String(contentsOfFile: $0, encoding: .utf8)) }
             ?? workload.templates
         var table = LoadReport.table()
         var failed = false
@@ -47,9 +51,10 @@ struct LoadCommand: ParsableCommand {
             for count in connections {
                 let result = try daemon.withDaemon(named: "load") { socket, pid in
                     try SceneSetup.createScenes(socketPath: socket, count: count)
-                    let plan = LoadPlan(socketPath: socket, connections: count, pacing: .closed(depth: depth),
-                                        warmupSeconds: warmup, measureSeconds: seconds, maxRequests: maxRequests ?? .max,
-                                        templates: templates, daemonPID: pid)
+                    let plan = LoadPlan(
+                        socketPath: socket, connections: count, pacing: .closed(depth: depth),
+                        warmupSeconds: warmup, measureSeconds: seconds, maxRequests: maxRequests ?? .max,
+                        templates: templates, daemonPID: pid)
                     return LoadEngine(plan: plan).run()
                 }
                 print(LoadReport.line(result, label: workload.rawValue))
@@ -66,16 +71,20 @@ struct LoadCommand: ParsableCommand {
 /// How load results are printed: one machine-readable line per run, and table rows.
 enum LoadReport {
     static func table() -> Table {
-        Table(["mix", "conns", "depth", "req/s", "p50 µs", "p99 µs", "p99.9 µs", "max µs", "errors",
-               "splitd CPU%", "CPU µs/req", "client CPU%", "splitd RSS MiB"])
+        Table([
+            "mix", "conns", "depth", "req/s", "p50 µs", "p99 µs", "p99.9 µs", "max µs", "errors",
+            "splitd CPU%", "CPU µs/req", "client CPU%", "splitd RSS MiB",
+        ])
     }
 
     static func row(_ result: LoadResult, label: String) -> [String] {
-        [label, String(result.plan.connections), String(result.plan.depth), rate(result.requestsPerSecond),
-         fixed(result.latency.p50, 0), fixed(result.latency.p99, 0), fixed(result.latency.p999, 0),
-         fixed(result.latency.max, 0), String(result.errors), optionalPercent(result.daemonCPUPercent),
-         result.daemonCPUMicrosecondsPerRequest.map { fixed($0, 1) } ?? "-",
-         optionalPercent(result.clientCPUPercent), mebibytes(result.daemonResidentBytes)]
+        [
+            label, String(result.plan.connections), String(result.plan.depth), rate(result.requestsPerSecond),
+            fixed(result.latency.p50, 0), fixed(result.latency.p99, 0), fixed(result.latency.p999, 0),
+            fixed(result.latency.max, 0), String(result.errors), optionalPercent(result.daemonCPUPercent),
+            result.daemonCPUMicrosecondsPerRequest.map { fixed($0, 1) } ?? "-",
+            optionalPercent(result.clientCPUPercent), mebibytes(result.daemonResidentBytes),
+        ]
     }
 
     /// `RESULT key=value ...`, like the anchor load generator's output.

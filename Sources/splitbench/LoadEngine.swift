@@ -110,7 +110,8 @@ final class LoadEngine {
                 }
                 if measuring {
                     daemonCPUPercent = daemonCPU.percent()
-                    clientCPU = (processCPUSeconds() - clientCPUStart) / max(1e-9, Double(now - measureStart) / 1e9) * 100
+                    clientCPU =
+                        (processCPUSeconds() - clientCPUStart) / max(1e-9, Double(now - measureStart) / 1e9) * 100
                 }
             }
             if let sampleEvery, now >= nextSample, let resident = probe.residentBytes() {

@@ -4,10 +4,12 @@ import Glibc
 enum MachineInfo {
     static func describe(directory: String) -> String {
         let cpus = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-        let model = (readFile("/proc/cpuinfo") ?? "").split(separator: "\n")
+        let model =
+            (readFile("/proc/cpuinfo") ?? "").split(separator: "\n")
             .first { $0.hasPrefix("model name") }
             .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingSpaces() } ?? "unknown"
-        let memory = (readFile("/proc/meminfo") ?? "").split(separator: "\n").first { $0.hasPrefix("MemTotal") }
+        let memory =
+            (readFile("/proc/meminfo") ?? "").split(separator: "\n").first { $0.hasPrefix("MemTotal") }
             .map { String($0.dropFirst("MemTotal:".count)).trimmingSpaces() } ?? "unknown"
         let load = (readFile("/proc/loadavg") ?? "").split(separator: " ").prefix(3).joined(separator: " ")
         var name = utsname()

@@ -9,8 +9,10 @@ enum SceneSetup {
     /// Creates scenes `prefix0` ..< `prefix(count-1)`, starting at `first`; an existing scene
     /// is accepted as it is (a daemon targeted twice). Answers the seconds it took.
     @discardableResult
-    static func createScenes(socketPath: String, count: Int, first: Int = 0, prefix: String = "bench-",
-                             batch: Int = 500) throws(BenchError) -> Double {
+    static func createScenes(
+        socketPath: String, count: Int, first: Int = 0, prefix: String = "bench-",
+        batch: Int = 500
+    ) throws(BenchError) -> Double {
         let started = monotonicNanoseconds()
         let client = try LineClient(path: socketPath)
         var next = first
@@ -19,7 +21,9 @@ enum SceneSetup {
             let upper = min(end, next + batch)
             var bytes: [UInt8] = []
             for index in next..<upper {
-                bytes += Array(#"{"id":\#(index + 1),"op":"scene.create","scene":"\#(prefix)\#(index)","device":"\#(device)","size":{"width":1366,"height":1024},"config":{"roots":{"primary":"\#(primaryRoot)","secondary":"\#(secondaryRoot)"}}}"#.utf8)
+                bytes += Array(
+                    #"{"id":\#(index + 1),"op":"scene.create","scene":"\#(prefix)\#(index)","device":"\#(device)","size":{"width":1366,"height":1024},"config":{"roots":{"primary":"\#(primaryRoot)","secondary":"\#(secondaryRoot)"}}}"#
+                        .utf8)
                 bytes.append(0x0A)
             }
             try client.send(bytes)

@@ -28,24 +28,29 @@ struct SnapshotCommand: ParsableCommand {
     func run() throws {
         daemon.pinClient()
         let result = try daemon.withDaemon(named: "snapshot") { socket, pid in
-            try Snapshots.run(socket: socket, pid: pid, connections: connections, depth: depth,
-                              warmup: warmup, seconds: seconds)
+            try Snapshots.run(
+                socket: socket, pid: pid, connections: connections, depth: depth,
+                warmup: warmup, seconds: seconds)
         }
         print(LoadReport.line(result, label: "snapshot"))
-        print("snapshot: \(rate(result.requestsPerSecond)) appSwitcher sessions/s at \(connections) connections x \(depth); "
-            + "p50 \(fixed(result.latency.p50, 0)) µs, p99 \(fixed(result.latency.p99, 0)) µs")
+        print(
+            "snapshot: \(rate(result.requestsPerSecond)) appSwitcher sessions/s at \(connections) connections x \(depth); "
+                + "p50 \(fixed(result.latency.p50, 0)) µs, p99 \(fixed(result.latency.p99, 0)) µs")
         if result.errors > 0 { throw ExitCode(3) }
     }
 }
 
 /// Snapshot sessions through the daemon, shared with `suite`.
 enum Snapshots {
-    static func run(socket: String, pid: Int32?, connections: Int, depth: Int, warmup: Double,
-                    seconds: Double) throws -> LoadResult {
+    static func run(
+        socket: String, pid: Int32?, connections: Int, depth: Int, warmup: Double,
+        seconds: Double
+    ) throws -> LoadResult {
         try SceneSetup.createScenes(socketPath: socket, count: connections)
-        let plan = LoadPlan(socketPath: socket, connections: connections, pacing: .closed(depth: depth),
-                            warmupSeconds: warmup, measureSeconds: seconds, templates: Workload.snapshot.templates,
-                            daemonPID: pid)
+        let plan = LoadPlan(
+            socketPath: socket, connections: connections, pacing: .closed(depth: depth),
+            warmupSeconds: warmup, measureSeconds: seconds, templates: Workload.snapshot.templates,
+            daemonPID: pid)
         return LoadEngine(plan: plan).run()
     }
 }

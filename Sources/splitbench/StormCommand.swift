@@ -45,12 +45,15 @@ enum Storm {
         dragWidths.map { RequestTemplate(#"{"id":%n,"op":"resize","scene":"bench-%c","width":\#($0),"height":1024}"#) }
     }
 
-    static func run(socket: String, pid: Int32?, windows: Int, hertz: Double, warmup: Double,
-                    seconds: Double) throws -> LoadResult {
+    static func run(
+        socket: String, pid: Int32?, windows: Int, hertz: Double, warmup: Double,
+        seconds: Double
+    ) throws -> LoadResult {
         try SceneSetup.createScenes(socketPath: socket, count: windows)
-        let plan = LoadPlan(socketPath: socket, connections: windows, pacing: .paced(hertz: hertz, maxInFlight: 64),
-                            warmupSeconds: warmup, measureSeconds: seconds, templates: templates,
-                            daemonPID: pid, memorySampleSeconds: 0.5)
+        let plan = LoadPlan(
+            socketPath: socket, connections: windows, pacing: .paced(hertz: hertz, maxInFlight: 64),
+            warmupSeconds: warmup, measureSeconds: seconds, templates: templates,
+            daemonPID: pid, memorySampleSeconds: 0.5)
         return LoadEngine(plan: plan).run()
     }
 
@@ -64,13 +67,16 @@ enum Storm {
         let hertz: Double
         if case .paced(let rate, _) = result.plan.pacing { hertz = rate } else { hertz = 0 }
         var lines = [LoadReport.line(result, label: "storm")]
-        lines.append("storm: \(result.plan.connections) windows x \(fixed(hertz, 0)) Hz for \(fixed(result.seconds, 0)) s: "
-            + "\(rate(result.requestsPerSecond)) resizes/s answered, p50 \(fixed(result.latency.p50 / 1000, 2)) ms, "
-            + "p99 \(fixed(result.latency.p99 / 1000, 2)) ms, p99.9 \(fixed(result.latency.p999 / 1000, 2)) ms, "
-            + "max \(fixed(result.latency.max / 1000, 2)) ms; errors \(result.errors), skipped sends \(result.skippedSends)")
+        lines.append(
+            "storm: \(result.plan.connections) windows x \(fixed(hertz, 0)) Hz for \(fixed(result.seconds, 0)) s: "
+                + "\(rate(result.requestsPerSecond)) resizes/s answered, p50 \(fixed(result.latency.p50 / 1000, 2)) ms, "
+                + "p99 \(fixed(result.latency.p99 / 1000, 2)) ms, p99.9 \(fixed(result.latency.p999 / 1000, 2)) ms, "
+                + "max \(fixed(result.latency.max / 1000, 2)) ms; errors \(result.errors), skipped sends \(result.skippedSends)"
+        )
         if let first = memory.first, let last = memory.last, let peak = memory.max() {
-            lines.append("storm memory (RSS, every 0.5 s): first \(mebibytes(first)) MiB, peak \(mebibytes(peak)) MiB, "
-                + "last \(mebibytes(last)) MiB; samples: " + memory.map { mebibytes($0) }.joined(separator: " "))
+            lines.append(
+                "storm memory (RSS, every 0.5 s): first \(mebibytes(first)) MiB, peak \(mebibytes(peak)) MiB, "
+                    + "last \(mebibytes(last)) MiB; samples: " + memory.map { mebibytes($0) }.joined(separator: " "))
         }
         return lines.joined(separator: "\n")
     }

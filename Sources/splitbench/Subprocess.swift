@@ -9,8 +9,10 @@ struct Subprocess {
     var errorOutput: String
     var timedOut: Bool
 
-    static func run(_ executable: String, _ arguments: [String], directory: String? = nil,
-                    timeout: Double = 120, scratch: String) throws -> Subprocess {
+    static func run(
+        _ executable: String, _ arguments: [String], directory: String? = nil,
+        timeout: Double = 120, scratch: String
+    ) throws -> Subprocess {
         guard let path = findExecutable(executable) else { throw BenchError("\(executable) not found on PATH") }
         let outPath = scratch + "/subprocess-\(getpid())-\(monotonicNanoseconds()).out"
         let errPath = outPath + ".err"
@@ -39,8 +41,9 @@ struct Subprocess {
             sleep(seconds: 0.01)
         }
         process.waitUntilExit()
-        return Subprocess(status: process.terminationStatus, output: readFile(outPath) ?? "",
-                          errorOutput: readFile(errPath) ?? "", timedOut: timedOut)
+        return Subprocess(
+            status: process.terminationStatus, output: readFile(outPath) ?? "",
+            errorOutput: readFile(errPath) ?? "", timedOut: timedOut)
     }
 }
 

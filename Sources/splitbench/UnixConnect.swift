@@ -30,7 +30,8 @@ func connectUnix(path: String, timeout: Double = 10) -> Int32? {
         let failure = errno
         Glibc.close(fd)
         guard failure == EAGAIN || failure == ECONNREFUSED || failure == ENOENT,
-              monotonicNanoseconds() < deadline else {
+            monotonicNanoseconds() < deadline
+        else {
             errno = failure
             return nil
         }

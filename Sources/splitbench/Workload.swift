@@ -32,6 +32,7 @@ enum Workload: String, CaseIterable, ExpressibleByArgument, Sendable {
 
     static let resizeFull = #"{"id":%n,"op":"resize","scene":"bench-%c","width":1366,"height":1024}"#
     static let resizeThird = #"{"id":%n,"op":"resize","scene":"bench-%c","width":375,"height":1024}"#
-    static let push = #"{"id":%n,"op":"intent","scene":"bench-%c","intent":{"kind":"push","column":"secondary","vc":"detail-%n"}}"#
+    static let push =
+        #"{"id":%n,"op":"intent","scene":"bench-%c","intent":{"kind":"push","column":"secondary","vc":"detail-%n"}}"#
     static let pop = #"{"id":%n,"op":"intent","scene":"bench-%c","intent":{"kind":"pop","column":"secondary"}}"#
 }

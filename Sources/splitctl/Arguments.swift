@@ -14,7 +14,8 @@ struct WindowSize: ExpressibleByArgument {
     init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]),
-              width.isFinite, height.isFinite else { return nil }
+            width.isFinite, height.isFinite
+        else { return nil }
         size = Size(width: width, height: height)
         text = argument
     }
@@ -71,8 +72,12 @@ struct JSONArgument {
             if path == "-" {
                 text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             } else {
-                guard FileManager.default.fileExists(atPath: path) else { throw Problem(description: "no such file: \(path)") }
-                guard let data = FileManager.default.contents(atPath: path) else { throw Problem(description: "cannot read \(path)") }
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw Problem(description: "no such file: \(path)")
+                }
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw Problem(description: "cannot read \(path)")
+                }
                 text = String(decoding: data, as: UTF8.self)
             }
         }

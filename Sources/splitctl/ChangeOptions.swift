@@ -12,7 +12,9 @@ struct ChangeOptions: ParsableArguments {
     var baseRevision: Int?
 
     func validate() throws {
-        if let baseRevision, baseRevision < 0 { throw ValidationError("--base-revision must be a revision (0 or more), not \(baseRevision)") }
+        if let baseRevision, baseRevision < 0 {
+            throw ValidationError("--base-revision must be a revision (0 or more), not \(baseRevision)")
+        }
     }
 }
 
@@ -28,8 +30,10 @@ func runIntent(_ global: GlobalOptions, _ change: ChangeOptions, _ intent: JSONV
 /// mean nothing changed: a column width can change without events): `--base-revision` when
 /// given (the change is refused otherwise), else one `scene.get` first. `--json` prints
 /// splitd's result as is and asks nothing more.
-func runChange(_ global: GlobalOptions, _ change: ChangeOptions,
-               _ send: (SplitConnection) throws(ClientError) -> ChangeReply) throws {
+func runChange(
+    _ global: GlobalOptions, _ change: ChangeOptions,
+    _ send: (SplitConnection) throws(ClientError) -> ChangeReply
+) throws {
     let (before, reply) = try withConnection(global) { connection throws(ClientError) -> (Int?, ChangeReply) in
         var before = change.baseRevision
         if before == nil, !global.json { before = try connection.getScene(change.scene).revision }

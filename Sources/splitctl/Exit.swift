@@ -2,7 +2,7 @@ import ArgumentParser
 import SplitClient
 import SplitWire
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// splitctl's exit codes (sysexits.h).
@@ -35,7 +35,8 @@ func exitCode(for error: ClientError) -> ExitCode {
     // that cannot serve now, which a script may retry, like `unauthorized`.
     case let .server(code, message) where isTooManyClients(code: code, message: message): ExitStatus.unavailable
     case .server, .protocolViolation: ExitStatus.serverError
-    case .noSocket, .connectionRefused, .notASocket, .permissionDenied, .pathTooLong, .closed, .timedOut: ExitStatus.unavailable
+    case .noSocket, .connectionRefused, .notASocket, .permissionDenied, .pathTooLong, .closed, .timedOut:
+        ExitStatus.unavailable
     case .system: ExitStatus.internalError
     }
 }
@@ -65,7 +66,8 @@ func withConnection<T>(_ global: GlobalOptions, _ body: (SplitConnection) throws
         // A limit_exceeded that came as an id-null refusal before the close is the connection's,
         // whatever its wording: 69 as well.
         if case .server(code: "limit_exceeded", _) = error,
-           opened?.unreadableResponses.contains(where: { $0["error"]?["code"]?.string == "limit_exceeded" }) == true {
+            opened?.unreadableResponses.contains(where: { $0["error"]?["code"]?.string == "limit_exceeded" }) == true
+        {
             throw ExitStatus.unavailable
         }
         throw exitCode(for: error)

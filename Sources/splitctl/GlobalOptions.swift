@@ -5,11 +5,15 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("splitd's socket path.", valueName: "path"))
     var socket: String?
 
-    @Flag(name: .long, help: "Print JSON, one object per line: splitd's result objects (simulate: its run summary; attach: ignored).")
+    @Flag(
+        name: .long,
+        help: "Print JSON, one object per line: splitd's result objects (simulate: its run summary; attach: ignored).")
     var json = false
 
     // .unconditional: `--timeout -1` is a value to refuse, not a missing value and an option.
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for splitd's answer.", valueName: "seconds"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Seconds to wait for splitd's answer.", valueName: "seconds"))
     var timeout: Double = 10
 
     /// The socket path as the daemon resolves it (`SocketLocation`); on failure prints the
@@ -30,7 +34,9 @@ struct GlobalOptions: ParsableArguments {
     var timeoutDuration: Duration { .milliseconds(Int64(min(max(timeout, 0), Self.longestTimeout) * 1000)) }
 
     func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+        guard timeout > 0, timeout.isFinite else {
+            throw ValidationError("--timeout must be a positive number of seconds")
+        }
         guard timeout <= Self.longestTimeout else {
             throw ValidationError("--timeout must be at most \(points(Self.longestTimeout)) seconds")
         }

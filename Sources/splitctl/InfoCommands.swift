@@ -30,7 +30,9 @@ struct Ping: ParsableCommand {
         let started = ContinuousClock.now
         let result = try withConnection(global) { connection throws(ClientError) in try connection.ping() }
         let elapsed = started.duration(to: .now)
-        emit(result, json: global.json) { "pong from \((try? global.socketPath()) ?? "splitd") in \(milliseconds(elapsed)) ms" }
+        emit(result, json: global.json) {
+            "pong from \((try? global.socketPath()) ?? "splitd") in \(milliseconds(elapsed)) ms"
+        }
     }
 }
 
@@ -59,11 +61,15 @@ struct Devices: ParsableCommand {
 func describeDevices(_ devices: [JSONValue]) -> String {
     let rows: [[String]] = devices.map { device in
         let presets = (device["presets"]?.array ?? []).compactMap { preset -> String? in
-            guard let presetName = preset["name"]?.string, let orientation = preset["orientation"]?.string else { return nil }
+            guard let presetName = preset["name"]?.string, let orientation = preset["orientation"]?.string else {
+                return nil
+            }
             return "\(orientation)/\(presetName)=\(preset["size"].flatMap(sizeText) ?? "?")"
         }
-        return [device["device"]?.string ?? "?", device["kind"]?.string ?? "?",
-                device["defaultSize"].flatMap(sizeText) ?? "-", presets.joined(separator: " ")]
+        return [
+            device["device"]?.string ?? "?", device["kind"]?.string ?? "?",
+            device["defaultSize"].flatMap(sizeText) ?? "-", presets.joined(separator: " "),
+        ]
     }
     return alignedColumns(rows)
 }
@@ -76,7 +82,8 @@ func alignedColumns(_ rows: [[String]]) -> String {
     return rows.map { row in
         var line = ""
         for (column, cell) in row.enumerated() {
-            line += column == row.count - 1 ? cell : cell.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+            line +=
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
         }
         while line.last == " " { line.removeLast() }
         return line

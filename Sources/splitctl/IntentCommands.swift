@@ -26,7 +26,8 @@ struct Pop: ParsableCommand {
 }
 
 struct PopToRoot: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "pop-to-root", abstract: "Pop COLUMN's stack to its root.")
+    static let configuration = CommandConfiguration(
+        commandName: "pop-to-root", abstract: "Pop COLUMN's stack to its root.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
     @Argument(help: "Column.") var column: Column
@@ -45,7 +46,8 @@ struct Show: ParsableCommand {
 }
 
 struct ShowDetail: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show-detail", abstract: "Show VC as the detail (secondary).")
+    static let configuration = CommandConfiguration(
+        commandName: "show-detail", abstract: "Show VC as the detail (secondary).")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
     @Argument(help: "View-controller id.") var vc: String
@@ -65,7 +67,9 @@ struct SelectTab: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "select-tab", abstract: "Select tab INDEX (0-based).",
         // The index is required: optional only in its declaration (see `index`).
-        usage: "splitctl select-tab [--socket <path>] [--json] [--timeout <seconds>] <scene> [--base-revision <base-revision>] <index>")
+        usage:
+            "splitctl select-tab [--socket <path>] [--json] [--timeout <seconds>] <scene> [--base-revision <base-revision>] <index>"
+    )
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
     /// Optional so that `select-tab mail -1`, where ArgumentParser takes `-1` for an option
@@ -106,7 +110,8 @@ struct Dismiss: ParsableCommand {
 }
 
 struct SetDisplayMode: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "set-display-mode",
+    static let configuration = CommandConfiguration(
+        commandName: "set-display-mode",
         abstract: "Set the preferred display mode (UIKit aliases such as allVisible accepted).")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
@@ -116,7 +121,8 @@ struct SetDisplayMode: ParsableCommand {
 }
 
 struct DisplayModeButton: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "display-mode-button", abstract: "Tap the display-mode button.")
+    static let configuration = CommandConfiguration(
+        commandName: "display-mode-button", abstract: "Tap the display-mode button.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
 
@@ -140,7 +146,8 @@ struct TapDimmed: ParsableCommand {
 }
 
 struct ShowColumn: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show-column", abstract: "Show COLUMN (UIKit show(_:)).")
+    static let configuration = CommandConfiguration(
+        commandName: "show-column", abstract: "Show COLUMN (UIKit show(_:)).")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
     @Argument(help: "Column.") var column: Column
@@ -149,7 +156,8 @@ struct ShowColumn: ParsableCommand {
 }
 
 struct HideColumn: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "hide-column", abstract: "Hide COLUMN (UIKit hide(_:)).")
+    static let configuration = CommandConfiguration(
+        commandName: "hide-column", abstract: "Hide COLUMN (UIKit hide(_:)).")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
     @Argument(help: "Column.") var column: Column
@@ -158,12 +166,15 @@ struct HideColumn: ParsableCommand {
 }
 
 struct SetConfig: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "set-config",
+    static let configuration = CommandConfiguration(
+        commandName: "set-config",
         abstract: "Change the split configuration (a partial config object).")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
-    @Argument(help: ArgumentHelp("A JSON object or @file, e.g. '{\"style\":\"tripleColumn\"}' (@- reads stdin).", valueName: "json"),
-              transform: JSONArgument.init(parsing:))
+    @Argument(
+        help: ArgumentHelp(
+            "A JSON object or @file, e.g. '{\"style\":\"tripleColumn\"}' (@- reads stdin).", valueName: "json"),
+        transform: JSONArgument.init(parsing:))
     var config: JSONArgument
 
     func run() throws {

@@ -7,7 +7,8 @@ import SplitCore
 /// `1366x1024 landscape regular/regular expanded oneBesideSecondary tile`
 /// `  primary        x=0     w=320    inbox > thread`
 func describe(_ layout: Layout) -> String {
-    var header = "\(layout.size) \(layout.orientation.rawValue) "
+    var header =
+        "\(layout.size) \(layout.orientation.rawValue) "
         + "\(layout.traits.horizontalSizeClass.rawValue)/\(layout.traits.verticalSizeClass.rawValue) "
     if layout.collapsed {
         header += "collapsed"
@@ -18,7 +19,8 @@ func describe(_ layout: Layout) -> String {
     var lines = [header]
     for column in layout.columns { lines.append("  " + describe(column)) }
     for presentation in layout.presentations {
-        let adapted = presentation.effectiveStyle == presentation.style ? "" : " (as \(presentation.effectiveStyle.rawValue))"
+        let adapted =
+            presentation.effectiveStyle == presentation.style ? "" : " (as \(presentation.effectiveStyle.rawValue))"
         lines.append("  presented      \(visible(presentation.vc)) \(presentation.style.rawValue)\(adapted)")
     }
     return lines.joined(separator: "\n")
@@ -45,7 +47,8 @@ func describe(_ event: SceneEvent) -> String {
     case let .viewWillTransition(size): "viewWillTransition to \(size)"
     case let .willCollapse(moved), let .didCollapse(moved), let .willExpand(moved), let .didExpand(moved):
         "\(event.type) moved=[\(moved.map(visible).joined(separator: ","))]"
-    case let .displayModeChanged(from, to): "displayModeChanged \(from?.rawValue ?? "null") -> \(to?.rawValue ?? "null")"
+    case let .displayModeChanged(from, to):
+        "displayModeChanged \(from?.rawValue ?? "null") -> \(to?.rawValue ?? "null")"
     case let .appear(vc, column), let .disappear(vc, column): "\(event.type) \(visible(vc)) in \(column.rawValue)"
     case let .presented(vc, style): "presented \(visible(vc)) \(style.rawValue)"
     case let .dismissed(vc): "dismissed \(visible(vc))"

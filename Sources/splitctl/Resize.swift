@@ -23,17 +23,24 @@ struct Resize: ParsableCommand {
     @Argument(help: ArgumentHelp("New window size in points, WIDTHxHEIGHT (e.g. 375x1024).", valueName: "WIDTHxHEIGHT"))
     var size: WindowSize?
 
-    @Option(help: ArgumentHelp("A preset of the scene's device instead of a size (e.g. landscape/1/3).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp("A preset of the scene's device instead of a size (e.g. landscape/1/3).", valueName: "name"))
     var preset: String?
 
     func validate() throws {
         // ArgumentParser takes `-5x10` for options, so the size is missing rather than refused.
-        if size == nil, let negative = CommandLine.arguments.dropFirst().first(where: { $0.hasPrefix("-") && WindowSize(argument: $0) != nil }) {
+        if size == nil,
+            let negative = CommandLine.arguments.dropFirst().first(where: {
+                $0.hasPrefix("-") && WindowSize(argument: $0) != nil
+            })
+        {
             throw WindowSize.invalidSize(negative)
         }
         // `5x-10`, `0x0`, `-- -5x10`: refused here, as splitd would (but with 65).
         if let size { try WindowSize.requirePositive([size]) }
-        guard (size == nil) != (preset == nil) else { throw ValidationError("give either WIDTHxHEIGHT or --preset NAME") }
+        guard (size == nil) != (preset == nil) else {
+            throw ValidationError("give either WIDTHxHEIGHT or --preset NAME")
+        }
         if let preset { try Self.checkPresetName(preset) }
     }
 
@@ -42,7 +49,8 @@ struct Resize: ParsableCommand {
     static func checkPresetName(_ name: String) throws {
         guard !name.isEmpty else { throw ValidationError("--preset needs a preset name, not an empty string") }
         if let slash = name.firstIndex(of: "/"), Orientation(rawValue: String(name[..<slash])) != nil,
-           name.index(after: slash) == name.endIndex {
+            name.index(after: slash) == name.endIndex
+        {
             throw ValidationError("--preset '\(name)' has no preset name after the orientation (e.g. \(name)1/3)")
         }
     }

@@ -23,13 +23,16 @@ struct SceneCommand: ParsableCommand {
         @Option(help: "Device profile id (e.g. ipad-pro-12.9) or rule-set name (e.g. material).")
         var device: String
 
-        @Option(parsing: .unconditional,
-                help: ArgumentHelp("Window size in points; default: the device's full screen in landscape (required for rule sets).",
-                                   valueName: "WIDTHxHEIGHT"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Window size in points; default: the device's full screen in landscape (required for rule sets).",
+                valueName: "WIDTHxHEIGHT"))
         var size: WindowSize?
 
-        @Option(help: ArgumentHelp("Split configuration: a JSON object or @file.", valueName: "json"),
-                transform: JSONArgument.init(parsing:))
+        @Option(
+            help: ArgumentHelp("Split configuration: a JSON object or @file.", valueName: "json"),
+            transform: JSONArgument.init(parsing:))
         var config: JSONArgument?
 
         func validate() throws {

@@ -19,18 +19,23 @@ struct SnapshotCommand: ParsableCommand {
         @Argument(help: "Scene id.")
         var scene: String
 
-        @Option(name: .customLong("size"), parsing: .unconditionalSingleValue,
-                help: ArgumentHelp("A size to render in points (repeatable).", valueName: "WIDTHxHEIGHT"))
+        @Option(
+            name: .customLong("size"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("A size to render in points (repeatable).", valueName: "WIDTHxHEIGHT"))
         var sizes: [WindowSize] = []
 
         @Option(help: "A preset instead of sizes, e.g. appSwitcher.")
         var preset: String?
 
-        @Option(help: ArgumentHelp("Also write one SVG picture per size, and the session as a strip, into DIR.", valueName: "DIR"))
+        @Option(
+            help: ArgumentHelp(
+                "Also write one SVG picture per size, and the session as a strip, into DIR.", valueName: "DIR"))
         var svg: String?
 
         func validate() throws {
-            guard sizes.isEmpty != (preset == nil) else { throw ValidationError("give --size WxH (one or more) or --preset NAME") }
+            guard sizes.isEmpty != (preset == nil) else {
+                throw ValidationError("give --size WxH (one or more) or --preset NAME")
+            }
             try WindowSize.requirePositive(sizes)
         }
 
@@ -60,7 +65,8 @@ struct SnapshotCommand: ParsableCommand {
                 if sessions.isEmpty { return "no sessions" }
                 return sessions.map { session in
                     let sizes = (session["sizes"]?.array ?? []).map { sizeText($0) ?? "?" }.joined(separator: " ")
-                    return "\(scalar(session["session"]))\tbase \(scalar(session["baseRevision"]))\t\(scalar(session["hash"]))\t\(sizes)"
+                    return
+                        "\(scalar(session["session"]))\tbase \(scalar(session["baseRevision"]))\t\(scalar(session["hash"]))\t\(sizes)"
                 }.joined(separator: "\n")
             }
         }
@@ -75,7 +81,9 @@ struct SnapshotCommand: ParsableCommand {
 
         func run() throws {
             let id = JSONValue.string(session)
-            let result = try withConnection(global) { connection throws(ClientError) in try connection.snapshotSession(id) }
+            let result = try withConnection(global) { connection throws(ClientError) in
+                try connection.snapshotSession(id)
+            }
             emit(result, json: global.json) { describeSession(result) }
         }
     }

@@ -18,7 +18,8 @@ enum SocketLocation {
     /// The socket path; `explicit` (`--socket`) wins and reads nothing else.
     static func resolve(explicit: String?, environment: [String: String]) throws(Failure) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
-        let sources = ConfigSources(configFile: DefaultPaths.configFile(environment: environment), environment: environment)
+        let sources = ConfigSources(
+            configFile: DefaultPaths.configFile(environment: environment), environment: environment)
         do {
             return try loadBlocking(sources).socketPath
         } catch {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SplitSettings
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `splitctl`: every op of protocol 1 from the shell.
@@ -98,7 +98,8 @@ func argumentNotUTF8(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
         guard let raw = argv[index] else { continue }
         let bytes = Array(UnsafeBufferPointer(start: raw, count: strlen(raw))).map { UInt8(bitPattern: $0) }
         guard let offset = firstInvalidUTF8Byte(bytes) else { continue }
-        return "argument \(index) ('\(showingInvalidBytes(bytes))') is not valid UTF-8 (byte \(offset)): ids and paths must be UTF-8"
+        return
+            "argument \(index) ('\(showingInvalidBytes(bytes))') is not valid UTF-8 (byte \(offset)): ids and paths must be UTF-8"
     }
     return nil
 }
@@ -110,7 +111,8 @@ private func showingInvalidBytes(_ bytes: [UInt8]) -> String {
     while index < bytes.count {
         let character = (1...4).lazy.compactMap { length -> (String, Int)? in
             guard index + length <= bytes.count,
-                  let decoded = String(bytes: bytes[index..<(index + length)], encoding: .utf8) else { return nil }
+                let decoded = String(bytes: bytes[index..<(index + length)], encoding: .utf8)
+            else { return nil }
             return (decoded, length)
         }.first
         if let (decoded, length) = character {

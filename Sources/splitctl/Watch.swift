@@ -22,17 +22,25 @@ struct Watch: ParsableCommand {
     @Option(help: "window (its size counts for the scene's size policy) or viewer.")
     var role: AttachRoleArgument = .init(role: .viewer)
 
-    @Option(parsing: .unconditional,
-            help: ArgumentHelp("Window size in points announced when attaching as a window (--role window only).", valueName: "WIDTHxHEIGHT"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Window size in points announced when attaching as a window (--role window only).",
+            valueName: "WIDTHxHEIGHT"))
     var size: WindowSize?
 
     // .unconditional: `--count -1` is a value to refuse, not a missing value.
-    @Option(parsing: .unconditional,
-            help: "Exit after this many pushes (default: until the scene is deleted; splitd closing the connection first exits 69).")
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Exit after this many pushes (default: until the scene is deleted; splitd closing the connection first exits 69)."
+    )
     var count: Int?
 
     func validate() throws {
-        if let count, count < 0 { throw ValidationError("--count must be a number of pushes (0 or more), not \(count)") }
+        if let count, count < 0 {
+            throw ValidationError("--count must be a number of pushes (0 or more), not \(count)")
+        }
         // A viewer has no size: splitd would ignore it, and so silently did splitctl.
         if size != nil, role.role != .window { throw ValidationError("--size only applies with --role window") }
         if let size { try WindowSize.requirePositive([size]) }
@@ -58,7 +66,9 @@ struct Watch: ParsableCommand {
                 } else if push["event"]?.string == "layout" {
                     emit(describe(try LayoutPush(decoding: push)))
                 } else if push["event"]?.string == "deleted" {
-                    emit("scene \(scene) was deleted" + (push["revision"].map { " at revision \(JSONWriter.string($0))" } ?? ""))
+                    emit(
+                        "scene \(scene) was deleted"
+                            + (push["revision"].map { " at revision \(JSONWriter.string($0))" } ?? ""))
                 } else {
                     emit(visible("event \(push["event"]?.string ?? "?"): \(JSONWriter.string(push))"))
                 }

@@ -34,10 +34,16 @@ struct Splitd: AsyncParsableCommand {
     @Option(help: ArgumentHelp("SQLite database file (\":memory:\" keeps nothing).", valueName: "path"))
     var database: String?
 
-    @Option(help: ArgumentHelp("JSON configuration file (default: $SPLITD_CONFIG, else $CONFIGURATION_DIRECTORY/splitd.json if present).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "JSON configuration file (default: $SPLITD_CONFIG, else $CONFIGURATION_DIRECTORY/splitd.json if present).",
+            valueName: "file"))
     var config: String?
 
-    @Option(help: ArgumentHelp("full (the default: the WAL is flushed before a change is acknowledged) or normal (synchronous=NORMAL: flushed at checkpoints).", valueName: "full|normal"))
+    @Option(
+        help: ArgumentHelp(
+            "full (the default: the WAL is flushed before a change is acknowledged) or normal (synchronous=NORMAL: flushed at checkpoints).",
+            valueName: "full|normal"))
     var durability: String?
 
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
@@ -47,14 +53,22 @@ struct Splitd: AsyncParsableCommand {
     var socketGroup: String?
 
     // Unconditional: `--allow-uid -1` is a uid out of range (said so below), not a missing value.
-    @Option(parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("Peer uid allowed to connect (repeatable; replaces the default: own uid and root).", valueName: "uid"))
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Peer uid allowed to connect (repeatable; replaces the default: own uid and root).", valueName: "uid"))
     var allowUid: [Int] = []
 
-    @Flag(help: "Start with a demo scene ('demo') resized through the app-switcher sizes, printed to stderr (in-memory unless --database is given; a scene 'demo' in that database that the demo did not create is left untouched).")
+    @Flag(
+        help:
+            "Start with a demo scene ('demo') resized through the app-switcher sizes, printed to stderr (in-memory unless --database is given; a scene 'demo' in that database that the demo did not create is left untouched)."
+    )
     var demo = false
 
-    @Flag(help: "Recovery after a crash followed by an upgrade that changed the layout rules: where replaying the journal gives another layout than was acknowledged (REPLAY DIVERGED), keep the replayed state, logged per entry, instead of refusing to start. Once, then stop gracefully.")
+    @Flag(
+        help:
+            "Recovery after a crash followed by an upgrade that changed the layout rules: where replaying the journal gives another layout than was acknowledged (REPLAY DIVERGED), keep the replayed state, logged per entry, instead of refusing to start. Once, then stop gracefully."
+    )
     var acceptReplayDivergence = false
 
     @Flag(help: "Validate the configuration, print the resolved settings and exit.")
@@ -70,8 +84,10 @@ struct Splitd: AsyncParsableCommand {
         // An empty value (`--database "$DB"` with DB unset) must not fall back to the default
         // paths: that would open, and lock, the user's real database. (An empty
         // --socket-group is a value: owner only, over a group in the config file.)
-        for (flag, value) in [("--socket", socket), ("--database", database), ("--config", config),
-                              ("--durability", durability), ("--log-level", logLevel)] {
+        for (flag, value) in [
+            ("--socket", socket), ("--database", database), ("--config", config),
+            ("--durability", durability), ("--log-level", logLevel),
+        ] {
             if value?.isEmpty == true { throw ValidationError("\(flag) needs a value, not an empty string") }
         }
         // Choices are usage errors, like a flag value of the wrong type (SYSTEMD.md's 64).
@@ -79,7 +95,9 @@ struct Splitd: AsyncParsableCommand {
             throw ValidationError("--durability must be full or normal, got '\(durability)'")
         }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
-            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(logLevel)'")
+            throw ValidationError(
+                "--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(logLevel)'"
+            )
         }
         if let uid = allowUid.first(where: { !(0...Int(UInt32.max)).contains($0) }) {
             throw ValidationError("--allow-uid must be a uid from 0 to \(UInt32.max), got \(uid)")
@@ -93,8 +111,9 @@ struct Splitd: AsyncParsableCommand {
             return
         }
         let environment = ProcessInfo.processInfo.environment
-        let sources = ConfigSources(flags: flagValues(), configFile: config ?? DefaultPaths.configFile(environment: environment),
-                                    environment: environment)
+        let sources = ConfigSources(
+            flags: flagValues(), configFile: config ?? DefaultPaths.configFile(environment: environment),
+            environment: environment)
         var settings: ServerSettings
         do {
             settings = try await ConfigLoader.load(sources)
@@ -110,10 +129,13 @@ struct Splitd: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "splitd")
         logger.logLevel = settings.logLevel
-        logger.info("splitd \(SplitdVersion.current) starting: pid \(getpid()), configuration \(sources.configFile ?? "built-in defaults (no file)"), log level \(settings.logLevel)")
+        logger.info(
+            "splitd \(SplitdVersion.current) starting: pid \(getpid()), configuration \(sources.configFile ?? "built-in defaults (no file)"), log level \(settings.logLevel)"
+        )
         let reloader = ConfigReloader { try await ConfigLoader.load(sources) }
-        let status = Daemon.run(settings: settings, logger: logger, environment: environment,
-                                configReloader: reloader, demo: demo ? DemoScript() : nil)
+        let status = Daemon.run(
+            settings: settings, logger: logger, environment: environment,
+            configReloader: reloader, demo: demo ? DemoScript() : nil)
         if status != 0 { throw ExitCode(status) }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One connection to splitd's Unix socket: lines out with `send`, lines in as an async
@@ -33,7 +33,9 @@ final class DaemonLink: Sendable {
             for (index, byte) in bytes.enumerated() { raw[index] = byte }
         }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else {
             let code = errno
@@ -64,14 +66,18 @@ final class DaemonLink: Sendable {
     /// Writes one JSON line; false when the connection is gone.
     @discardableResult
     func send(_ object: [String: Any]) -> Bool {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return false }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            return false
+        }
         var bytes = [UInt8](data)
         bytes.append(UInt8(ascii: "\n"))
         writeLock.lock()
         defer { writeLock.unlock() }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { return false }
             offset += written

@@ -56,12 +56,14 @@ struct Splitweb: AsyncParsableCommand {
             var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
             // The page's first message is its size: the window's size when attaching.
             guard case .text(let first) = try await messages.next(),
-                  let hello = (try? JSONSerialization.jsonObject(with: Data(first.utf8))) as? [String: Any],
-                  let width = hello["width"] as? Double, let height = hello["height"] as? Double,
-                  width > 0, height > 0 else { return }
+                let hello = (try? JSONSerialization.jsonObject(with: Data(first.utf8))) as? [String: Any],
+                let width = hello["width"] as? Double, let height = hello["height"] as? Double,
+                width > 0, height > 0
+            else { return }
             let config = hello["config"] as? [String: Any]
-            let session = TabSession(socketPath: socketPath, scene: scene, device: device, config: config,
-                                     width: width.rounded(), height: height.rounded(), outbound: outbound)
+            let session = TabSession(
+                socketPath: socketPath, scene: scene, device: device, config: config,
+                width: width.rounded(), height: height.rounded(), outbound: outbound)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await session.runDaemonSide() }
                 while let message = try await messages.next() {
@@ -73,7 +75,8 @@ struct Splitweb: AsyncParsableCommand {
         }
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: 1 << 22))),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: 1 << 22))),
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: "splitweb"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? address.port
@@ -99,7 +102,8 @@ struct ListenAddress {
 
     init?(_ text: String) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-              (0...65535).contains(port), colon != text.startIndex else { return nil }
+            (0...65535).contains(port), colon != text.startIndex
+        else { return nil }
         host = String(text[..<colon])
         self.port = port
     }

@@ -22,8 +22,10 @@ actor TabSession {
     private var attachIDs: Set<Int> = []
     private var renderOptions = RenderOptions()
 
-    init(socketPath: String, scene: String, device: String?, config: [String: Any]?,
-         width: Double, height: Double, outbound: WebSocketOutboundWriter) {
+    init(
+        socketPath: String, scene: String, device: String?, config: [String: Any]?,
+        width: Double, height: Double, outbound: WebSocketOutboundWriter
+    ) {
         self.socketPath = socketPath
         self.scene = scene
         self.device = device
@@ -50,12 +52,17 @@ actor TabSession {
             request(["op": "hello", "protocol": 1, "client": "splitweb"])
             if let device {
                 // Refused with scene_exists when it is there already: fine, the attach follows.
-                var create: [String: Any] = ["op": "scene.create", "scene": scene, "device": device, "size": sizeObject]
+                var create: [String: Any] = [
+                    "op": "scene.create", "scene": scene, "device": device, "size": sizeObject,
+                ]
                 if let config { create["config"] = config }
                 request(create)
             }
             request(["op": "scene.get", "scene": scene])
-            attachIDs.insert(request(["op": "scene.attach", "scene": scene, "role": "window", "size": sizeObject, "notices": ["deleted"]]))
+            attachIDs.insert(
+                request([
+                    "op": "scene.attach", "scene": scene, "role": "window", "size": sizeObject, "notices": ["deleted"],
+                ]))
             for await line in link.lines {
                 if Task.isCancelled { break }
                 await handle(line)
@@ -73,12 +80,14 @@ actor TabSession {
     /// A message from the page: `resize` {width, height} or `intent` {intent}.
     func browserMessage(_ text: String) async {
         guard let data = text.data(using: .utf8),
-              let message = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let type = message["type"] as? String else { return }
+            let message = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let type = message["type"] as? String
+        else { return }
         switch type {
         case "resize":
             guard let width = message["width"] as? Double, let height = message["height"] as? Double,
-                  width > 0, height > 0 else { return }
+                width > 0, height > 0
+            else { return }
             size = (width.rounded(), height.rounded())
             request(["op": "resize", "scene": scene, "width": size.width, "height": size.height])
         case "intent":
@@ -105,7 +114,8 @@ actor TabSession {
 
     private func handle(_ line: String) async {
         guard let data = line.data(using: .utf8),
-              let message = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return }
+            let message = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return }
         if let event = message["event"] as? String {
             if event == "layout", let layout = message["layout"] {
                 await draw(layout, revision: message["revision"])
@@ -139,7 +149,8 @@ actor TabSession {
     /// Sends the layout, drawn by SplitRender, with the fields the page shows as state.
     private func draw(_ layoutObject: Any, revision: Any?) async {
         guard let data = try? JSONSerialization.data(withJSONObject: layoutObject),
-              let layout = try? JSONDecoder().decode(Layout.self, from: data) else { return }
+            let layout = try? JSONDecoder().decode(Layout.self, from: data)
+        else { return }
         var options = renderOptions
         options.title = "\(scene) · revision \(revision.map { "\($0)" } ?? "?")"
         options.pixelWidth = layout.size.width

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import SplitClient
 import SplitWire
@@ -36,9 +36,11 @@ extension EndToEnd {
                     received += chunk
                 sys.stdout.write(received.decode())
                 """
-            return try runCommand("/usr/bin/setpriv", [
-                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, socket,
-            ], stdinText: lines.joined(separator: "\n") + "\n", timeout: .seconds(30))
+            return try runCommand(
+                "/usr/bin/setpriv",
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, socket,
+                ], stdinText: lines.joined(separator: "\n") + "\n", timeout: .seconds(30))
         }
 
         static var canRunAsNobody: Bool {
@@ -64,10 +66,12 @@ extension EndToEnd {
                 #expect(chmod(daemon.directory, 0o755) == 0)
                 #expect(chmod(daemon.socketPath, 0o666) == 0)
 
-                let output = try exchangeAsNobody(socket: daemon.socketPath, lines: [
-                    #"{"id":1,"op":"hello","protocol":1,"client":"intruder"}"#,
-                    #"{"id":2,"op":"scene.delete","scene":"mine"}"#,
-                ])
+                let output = try exchangeAsNobody(
+                    socket: daemon.socketPath,
+                    lines: [
+                        #"{"id":1,"op":"hello","protocol":1,"client":"intruder"}"#,
+                        #"{"id":2,"op":"scene.delete","scene":"mine"}"#,
+                    ])
                 let replies = output.lines.compactMap { try? JSONParser.parse($0) }
                 #expect(replies.count == 1, "\(output.stdout)")
                 #expect(replies.first.map(errorCode(of:)) == "unauthorized", "\(output.stdout)")
@@ -86,10 +90,12 @@ extension EndToEnd {
             try withDaemon(extraArguments: ["--allow-uid", "0", "--allow-uid", "65534"]) { daemon in
                 #expect(chmod(daemon.directory, 0o755) == 0)
                 #expect(chmod(daemon.socketPath, 0o666) == 0)
-                let output = try exchangeAsNobody(socket: daemon.socketPath, lines: [
-                    #"{"id":1,"op":"hello","protocol":1,"client":"guest"}"#,
-                    #"{"id":2,"op":"scene.list"}"#,
-                ])
+                let output = try exchangeAsNobody(
+                    socket: daemon.socketPath,
+                    lines: [
+                        #"{"id":1,"op":"hello","protocol":1,"client":"guest"}"#,
+                        #"{"id":2,"op":"scene.list"}"#,
+                    ])
                 let replies = output.lines.compactMap { try? JSONParser.parse($0) }
                 #expect(replies.count == 2 && replies.allSatisfy { $0["ok"]?.bool == true }, "\(output.stdout)")
                 #expect(try daemon.client().stats()["refusedPeers"]?.int == 0)
@@ -112,8 +118,9 @@ extension EndToEnd {
             let root = try makeTemporaryDirectory(prefix: "splitd-perm")
             defer { removeDirectory(root) }
             let socket = root + "/run/s.sock"
-            let daemon = try StartedDaemon(socket: socket, database: root + "/d.db", log: root + "/log",
-                                           extra: ["--socket-group", "65534"])
+            let daemon = try StartedDaemon(
+                socket: socket, database: root + "/d.db", log: root + "/log",
+                extra: ["--socket-group", "65534"])
             defer { daemon.stop() }
             #expect(mode(of: root + "/run") == 0o750)
             #expect(mode(of: socket) == 0o660)
@@ -151,7 +158,9 @@ extension EndToEnd {
             #expect(refused.stderr.contains(socket), "\(refused.stderr)")
             #expect(describe(socket) == before)
             if occupant == .symlinkToFile { #expect(readText(victim) == "keep me\n") }
-            if occupant == .symlinkToNothing { #expect(!FileManager.default.fileExists(atPath: root + "/elsewhere.sock")) }
+            if occupant == .symlinkToNothing {
+                #expect(!FileManager.default.fileExists(atPath: root + "/elsewhere.sock"))
+            }
             if occupant == .symlinkToDirectory {
                 #expect((try? FileManager.default.contentsOfDirectory(atPath: victim)) == [])
             }
@@ -194,11 +203,14 @@ final class StartedDaemon {
 
     init(socket: String, database: String, log: String, extra: [String] = []) throws {
         self.log = log
-        child = try ChildProcess(Binaries.splitd, ["--socket", socket, "--database", database] + extra,
-                                 stdoutPath: log, stderrPath: log)
+        child = try ChildProcess(
+            Binaries.splitd, ["--socket", socket, "--database", database] + extra,
+            stdoutPath: log, stderrPath: log)
         let deadline = ContinuousClock.now.advanced(by: .seconds(20))
         while true {
-            if let ended = child.pollExit() { throw HarnessError("splitd ended during start-up (\(ended))\n\(readText(log))") }
+            if let ended = child.pollExit() {
+                throw HarnessError("splitd ended during start-up (\(ended))\n\(readText(log))")
+            }
             if let probe = try? UnixSocket.connect(path: socket, deadline: .after(.seconds(1))) {
                 probe.close()
                 return
@@ -234,5 +246,6 @@ private func groupOwner(of path: String) -> gid_t? { lstatOf(path).map(\.st_gid)
 private func describe(_ path: String) -> String {
     guard let info = lstatOf(path) else { return "nothing" }
     let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "-"
-    return "kind \(info.st_mode & S_IFMT) inode \(info.st_ino) mode \(info.st_mode & 0o7777) size \(info.st_size) -> \(target)"
+    return
+        "kind \(info.st_mode & S_IFMT) inode \(info.st_ino) mode \(info.st_mode & 0o7777) size \(info.st_size) -> \(target)"
 }

@@ -3,7 +3,7 @@ import SplitClient
 import SplitCore
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private tmux server (its own `-L` socket) whose sessions run `splitctl attach` in real
@@ -14,7 +14,10 @@ final class TmuxServer {
     let executable: String
 
     init() throws {
-        guard let found = ["/usr/bin/tmux", "/bin/tmux", "/usr/local/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
+        guard
+            let found = ["/usr/bin/tmux", "/bin/tmux", "/usr/local/bin/tmux"].first(
+                where: FileManager.default.isExecutableFile)
+        else {
             throw HarnessError("tmux is not installed (Debian: apt-get install tmux)")
         }
         executable = found
@@ -47,20 +50,26 @@ final class TmuxServer {
         let shell = try tmux("display-message", "-p", "-t", session, "#{pane_pid}").stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let children = readText("/proc/\(shell)/task/\(shell)/children").split(separator: " ")
-        guard let first = children.first, let pid = pid_t(first) else { throw HarnessError("no child process under pane shell \(shell)") }
+        guard let first = children.first, let pid = pid_t(first) else {
+            throw HarnessError("no child process under pane shell \(shell)")
+        }
         return pid
     }
 
     /// Polls the screen until `condition` holds; throws with the last screen after `timeout`.
     @discardableResult
-    func waitForScreen(_ session: String, timeout: Duration = .seconds(20), what: String,
-                       _ condition: (String) -> Bool) throws -> String {
+    func waitForScreen(
+        _ session: String, timeout: Duration = .seconds(20), what: String,
+        _ condition: (String) -> Bool
+    ) throws -> String {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         var last = ""
         while true {
             last = try screen(session)
             if condition(last) { return last }
-            if ContinuousClock.now >= deadline { throw HarnessError("timed out waiting for \(what); screen of \(session):\n\(last)") }
+            if ContinuousClock.now >= deadline {
+                throw HarnessError("timed out waiting for \(what); screen of \(session):\n\(last)")
+            }
             usleep(50_000)
         }
     }
@@ -68,7 +77,9 @@ final class TmuxServer {
     /// Ends the panes' process groups (SIGKILL: a test runner's blocked signals are inherited,
     /// so SIGHUP from kill-server may not end them), then the server.
     func stop() {
-        let panes = (try? runCommand(executable, ["-L", socketName, "list-panes", "-a", "-F", "#{pane_pid}"], timeout: .seconds(10)))?
+        let panes =
+            (try? runCommand(
+                executable, ["-L", socketName, "list-panes", "-a", "-F", "#{pane_pid}"], timeout: .seconds(10)))?
             .lines.compactMap { pid_t($0) } ?? []
         for pane in panes where pane > 1 { kill(-pane, SIGKILL) }
         _ = try? runCommand(executable, ["-L", socketName, "kill-server"], timeout: .seconds(10))
@@ -80,9 +91,12 @@ final class TmuxServer {
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> CommandOutput {
         // -u: UTF-8 whatever the locale, so box-drawing characters survive capture-pane.
-        let output = try runCommand(executable, ["-u", "-L", socketName, "-f", "/dev/null"] + arguments,
-                                    environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8"], timeout: .seconds(20))
-        guard output.exitCode == 0 else { throw HarnessError("tmux \(arguments.joined(separator: " ")): \(output.stderr)") }
+        let output = try runCommand(
+            executable, ["-u", "-L", socketName, "-f", "/dev/null"] + arguments,
+            environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8"], timeout: .seconds(20))
+        guard output.exitCode == 0 else {
+            throw HarnessError("tmux \(arguments.joined(separator: " ")): \(output.stderr)")
+        }
         return output
     }
 }
@@ -90,8 +104,10 @@ final class TmuxServer {
 /// The pane command: splitctl attach, then its exit status and whether the terminal is back
 /// in canonical mode (`icanon`, not `-icanon`), kept on screen for the test to read.
 private func attachCommand(_ daemon: DaemonProcess, _ arguments: String..., term: String = "xterm-256color") -> String {
-    let quoted = ([Binaries.splitctl, "--socket", daemon.socketPath, "attach"] + arguments).map { "'\($0)'" }.joined(separator: " ")
-    return "TERM=\(term) \(quoted); echo \"splitctl exited $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-*icanon'; sleep 600"
+    let quoted = ([Binaries.splitctl, "--socket", daemon.socketPath, "attach"] + arguments).map { "'\($0)'" }.joined(
+        separator: " ")
+    return
+        "TERM=\(term) \(quoted); echo \"splitctl exited $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-*icanon'; sleep 600"
 }
 
 /// The revision in the status line (`rev N`), or -1.
@@ -118,7 +134,9 @@ extension EndToEnd {
             try withDaemon { daemon in
                 let tmux = try TmuxServer()
                 defer { tmux.stop() }
-                try tmux.start("a", columns: 200, rows: 50, command: attachCommand(daemon, "term", "--create", "--device", "ipad-pro-12.9"))
+                try tmux.start(
+                    "a", columns: 200, rows: 50,
+                    command: attachCommand(daemon, "term", "--create", "--device", "ipad-pro-12.9"))
                 try tmux.waitForScreen("a", what: "two columns at 200x50") { showsTwoColumns($0) }
                 // 200 x 50 cells at 8 x 16 pt: a 1600 x 800 pt window.
                 let client = try daemon.client()
@@ -132,7 +150,8 @@ extension EndToEnd {
                 let collapsedAt = try client.getScene("term").revision
                 try tmux.sendKeys("a", "p")
                 try tmux.waitForScreen("a", what: "a push while collapsed") {
-                    revision(of: $0) == collapsedAt + 1 && $0.contains("▸ primary-\(collapsedAt + 1)") && showsOneColumn($0)
+                    revision(of: $0) == collapsedAt + 1 && $0.contains("▸ primary-\(collapsedAt + 1)")
+                        && showsOneColumn($0)
                 }
                 #expect(try client.getScene("term").layout.column(.compact)?.stack.last == "primary-\(collapsedAt + 1)")
 
@@ -144,7 +163,9 @@ extension EndToEnd {
                 let before = revision(of: screen)
                 #expect(before > 1)
                 try tmux.start("b", columns: 120, rows: 40, command: attachCommand(daemon, "term", "--role", "viewer"))
-                try tmux.waitForScreen("b", what: "the viewer at revision \(before)") { revision(of: $0) == before && showsTwoColumns($0) }
+                try tmux.waitForScreen("b", what: "the viewer at revision \(before)") {
+                    revision(of: $0) == before && showsTwoColumns($0)
+                }
 
                 // `p` pushes primary-<next revision> onto the focused (primary) column; both terminals show it.
                 try tmux.sendKeys("a", "p")
@@ -159,7 +180,9 @@ extension EndToEnd {
 
                 // q quits; the shell gets its terminal back in canonical mode.
                 try tmux.sendKeys("a", "q")
-                screen = try tmux.waitForScreen("a", what: "splitctl to exit") { $0.contains("splitctl exited") && $0.contains("icanon") }
+                screen = try tmux.waitForScreen("a", what: "splitctl to exit") {
+                    $0.contains("splitctl exited") && $0.contains("icanon")
+                }
                 #expect(screen.contains("splitctl exited 0"))
                 #expect(!screen.contains("-icanon"))
             }
@@ -169,18 +192,26 @@ extension EndToEnd {
             try withDaemon { daemon in
                 let tmux = try TmuxServer()
                 defer { tmux.stop() }
-                try tmux.start("a", columns: 160, rows: 40, command: attachCommand(daemon, "keys", "--create", "--device", "ipad-pro-12.9",
-                                                                                   "--config", #"{"roots":{"primary":"inbox","secondary":"detail"}}"#))
-                try tmux.waitForScreen("a", what: "two columns") { showsTwoColumns($0) && $0.contains("oneBesideSecondary") }
+                try tmux.start(
+                    "a", columns: 160, rows: 40,
+                    command: attachCommand(
+                        daemon, "keys", "--create", "--device", "ipad-pro-12.9",
+                        "--config", #"{"roots":{"primary":"inbox","secondary":"detail"}}"#))
+                try tmux.waitForScreen("a", what: "two columns") {
+                    showsTwoColumns($0) && $0.contains("oneBesideSecondary")
+                }
                 try tmux.sendKeys("a", "?")
-                try tmux.waitForScreen("a", what: "the help overlay") { $0.contains("─ keys") && $0.contains("display-mode button") }
+                try tmux.waitForScreen("a", what: "the help overlay") {
+                    $0.contains("─ keys") && $0.contains("display-mode button")
+                }
                 try tmux.sendKeys("a", "x")
                 try tmux.waitForScreen("a", what: "the help to close") { !$0.contains("─ keys") }
 
                 // SEMANTICS 5: tile + a two-column style, the button toggles oneBesideSecondary -> secondaryOnly.
                 try tmux.sendKeys("a", "d")
                 try tmux.waitForScreen("a", what: "secondaryOnly") {
-                    $0.contains("expanded secondaryOnly tile") && !$0.contains("┌─ primary") && $0.contains("┌─ secondary")
+                    $0.contains("expanded secondaryOnly tile") && !$0.contains("┌─ primary")
+                        && $0.contains("┌─ secondary")
                         && $0.contains("displayModeChanged oneBesideSecondary -> secondaryOnly")
                 }
                 // Down twice then Enter: showDetail item-3 (UIKit's replace routing: the secondary becomes [item-3]).
@@ -194,7 +225,9 @@ extension EndToEnd {
                 try tmux.waitForScreen("a", what: "the invalid_intent message") { $0.contains("invalid_intent") }
                 #expect(try client.getScene("keys").revision == revisionBefore)
                 try tmux.sendKeys("a", "C-c")
-                let screen = try tmux.waitForScreen("a", what: "splitctl to exit") { $0.contains("splitctl exited") && $0.contains("icanon") }
+                let screen = try tmux.waitForScreen("a", what: "splitctl to exit") {
+                    $0.contains("splitctl exited") && $0.contains("icanon")
+                }
                 #expect(screen.contains("splitctl exited 0"))
             }
         }
@@ -203,7 +236,9 @@ extension EndToEnd {
             try withDaemon { daemon in
                 let tmux = try TmuxServer()
                 defer { tmux.stop() }
-                try tmux.start("a", columns: 120, rows: 40, command: attachCommand(daemon, "durable", "--create", "--device", "ipad-pro-12.9"))
+                try tmux.start(
+                    "a", columns: 120, rows: 40,
+                    command: attachCommand(daemon, "durable", "--create", "--device", "ipad-pro-12.9"))
                 let first = try tmux.waitForScreen("a", what: "the first layout") { showsTwoColumns($0) }
                 // A change made by another client is pushed and drawn.
                 let client = try daemon.client()
@@ -233,10 +268,14 @@ extension EndToEnd {
             try withDaemon { daemon in
                 let tmux = try TmuxServer()
                 defer { tmux.stop() }
-                try tmux.start("a", columns: 100, rows: 30, command: attachCommand(daemon, "sig", "--create", "--device", "mac", term: "screen"))
+                try tmux.start(
+                    "a", columns: 100, rows: 30,
+                    command: attachCommand(daemon, "sig", "--create", "--device", "mac", term: "screen"))
                 try tmux.waitForScreen("a", what: "the first layout") { showsTwoColumns($0) }
                 kill(try tmux.commandPID("a"), SIGTERM)
-                let screen = try tmux.waitForScreen("a", what: "splitctl to exit") { $0.contains("splitctl exited") && $0.contains("icanon") }
+                let screen = try tmux.waitForScreen("a", what: "splitctl to exit") {
+                    $0.contains("splitctl exited") && $0.contains("icanon")
+                }
                 #expect(screen.contains("splitctl exited \(128 + SIGTERM)"))
                 #expect(!screen.contains("-icanon"))
                 #expect(!screen.contains("┌─"), "the alternate screen is gone")
@@ -248,10 +287,12 @@ extension EndToEnd {
                 let tmux = try TmuxServer()
                 defer { tmux.stop() }
                 let splitctl = "'\(Binaries.splitctl)'"
-                try tmux.start("a", columns: 160, rows: 20, command: """
-                    \(splitctl) --socket /nonexistent/splitd.sock attach s; echo "first $?"; \
-                    \(splitctl) --socket '\(daemon.socketPath)' attach nope; echo "second $?"; sleep 600
-                    """)
+                try tmux.start(
+                    "a", columns: 160, rows: 20,
+                    command: """
+                        \(splitctl) --socket /nonexistent/splitd.sock attach s; echo "first $?"; \
+                        \(splitctl) --socket '\(daemon.socketPath)' attach nope; echo "second $?"; sleep 600
+                        """)
                 let screen = try tmux.waitForScreen("a", what: "both attempts") { $0.contains("second ") }
                 #expect(screen.contains("splitctl: no socket at /nonexistent/splitd.sock"))
                 #expect(screen.contains("first 69"))
@@ -261,9 +302,9 @@ extension EndToEnd {
         }
 
         @Test(arguments: [
-            ["attach"],                                        // no scene
-            ["attach", "s", "--create"],                       // --create without --device
-            ["attach", "s", "--device", "mac"],                // --device without --create
+            ["attach"],  // no scene
+            ["attach", "s", "--create"],  // --create without --device
+            ["attach", "s", "--device", "mac"],  // --device without --create
             ["attach", "s", "--cell-width", "0"],
             ["attach", "s", "--cell-height", "-16"],
             ["attach", "s", "--role", "sideways"],
@@ -277,8 +318,9 @@ extension EndToEnd {
         }
 
         @Test func aBadCellEnvironmentVariableIsAUsageError() throws {
-            let output = try runCommand(Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock", "attach", "s"],
-                                        environment: ["SPLITCTL_CELL": "eight"])
+            let output = try runCommand(
+                Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock", "attach", "s"],
+                environment: ["SPLITCTL_CELL": "eight"])
             #expect(output.exitCode == 64)
             #expect(output.stderr.contains("SPLITCTL_CELL"))
         }
@@ -287,7 +329,9 @@ extension EndToEnd {
             // runCommand gives the child /dev/null and files, not a terminal.
             let output = try runCommand(Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock", "attach", "s"])
             #expect(output.exitCode == 64)
-            #expect(output.stderr == "splitctl: attach needs a terminal on stdin and stdout (use `splitctl watch` in scripts)\n")
+            #expect(
+                output.stderr
+                    == "splitctl: attach needs a terminal on stdin and stdout (use `splitctl watch` in scripts)\n")
             #expect(output.stdout.isEmpty)
         }
     }

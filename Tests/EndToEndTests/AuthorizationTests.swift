@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import SplitClient
 import Testing
@@ -21,10 +21,12 @@ extension EndToEnd {
                 // not from file permissions.
                 #expect(chmod(daemon.directory, 0o755) == 0)
                 #expect(chmod(daemon.socketPath, 0o666) == 0)
-                let output = try runCommand("/usr/bin/setpriv", [
-                    "--reuid=65534", "--regid=65534", "--clear-groups",
-                    Binaries.splitctl, "--socket", daemon.socketPath, "ping",
-                ])
+                let output = try runCommand(
+                    "/usr/bin/setpriv",
+                    [
+                        "--reuid=65534", "--regid=65534", "--clear-groups",
+                        Binaries.splitctl, "--socket", daemon.socketPath, "ping",
+                    ])
                 // 69, as for a socket it may not open (CLI.md's exit codes): it cannot use splitd.
                 #expect(output.exitCode == 69, "\(output)")
                 #expect(output.stderr.hasPrefix("splitctl: unauthorized"), "\(output.stderr)")
@@ -39,10 +41,12 @@ extension EndToEnd {
             try withDaemon(environment: ["SPLITD_ACCESS_ALLOW_UIDS": "0,65534"]) { daemon in
                 #expect(chmod(daemon.directory, 0o755) == 0)
                 #expect(chmod(daemon.socketPath, 0o666) == 0)
-                let output = try runCommand("/usr/bin/setpriv", [
-                    "--reuid=65534", "--regid=65534", "--clear-groups",
-                    Binaries.splitctl, "--socket", daemon.socketPath, "ping",
-                ])
+                let output = try runCommand(
+                    "/usr/bin/setpriv",
+                    [
+                        "--reuid=65534", "--regid=65534", "--clear-groups",
+                        Binaries.splitctl, "--socket", daemon.socketPath, "ping",
+                    ])
                 #expect(output.exitCode == 0, "\(output)")
             }
         }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import SplitClient
 import SplitCore
@@ -31,7 +31,9 @@ extension EndToEnd {
                     var ids: [JSONValue] = []
                     for _ in 0..<100 {
                         let width = 700 + (sent % 2) * 300
-                        ids.append(try writer.send(op: "resize", ["scene": "busy", "width": .int(Int64(width)), "height": 1024]))
+                        ids.append(
+                            try writer.send(
+                                op: "resize", ["scene": "busy", "width": .int(Int64(width)), "height": 1024]))
                         sent += 1
                     }
                     for id in ids {
@@ -72,7 +74,7 @@ func pushRevisions(of connection: SplitConnection, until last: Int) -> (revision
     while revisions.last != last {
         do {
             revisions.append(try connection.nextLayoutPush(timeout: .seconds(10)).revision)
-        } catch where error == .closed {
+        } catch  where error == .closed {
             return (revisions, true)
         } catch {
             Issue.record("reading the stalled client: \(error)")

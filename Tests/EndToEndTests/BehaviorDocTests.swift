@@ -55,8 +55,10 @@ extension EndToEnd {
 
             let output = try ProtocolDoc.run(doc: altered)
             #expect(output.exitCode == 1, "\(output.stdout)")
-            #expect(output.stdout.contains("FAIL docs line \(index + 1): client A: $.layout.splitBehavior: "
-                                           + #"expected "tile", got "overlay""#), "\(output.stdout)")
+            #expect(
+                output.stdout.contains(
+                    "FAIL docs line \(index + 1): client A: $.layout.splitBehavior: "
+                        + #"expected "tile", got "overlay""#), "\(output.stdout)")
             #expect(output.stdout.contains(" 1 failures"), "\(output.stdout)")
         }
 
@@ -66,14 +68,17 @@ extension EndToEnd {
             let text = BehaviorDoc.text
             let sections = BehaviorDoc.sectionsWithExamples(in: text)
             let expected: Set = [1, 2, 5, 6, 7, 8, 9]
-            #expect(expected.subtracting(sections).isEmpty,
-                    "sections without an example: \(expected.subtracting(sections).sorted())")
-            let names = ["secondaryOnly", "oneBesideSecondary", "oneOverSecondary", "twoBesideSecondary",
-                         "twoOverSecondary", "twoDisplaceSecondary", "tile", "overlay", "displace",
-                         "uikit", "moveDetailExceptRoot", "keepPrimary", "moveAllButRoot", "replace", "resetAndPush",
-                         "latest", "largest", "smallest", "manual", "material", "adwaita", "compact-below-1000",
-                         "regular-above-414", "displayModeButton", "tapDimmed", "showColumn", "hideColumn",
-                         "topColumnForCollapsing", "lastNavigated", "popLatest", "popUntilLayoutChange"]
+            #expect(
+                expected.subtracting(sections).isEmpty,
+                "sections without an example: \(expected.subtracting(sections).sorted())")
+            let names = [
+                "secondaryOnly", "oneBesideSecondary", "oneOverSecondary", "twoBesideSecondary",
+                "twoOverSecondary", "twoDisplaceSecondary", "tile", "overlay", "displace",
+                "uikit", "moveDetailExceptRoot", "keepPrimary", "moveAllButRoot", "replace", "resetAndPush",
+                "latest", "largest", "smallest", "manual", "material", "adwaita", "compact-below-1000",
+                "regular-above-414", "displayModeButton", "tapDimmed", "showColumn", "hideColumn",
+                "topColumnForCollapsing", "lastNavigated", "popLatest", "popUntilLayoutChange",
+            ]
             for name in names {
                 #expect(text.contains("`\(name)`"), "\(name) is not described")
             }

@@ -17,9 +17,11 @@ enum Binaries {
             return fromEnvironment
         }
         if let swift = findSwift(),
-           let output = try? runCommand(swift, ["build", "--package-path", packageRoot, "--show-bin-path"],
-                                        timeout: .seconds(120)),
-           output.exitCode == 0, let path = output.lines.last, !path.isEmpty {
+            let output = try? runCommand(
+                swift, ["build", "--package-path", packageRoot, "--show-bin-path"],
+                timeout: .seconds(120)),
+            output.exitCode == 0, let path = output.lines.last, !path.isEmpty
+        {
             return path
         }
         return packageRoot + "/.build/debug"

@@ -56,7 +56,9 @@ extension EndToEnd {
             try withDaemon { daemon in
                 let connection = try daemon.client()
                 try connection.createScene("mail", device: IPadPro129.device)
-                for size in [Size(width: 0, height: 100), Size(width: 100, height: -1), Size(width: 100_001, height: 100)] {
+                for size in [
+                    Size(width: 0, height: 100), Size(width: 100, height: -1), Size(width: 100_001, height: 100),
+                ] {
                     #expect(serverErrorCode { try connection.resize("mail", to: size) } == "bad_request", "\(size)")
                 }
                 // The limit itself is allowed (<= 100000).
@@ -68,7 +70,8 @@ extension EndToEnd {
         @Test func revisionsGrowByExactlyOnePerAcceptedChange() throws {
             try withDaemon { daemon in
                 let connection = try daemon.client()
-                var revision = try connection.createScene("mail", device: IPadPro129.device, config: mailConfig).revision
+                var revision = try connection.createScene("mail", device: IPadPro129.device, config: mailConfig)
+                    .revision
                 for width in stride(from: 700, to: 1300, by: 50) {
                     let reply = try connection.resize("mail", to: Size(width: Double(width), height: 1024))
                     #expect(reply.revision == revision + 1)
@@ -103,7 +106,9 @@ extension EndToEnd {
 
                 #expect(serverErrorCode { try connection.intent("mail", .pop(column: .primary)) } == "invalid_intent")
                 // A column the style does not have.
-                #expect(serverErrorCode { try connection.intent("mail", .push(column: .supplementary, vc: "x")) } == "invalid_intent")
+                #expect(
+                    serverErrorCode { try connection.intent("mail", .push(column: .supplementary, vc: "x")) }
+                        == "invalid_intent")
                 #expect(try connection.getScene("mail").revision == 6)
             }
         }
@@ -116,7 +121,9 @@ extension EndToEnd {
                 let replaced = try connection.intent("replace", .showDetail(vc: "new"))
                 #expect(replaced.layout.column(.secondary)?.stack == ["new"])
 
-                let resetConfig: JSONValue = ["roots": ["primary": "chats"], "placeholder": "empty", "detailRouting": "resetAndPush"]
+                let resetConfig: JSONValue = [
+                    "roots": ["primary": "chats"], "placeholder": "empty", "detailRouting": "resetAndPush",
+                ]
                 try connection.createScene("reset", device: IPadPro129.device, config: resetConfig)
                 #expect(try connection.getScene("reset").layout.column(.secondary)?.stack == ["empty"])
                 try connection.intent("reset", .showDetail(vc: "chat-1"))
@@ -133,8 +140,9 @@ extension EndToEnd {
         @Test func backPopsTheCollapsedStackAndRefusesTheRoot() throws {
             try withDaemon { daemon in
                 let connection = try daemon.client()
-                try connection.createScene("phone", device: IPadPro129.device, size: IPadPro129.oneThird,
-                                           config: ["roots": ["primary": "inbox"], "collapsePolicy": "keepPrimary"])
+                try connection.createScene(
+                    "phone", device: IPadPro129.device, size: IPadPro129.oneThird,
+                    config: ["roots": ["primary": "inbox"], "collapsePolicy": "keepPrimary"])
                 try connection.intent("phone", .push(column: .primary, vc: "thread"))
                 let back = try connection.intent("phone", .back)
                 #expect(back.layout.columns.first?.stack == ["inbox"])
@@ -145,7 +153,9 @@ extension EndToEnd {
         @Test func selectTabSwitchesTabsAndRefusesAMissingOne() throws {
             try withDaemon { daemon in
                 let connection = try daemon.client()
-                let config: JSONValue = ["tabs": [["root": "chats"], ["root": "contacts"], ["root": "me"]], "placeholder": "empty"]
+                let config: JSONValue = [
+                    "tabs": [["root": "chats"], ["root": "contacts"], ["root": "me"]], "placeholder": "empty",
+                ]
                 let created = try connection.createScene("wechat", device: IPadPro129.device, config: config)
                 #expect(created.layout.column(.primary)?.stack.last == "chats")
                 try connection.intent("wechat", .showDetail(vc: "chat-1"))
@@ -165,11 +175,17 @@ extension EndToEnd {
                 let connection = try daemon.client()
                 try connection.createScene("mail", device: IPadPro129.device, config: mailConfig)
                 let presented = try connection.intent("mail", .present(vc: "compose", style: .formSheet))
-                #expect(presented.layout.presentations == [PresentationLayout(vc: "compose", style: .formSheet, effectiveStyle: .formSheet)])
+                #expect(
+                    presented.layout.presentations == [
+                        PresentationLayout(vc: "compose", style: .formSheet, effectiveStyle: .formSheet)
+                    ])
                 #expect(presented.events.contains(.presented(vc: "compose", style: .formSheet)))
                 let narrow = try connection.resize("mail", to: IPadPro129.oneThird)
                 // Compact width: formSheet adapts to pageSheet; the request is remembered.
-                #expect(narrow.layout.presentations == [PresentationLayout(vc: "compose", style: .formSheet, effectiveStyle: .pageSheet)])
+                #expect(
+                    narrow.layout.presentations == [
+                        PresentationLayout(vc: "compose", style: .formSheet, effectiveStyle: .pageSheet)
+                    ])
                 let dismissed = try connection.intent("mail", .dismiss)
                 #expect(dismissed.layout.presentations.isEmpty)
                 #expect(dismissed.events.contains(.dismissed(vc: "compose")))
@@ -179,7 +195,9 @@ extension EndToEnd {
         @Test func displayModeActionsOnALandscapeTile() throws {
             try withDaemon { daemon in
                 let connection = try daemon.client()
-                try connection.createScene("mail", device: IPadPro129.device, config: ["style": "doubleColumn", "roots": ["primary": "inbox", "secondary": "detail"]])
+                try connection.createScene(
+                    "mail", device: IPadPro129.device,
+                    config: ["style": "doubleColumn", "roots": ["primary": "inbox", "secondary": "detail"]])
                 // tile + doubleColumn: the button toggles oneBesideSecondary <-> secondaryOnly.
                 let hidden = try connection.intent("mail", .displayModeButton)
                 #expect(hidden.layout.displayMode == .secondaryOnly)
@@ -198,8 +216,9 @@ extension EndToEnd {
         @Test func overlayActionsInPortrait() throws {
             try withDaemon { daemon in
                 let connection = try daemon.client()
-                try connection.createScene("mail", device: IPadPro129.device, size: IPadPro129.portrait,
-                                           config: ["style": "doubleColumn", "roots": ["primary": "inbox", "secondary": "detail"]])
+                try connection.createScene(
+                    "mail", device: IPadPro129.device, size: IPadPro129.portrait,
+                    config: ["style": "doubleColumn", "roots": ["primary": "inbox", "secondary": "detail"]])
                 // Portrait, automatic: overlay behavior, secondaryOnly.
                 let start = try connection.getScene("mail").layout
                 #expect(start.splitBehavior == .overlay)
@@ -237,11 +256,18 @@ extension EndToEnd {
                 let narrower = try connection.intent("mail", .setConfig(patch))
                 #expect(narrower.layout.column(.primary)?.width == 250)
                 #expect(narrower.layout.column(.secondary)?.x == 250)
-                #expect(serverErrorCode {
-                    try connection.intent("mail", ["kind": "setConfig", "config": ["minimumPrimaryColumnWidth": -400]])
-                } == "bad_request")
+                #expect(
+                    serverErrorCode {
+                        try connection.intent(
+                            "mail", ["kind": "setConfig", "config": ["minimumPrimaryColumnWidth": -400]])
+                    } == "bad_request")
                 // A minimum above the maximum wins (as CSS's min-width): 400, not 300.
-                let widest = try connection.intent("mail", ["kind": "setConfig", "config": ["minimumPrimaryColumnWidth": 400, "maximumPrimaryColumnWidth": 300]])
+                let widest = try connection.intent(
+                    "mail",
+                    [
+                        "kind": "setConfig",
+                        "config": ["minimumPrimaryColumnWidth": 400, "maximumPrimaryColumnWidth": 300],
+                    ])
                 #expect(widest.layout.column(.primary)?.width == 400)
             }
         }
@@ -249,9 +275,12 @@ extension EndToEnd {
         @Test func everyIntentKindOfWireIsAccepted() throws {
             try withDaemon { daemon in
                 let connection = try daemon.client()
-                try connection.createScene("all", device: IPadPro129.device, size: IPadPro129.portrait,
-                                           config: ["style": "doubleColumn", "roots": ["primary": "inbox", "secondary": "detail"],
-                                                    "tabs": [["root": "a"], ["root": "b"]]])
+                try connection.createScene(
+                    "all", device: IPadPro129.device, size: IPadPro129.portrait,
+                    config: [
+                        "style": "doubleColumn", "roots": ["primary": "inbox", "secondary": "detail"],
+                        "tabs": [["root": "a"], ["root": "b"]],
+                    ])
                 let intents: [Intent] = [
                     .push(column: .primary, vc: "p1"), .pop(column: .primary), .push(column: .secondary, vc: "s1"),
                     .popToRoot(column: .secondary), .show(vc: "p2", column: .primary), .showDetail(vc: "d1"),
@@ -271,7 +300,8 @@ extension EndToEnd {
                 }
                 // `back` is refused or accepted, but always answered.
                 _ = try rawResponse(connection, "intent", ["scene": "all", "intent": ["kind": "back"]])
-                let unknownKind = try rawResponse(connection, "intent", ["scene": "all", "intent": ["kind": "teleport"]])
+                let unknownKind = try rawResponse(
+                    connection, "intent", ["scene": "all", "intent": ["kind": "teleport"]])
                 #expect(["bad_request", "invalid_intent"].contains(errorCode(of: unknownKind)))
             }
         }
@@ -284,8 +314,13 @@ extension EndToEnd {
                 let bobs = try bob.intent("doc", .push(column: .primary, vc: "bob"), baseRevision: created.revision)
                 #expect(bobs.revision == created.revision + 1)
                 // Alice still thinks the scene is at revision 1.
-                #expect(serverErrorCode { try alice.intent("doc", .push(column: .primary, vc: "alice"), baseRevision: created.revision) } == "conflict")
-                #expect(serverErrorCode { try alice.resize("doc", to: IPadPro129.half, baseRevision: created.revision) } == "conflict")
+                #expect(
+                    serverErrorCode {
+                        try alice.intent("doc", .push(column: .primary, vc: "alice"), baseRevision: created.revision)
+                    } == "conflict")
+                #expect(
+                    serverErrorCode { try alice.resize("doc", to: IPadPro129.half, baseRevision: created.revision) }
+                        == "conflict")
                 let now = try alice.getScene("doc")
                 #expect(now.revision == bobs.revision)
                 #expect(now.layout == bobs.layout)
@@ -297,7 +332,13 @@ extension EndToEnd {
                     try alice.resize("doc", to: IPadPro129.half, baseRevision: alices.revision + 5)
                     Issue.record("a base revision from the future was accepted")
                 } catch let error as ClientError {
-                    #expect(error == .server(code: "conflict", message: "baseRevision \(alices.revision + 5) is ahead of the scene: scene 'doc' is at revision \(alices.revision)"))
+                    #expect(
+                        error
+                            == .server(
+                                code: "conflict",
+                                message:
+                                    "baseRevision \(alices.revision + 5) is ahead of the scene: scene 'doc' is at revision \(alices.revision)"
+                            ))
                 }
             }
         }
@@ -308,7 +349,13 @@ extension EndToEnd {
                 try connection.createScene("deep", device: IPadPro129.device, config: mailConfig)
                 var ids: [JSONValue] = []
                 for index in 0..<300 {
-                    ids.append(try connection.send(op: "intent", ["scene": "deep", "intent": ["kind": "push", "column": "primary", "vc": .string("v\(index)")]]))
+                    ids.append(
+                        try connection.send(
+                            op: "intent",
+                            [
+                                "scene": "deep",
+                                "intent": ["kind": "push", "column": "primary", "vc": .string("v\(index)")],
+                            ]))
                 }
                 var accepted = 0
                 var codes: Set<String> = []

@@ -10,8 +10,12 @@ extension EndToEnd {
     @Suite struct CheckpointReplay {
         /// The number in the last "replaying N journal entries" line of the log.
         func replayed(_ daemon: DaemonProcess) -> Int? {
-            guard let line = daemon.log.split(separator: "\n").last(where: { $0.contains("journal entries above their checkpoints") }),
-                  let range = line.range(of: "replaying ") else { return nil }
+            guard
+                let line = daemon.log.split(separator: "\n").last(where: {
+                    $0.contains("journal entries above their checkpoints")
+                }),
+                let range = line.range(of: "replaying ")
+            else { return nil }
             return Int(line[range.upperBound...].prefix { $0.isNumber })
         }
 
@@ -19,7 +23,8 @@ extension EndToEnd {
         func killNineAfterUncheckpointedChangesServesTheAcknowledgedRevisionAndLayout(durability: String) throws {
             // No checkpoint by count: every change after creation is only in the journal
             // (unless the 1 s sweep passes by, which changes nothing below).
-            try withDaemon(durability: durability, environment: ["SPLITD_DATABASE_CHECKPOINT_EVERY": "1000000"]) { daemon in
+            try withDaemon(durability: durability, environment: ["SPLITD_DATABASE_CHECKPOINT_EVERY": "1000000"]) {
+                daemon in
                 let connection = try daemon.client()
                 try connection.createScene("mail", device: IPadPro129.device, config: mailConfig)
                 try connection.intent("mail", .showDetail(vc: "message"))
@@ -89,19 +94,27 @@ extension EndToEnd {
                     db.commit()
                     print(db.total_changes)
                     """
-                let altered = try runCommand("/usr/bin/env", ["python3", "-c", script, daemon.databasePath, String(acknowledged.revision)])
-                #expect(altered.exitCode == 0 && altered.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(altered)")
+                let altered = try runCommand(
+                    "/usr/bin/env", ["python3", "-c", script, daemon.databasePath, String(acknowledged.revision)])
+                #expect(
+                    altered.exitCode == 0 && altered.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1",
+                    "\(altered)")
 
                 let refused = try runSplitd(daemon.arguments)
                 #expect(refused.exitCode == 1)
-                #expect(refused.stderr.contains("REPLAY DIVERGED: scene 'mail' revision \(acknowledged.revision)") &&
-                        refused.stderr.contains("--accept-replay-divergence"), "\(refused.stderr)")
+                #expect(
+                    refused.stderr.contains("REPLAY DIVERGED: scene 'mail' revision \(acknowledged.revision)")
+                        && refused.stderr.contains("--accept-replay-divergence"), "\(refused.stderr)")
 
-                let recovering = try DaemonProcess(extraArguments: ["--accept-replay-divergence"], directory: daemon.directory)
+                let recovering = try DaemonProcess(
+                    extraArguments: ["--accept-replay-divergence"], directory: daemon.directory)
                 let checker = try recovering.client("checker")
                 let mail = try checker.getScene("mail")
                 #expect(mail.revision == acknowledged.revision && mail.layout == acknowledged.layout)
-                #expect(recovering.log.contains("replay diverged, kept (--accept-replay-divergence): scene 'mail' revision \(acknowledged.revision)"))
+                #expect(
+                    recovering.log.contains(
+                        "replay diverged, kept (--accept-replay-divergence): scene 'mail' revision \(acknowledged.revision)"
+                    ))
                 checker.close()
                 #expect(recovering.terminate() == .exited(0))
 

@@ -46,7 +46,9 @@ import Testing
 
     @Test(arguments: intents)
     func intentObjectsDecodeBackToTheSameIntent(intent: Intent) throws {
-        let request: JSONValue = ["id": 1, "op": "intent", "scene": "s", "intent": intent.wireObject, "baseRevision": 3]
+        let request: JSONValue = [
+            "id": 1, "op": "intent", "scene": "s", "intent": intent.wireObject, "baseRevision": 3,
+        ]
         let decoded = try RequestDecoder.decode(JSONWriter.string(request))
         #expect(decoded.op == .intent(scene: "s", intent: intent, baseRevision: 3))
     }
@@ -98,10 +100,20 @@ import Testing
     }
 
     @Test func socketPathResolutionOrder() {
-        #expect(resolveSocketPath(explicit: "/a.sock", environment: ["SPLITD_SOCKET": "/b.sock", "XDG_RUNTIME_DIR": "/run/user/1"]) == "/a.sock")
-        #expect(resolveSocketPath(explicit: nil, environment: ["SPLITD_SOCKET": "/b.sock", "XDG_RUNTIME_DIR": "/run/user/1"]) == "/b.sock")
-        #expect(resolveSocketPath(explicit: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/1"]) == "/run/user/1/splitd/splitd.sock")
-        #expect(resolveSocketPath(explicit: nil, environment: ["SPLITD_SOCKET": "", "XDG_RUNTIME_DIR": ""]) == "/run/splitd/splitd.sock")
+        #expect(
+            resolveSocketPath(
+                explicit: "/a.sock", environment: ["SPLITD_SOCKET": "/b.sock", "XDG_RUNTIME_DIR": "/run/user/1"])
+                == "/a.sock")
+        #expect(
+            resolveSocketPath(
+                explicit: nil, environment: ["SPLITD_SOCKET": "/b.sock", "XDG_RUNTIME_DIR": "/run/user/1"]) == "/b.sock"
+        )
+        #expect(
+            resolveSocketPath(explicit: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/1"])
+                == "/run/user/1/splitd/splitd.sock")
+        #expect(
+            resolveSocketPath(explicit: nil, environment: ["SPLITD_SOCKET": "", "XDG_RUNTIME_DIR": ""])
+                == "/run/splitd/splitd.sock")
         #expect(resolveSocketPath(explicit: nil, environment: [:]) == "/run/splitd/splitd.sock")
     }
 
@@ -110,7 +122,9 @@ import Testing
     /// environment meet at one socket.
     @Test func relativeRuntimeDirectoryIsIgnoredAsByTheDaemon() {
         for runtime in ["run/user/1", "./run", "relative"] {
-            #expect(resolveSocketPath(explicit: nil, environment: ["XDG_RUNTIME_DIR": runtime]) == "/run/splitd/splitd.sock")
+            #expect(
+                resolveSocketPath(explicit: nil, environment: ["XDG_RUNTIME_DIR": runtime]) == "/run/splitd/splitd.sock"
+            )
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A failure of the test harness itself (not of the daemon under test).
@@ -25,8 +25,10 @@ struct CommandOutput {
 }
 
 /// Runs `executable` to completion with a deadline (killed and reported past it).
-func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                stdinText: String? = nil, timeout: Duration = .seconds(30)) throws -> CommandOutput {
+func runCommand(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    stdinText: String? = nil, timeout: Duration = .seconds(30)
+) throws -> CommandOutput {
     let directory = try makeTemporaryDirectory(prefix: "splitctl-run")
     defer { removeDirectory(directory) }
     let outPath = directory + "/stdout", errPath = directory + "/stderr"
@@ -35,8 +37,9 @@ func runCommand(_ executable: String, _ arguments: [String], environment: [Strin
         inPath = directory + "/stdin"
         try stdinText.write(toFile: inPath!, atomically: true, encoding: .utf8)
     }
-    let child = try ChildProcess(executable, arguments, environment: environment,
-                                 stdoutPath: outPath, stderrPath: errPath, stdinPath: inPath)
+    let child = try ChildProcess(
+        executable, arguments, environment: environment,
+        stdoutPath: outPath, stderrPath: errPath, stdinPath: inPath)
     guard let termination = child.wait(timeout: timeout) else {
         child.killHard()
         throw HarnessError("\(executable) \(arguments.joined(separator: " ")) did not finish within \(timeout)")
@@ -50,7 +53,9 @@ func makeTemporaryDirectory(prefix: String) throws -> String {
     // mkdtemp's 0700 goes through the umask, which in-process daemons of other tests narrow
     // for a moment around their socket's bind (0177: a directory made then has no search bit,
     // and a daemon run as another user could not reach its own socket path).
-    guard chmod(made, 0o700) == 0 else { throw HarnessError("chmod of \(String(cString: made)) failed: errno \(errno)") }
+    guard chmod(made, 0o700) == 0 else {
+        throw HarnessError("chmod of \(String(cString: made)) failed: errno \(errno)")
+    }
     return String(cString: made)
 }
 

@@ -9,8 +9,10 @@ import SplitClient
 extension DaemonProcess {
     /// Starts `splitd --socket DIR/s.sock --database DIR/d.db --durability D` and waits until
     /// the socket accepts connections.
-    convenience init(durability: String = "full", extraArguments: [String] = [], environment: [String: String] = [:],
-                     directory: String? = nil) throws {
+    convenience init(
+        durability: String = "full", extraArguments: [String] = [], environment: [String: String] = [:],
+        directory: String? = nil
+    ) throws {
         let directory = try directory ?? EndToEndTests.makeTemporaryDirectory(prefix: "splitd-e2e")
         var launch = Launch(binary: Binaries.splitd, directory: directory)
         launch.removesDirectory = true

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import SplitClient
 import SplitCore
@@ -21,7 +21,9 @@ extension EndToEnd {
             while ContinuousClock.now < deadline {
                 index += 1
                 do {
-                    acknowledged = try client.resize(scene, to: index % 2 == 0 ? IPadPro129.landscape : IPadPro129.oneThird).revision
+                    acknowledged = try client.resize(
+                        scene, to: index % 2 == 0 ? IPadPro129.landscape : IPadPro129.oneThird
+                    ).revision
                 } catch {
                     // After the refusal the daemon stops: a closed connection is the same news.
                     guard error.serverCode == "storage" || error.serverCode == nil else { throw error }
@@ -66,7 +68,9 @@ extension EndToEnd {
                 usleep(1_500_000)
                 #expect(daemon.isRunning, "\(daemon.logTail())")
                 #expect(!FileManager.default.fileExists(atPath: daemon.databasePath))
-                let partial = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".partial-") }
+                let partial = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+                    $0.contains(".partial-")
+                }
                 #expect(partial.isEmpty, "\(partial)")
                 unlink(filler)
                 #expect(daemon.process?.wait(timeout: .seconds(20)) == .exited(75), "\(daemon.logTail())")
@@ -89,7 +93,8 @@ extension EndToEnd {
             _ = try client.createScene("linked", device: IPadPro129.device)
             var last = 0
             for index in 0..<20 {
-                last = try client.resize("linked", to: index % 2 == 0 ? IPadPro129.oneThird : IPadPro129.landscape).revision
+                last = try client.resize("linked", to: index % 2 == 0 ? IPadPro129.oneThird : IPadPro129.landscape)
+                    .revision
             }
             #expect(!FileManager.default.fileExists(atPath: directory + "/d.db-wal"), "no stray WAL beside the link")
             try daemon.crashAndRestart()

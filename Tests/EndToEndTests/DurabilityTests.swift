@@ -18,7 +18,8 @@ extension EndToEnd {
                 try connection.createScene("collapsed", device: IPadPro129.device, config: mailConfig)
                 try connection.intent("collapsed", .showDetail(vc: "message"))
                 try connection.resize("collapsed", to: IPadPro129.oneThird)
-                try connection.createScene("phone", device: "iphone-14", size: Size(width: 390, height: 844), config: mailConfig)
+                try connection.createScene(
+                    "phone", device: "iphone-14", size: Size(width: 390, height: 844), config: mailConfig)
                 try connection.createScene("deleted", device: IPadPro129.device)
                 try connection.deleteScene("deleted")
                 let names = ["plain", "navigated", "collapsed", "phone"]
@@ -31,7 +32,8 @@ extension EndToEnd {
 
                 let after = try daemon.client()
                 #expect(Set(try after.listScenes().map(\.scene)) == Set(names))
-                #expect(try after.listScenes().sorted { $0.scene < $1.scene } == listBefore.sorted { $0.scene < $1.scene })
+                #expect(
+                    try after.listScenes().sorted { $0.scene < $1.scene } == listBefore.sorted { $0.scene < $1.scene })
                 for name in names {
                     let restored = try after.getScene(name)
                     #expect(restored.revision == before[name]?.revision, "\(name)")
@@ -53,7 +55,9 @@ extension EndToEnd {
                 try connection.createScene("busy", device: IPadPro129.device, config: mailConfig)
                 var ids: [JSONValue] = []
                 for index in 0..<200 {
-                    ids.append(try connection.send(op: "resize", ["scene": "busy", "width": .int(Int64(700 + index)), "height": 1024]))
+                    ids.append(
+                        try connection.send(
+                            op: "resize", ["scene": "busy", "width": .int(Int64(700 + index)), "height": 1024]))
                 }
                 // Once the first answer is out, the daemon is reading: stop it now.
                 let first = try connection.response(to: ids[0])
@@ -104,31 +108,37 @@ extension EndToEnd {
                             let scene = width % 2 == 0 ? "shared" : "own-\(index)"
                             let size = Size(width: Double(width % 600 + 700), height: Double(700 + width % 300))
                             sentSizes[scene, default: []].insert(size)
-                            let id = try writer.send(op: "resize", ["scene": .string(scene), "width": .double(size.width), "height": .double(size.height)])
+                            let id = try writer.send(
+                                op: "resize",
+                                ["scene": .string(scene), "width": .double(size.width), "height": .double(size.height)])
                             pending.append((writer, id, scene, size))
                         }
                     }
                     // Let a varying number of answers arrive, then pull the plug mid-stream.
                     let firstWriterRequests = pending.filter { $0.0 === writers[0] }
-                    _ = try writers[0].response(to: firstWriterRequests[min(10 + round * 30, firstWriterRequests.count - 1)].1)
+                    _ = try writers[0].response(
+                        to: firstWriterRequests[min(10 + round * 30, firstWriterRequests.count - 1)].1)
                     daemon.kill9()
 
                     // Everything that reached us was acknowledged: it must survive.
                     for (writer, id, scene, size) in pending {
                         guard let response = try? writer.response(to: id, timeout: .milliseconds(200)),
-                              errorCode(of: response) == nil, let revision = response["revision"]?.int else { continue }
+                            errorCode(of: response) == nil, let revision = response["revision"]?.int
+                        else { continue }
                         if revision > (acknowledged[scene]?.revision ?? 0) { acknowledged[scene] = (revision, size) }
                     }
                     try daemon.start()
                     let checker = try daemon.client("checker")
                     for (scene, ack) in acknowledged {
                         let restored = try checker.getScene(scene)
-                        #expect(restored.revision >= ack.revision, "round \(round): \(scene) lost revision \(ack.revision)")
+                        #expect(
+                            restored.revision >= ack.revision, "round \(round): \(scene) lost revision \(ack.revision)")
                         if restored.revision == ack.revision {
                             #expect(restored.layout.size == ack.size, "round \(round): \(scene)")
                         } else {
                             // Committed but not yet answered when killed: still one of the sizes sent.
-                            #expect(sentSizes[scene]?.contains(restored.layout.size) == true, "round \(round): \(scene)")
+                            #expect(
+                                sentSizes[scene]?.contains(restored.layout.size) == true, "round \(round): \(scene)")
                         }
                         acknowledged[scene] = (restored.revision, restored.layout.size)
                     }

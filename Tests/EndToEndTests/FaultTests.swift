@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import SplitClient
 import SplitCore
@@ -28,7 +28,8 @@ extension EndToEnd {
             }
         }
 
-        @Test(.enabled(if: Machine.canMakeImmutable, "needs root and a file system with chattr +i (not tmpfs/overlayfs)"))
+        @Test(
+            .enabled(if: Machine.canMakeImmutable, "needs root and a file system with chattr +i (not tmpfs/overlayfs)"))
         func aDatabaseThatBecomesReadOnly() throws {
             try withDaemon { daemon in
                 let client = try daemon.client()
@@ -45,7 +46,8 @@ extension EndToEnd {
             }
         }
 
-        @Test(.enabled(if: Machine.canMakeImmutable, "needs root and a file system with chattr +i (not tmpfs/overlayfs)"))
+        @Test(
+            .enabled(if: Machine.canMakeImmutable, "needs root and a file system with chattr +i (not tmpfs/overlayfs)"))
         func aReadOnlyDatabaseIsRefusedAtStartAndLeftAlone() throws {
             try withDaemon { daemon in
                 let client = try daemon.client()
@@ -59,8 +61,9 @@ extension EndToEnd {
                 let bytes = fileBytes(daemon.databasePath)
                 let refused = try runSplitd(daemon.arguments)
                 #expect(refused.exitCode == 1, "\(refused)")
-                #expect(refused.stderr.contains("refusing to start") && refused.stderr.contains(daemon.databasePath),
-                        "\(refused.stderr)")
+                #expect(
+                    refused.stderr.contains("refusing to start") && refused.stderr.contains(daemon.databasePath),
+                    "\(refused.stderr)")
                 #expect(fileBytes(daemon.databasePath) == bytes)
 
                 try setImmutable([daemon.databasePath], false)
@@ -117,7 +120,8 @@ extension EndToEnd {
             let client = try daemon.client()
             let config: JSONValue = [
                 "roots": ["primary": "inbox", "secondary": "detail"],
-                "tabs": .array((0..<32).map { .object(["root": .string("tab\($0)-" + String(repeating: "r", count: 100))]) }),
+                "tabs": .array(
+                    (0..<32).map { .object(["root": .string("tab\($0)-" + String(repeating: "r", count: 100))]) }),
             ]
             var acknowledged: [String: SceneReply] = [:]
             for index in 0..<5 {
@@ -145,7 +149,9 @@ extension EndToEnd {
             #expect(serverErrorCode { _ = try client.getScene(refused) } == "unknown_scene")
             #expect(Set(try client.listScenes().map(\.scene)) == Set(acknowledged.keys))
             let sample = try client.getScene("before-0")
-            #expect(sample.revision == acknowledged["before-0"]?.revision && sample.layout == acknowledged["before-0"]?.layout)
+            #expect(
+                sample.revision == acknowledged["before-0"]?.revision
+                    && sample.layout == acknowledged["before-0"]?.layout)
 
             try FileManager.default.removeItem(atPath: filler)
             acknowledged[refused] = try client.createScene(refused, device: IPadPro129.device, config: config)
@@ -185,8 +191,9 @@ extension EndToEnd {
 
                 let refused = try runSplitd(daemon.arguments)
                 #expect(refused.exitCode == 1, "\(refused)")
-                #expect(refused.stderr.contains("refusing to start") && refused.stderr.contains(daemon.databasePath),
-                        "\(refused.stderr)")
+                #expect(
+                    refused.stderr.contains("refusing to start") && refused.stderr.contains(daemon.databasePath),
+                    "\(refused.stderr)")
                 var after = stat()
                 stat(daemon.databasePath, &after)
                 #expect(after.st_ino == before.st_ino, "the database file was replaced")
@@ -209,8 +216,10 @@ extension EndToEnd {
         }
 
         /// After the fault: the refused change succeeds at the next revision and survives a restart.
-        private func expectRecovery(_ client: SplitConnection, daemon: DaemonProcess, scene: String,
-                                    acknowledged: ChangeReply) throws {
+        private func expectRecovery(
+            _ client: SplitConnection, daemon: DaemonProcess, scene: String,
+            acknowledged: ChangeReply
+        ) throws {
             let retried = try client.intent(scene, .push(column: .primary, vc: "lost"))
             #expect(retried.revision == acknowledged.revision + 1)
             #expect(retried.layout.column(.primary)?.stack == ["inbox", "thread", "lost"])

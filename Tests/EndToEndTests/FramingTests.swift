@@ -19,8 +19,10 @@ extension EndToEnd {
         @Test func helloWithAnotherVersionIsVersionMismatch() throws {
             try withDaemon { daemon in
                 let connection = try daemon.connect()
-                #expect(serverErrorCode { try connection.hello(client: "e2e", protocolVersion: 2) } == "version_mismatch")
-                #expect(serverErrorCode { try connection.hello(client: "e2e", protocolVersion: 0) } == "version_mismatch")
+                #expect(
+                    serverErrorCode { try connection.hello(client: "e2e", protocolVersion: 2) } == "version_mismatch")
+                #expect(
+                    serverErrorCode { try connection.hello(client: "e2e", protocolVersion: 0) } == "version_mismatch")
             }
         }
 
@@ -54,10 +56,14 @@ extension EndToEnd {
             }
         }
 
-        @Test(arguments: [("this is not json", JSONValue.null), ("{\"id\": 1, \"op\": ", .int(1)), ("[1,2,3]", .null),
-                          ("\"a string\"", .null), ("42", .null), ("{\"id\":1,\"op\":\"ping\"} trailing", .int(1)),
-                          ("{\"id\":\"a\",\"id\":\"b\",\"op\":\"ping\"}", .null), ("{\"op\":\"ping\",\"id\":\"x\",}", .string("x"))])
-        func aLineThatIsNotAJSONObjectIsBadJSONWithTheIdItCarriesAndTheConnectionStaysOpen(line: String, id: JSONValue) throws {
+        @Test(arguments: [
+            ("this is not json", JSONValue.null), ("{\"id\": 1, \"op\": ", .int(1)), ("[1,2,3]", .null),
+            ("\"a string\"", .null), ("42", .null), ("{\"id\":1,\"op\":\"ping\"} trailing", .int(1)),
+            ("{\"id\":\"a\",\"id\":\"b\",\"op\":\"ping\"}", .null), ("{\"op\":\"ping\",\"id\":\"x\",}", .string("x")),
+        ])
+        func aLineThatIsNotAJSONObjectIsBadJSONWithTheIdItCarriesAndTheConnectionStaysOpen(
+            line: String, id: JSONValue
+        ) throws {
             try withDaemon { daemon in
                 let connection = try daemon.client()
                 try connection.sendLine(line)
@@ -90,7 +96,10 @@ extension EndToEnd {
                 for index in 0..<60 {
                     switch index % 5 {
                     case 0: ids.append(try connection.send(op: "ping"))
-                    case 1: ids.append(try connection.send(op: "resize", ["scene": "order", "width": .int(Int64(700 + index)), "height": 1024]))
+                    case 1:
+                        ids.append(
+                            try connection.send(
+                                op: "resize", ["scene": "order", "width": .int(Int64(700 + index)), "height": 1024]))
                     case 2: ids.append(try connection.send(op: "scene.get", ["scene": "order"]))
                     case 3: ids.append(try connection.send(op: "scene.get", ["scene": "missing"]))
                     default: ids.append(try connection.send(op: "nonsense"))
@@ -113,7 +122,8 @@ extension EndToEnd {
                 let offender = try daemon.client("offender")
                 // A syntactically valid request, padded past the default 65536-byte limit.
                 let padding = String(repeating: "a", count: 70_000)
-                try offender.sendLine(#"{"id":1,"op":"resize","scene":"keep","width":500,"height":500,"pad":"\#(padding)"}"#)
+                try offender.sendLine(
+                    #"{"id":1,"op":"resize","scene":"keep","width":500,"height":500,"pad":"\#(padding)"}"#)
                 let refusal = try offender.nextUnreadableResponse()
                 #expect(errorCode(of: refusal) == "frame_too_large")
                 #expect(try offender.awaitClose(timeout: .seconds(5)))
@@ -131,7 +141,8 @@ extension EndToEnd {
                 let idle = try daemon.client("idle")
                 let slow = try daemon.client("slow")
                 let staller = try daemon.client("staller")
-                try staller.sendRaw(Array(#"{"id":"done","op":"ping"}"#.utf8) + [10] + Array(#"{"id":"never","op":"pi"#.utf8))
+                try staller.sendRaw(
+                    Array(#"{"id":"done","op":"ping"}"#.utf8) + [10] + Array(#"{"id":"never","op":"pi"#.utf8))
                 let answered = try staller.response(to: "done")
                 #expect(answered["ok"] == true)
                 try slow.sendRaw(Array(#"{"id":"late","op":"#.utf8))
@@ -221,10 +232,13 @@ extension EndToEnd {
                 for expected in 1...lines.count {
                     let response = try offender.nextMessage()
                     // An out-of-range number may make the whole line unreadable JSON (id null).
-                    #expect(response["id"]?.int == expected || (expected == 11 && response["id"] == .null), "\(response)")
+                    #expect(
+                        response["id"]?.int == expected || (expected == 11 && response["id"] == .null), "\(response)")
                     #expect(response["ok"]?.bool == false, "line \(expected) was accepted: \(response)")
                     let code = errorCode(of: response)
-                    #expect(code == "bad_request" || (expected == 11 && code == "bad_json"), "line \(expected): \(response)")
+                    #expect(
+                        code == "bad_request" || (expected == 11 && code == "bad_json"), "line \(expected): \(response)"
+                    )
                 }
                 #expect(try owner.getScene("calm") == before)
                 #expect(try owner.listScenes().map(\.scene) == ["calm"])
@@ -234,4 +248,3 @@ extension EndToEnd {
         }
     }
 }
-

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import SplitClient
 import SplitCore
@@ -41,7 +41,9 @@ extension EndToEnd {
                 #expect(try eventually { try keeper.stats()["clients"]?.int == 1 })
                 let after = residentKiB(of: pid)
                 // Per connection, a session and small buffers: far below 64 KiB each.
-                #expect(Machine.binariesAreSanitized || during - before < 64 * 1000, "RSS \(before) -> \(during) KiB with 1000 connections")
+                #expect(
+                    Machine.binariesAreSanitized || during - before < 64 * 1000,
+                    "RSS \(before) -> \(during) KiB with 1000 connections")
                 print("hostile: 1000 connections: RSS \(before) -> \(during) -> \(after) KiB after they closed")
             }
         }
@@ -70,8 +72,10 @@ extension EndToEnd {
                     var ids: [JSONValue] = []
                     for step in 0..<100 {
                         let vc: JSONValue = .string("vc-\(batch)-\(step)")
-                        let intent: JSONValue = step % 2 == 0 ? ["kind": "push", "column": "secondary", "vc": vc]
-                                                              : ["kind": "pop", "column": "secondary"]
+                        let intent: JSONValue =
+                            step % 2 == 0
+                            ? ["kind": "push", "column": "secondary", "vc": vc]
+                            : ["kind": "pop", "column": "secondary"]
                         ids.append(try writer.send(op: "intent", ["scene": "busy", "intent": intent]))
                     }
                     for id in ids {
@@ -86,7 +90,8 @@ extension EndToEnd {
                 let after = residentKiB(of: pid)
                 // Each stalled client holds at most its queued backlog, never more than the
                 // hard limit (16 MiB) before being dropped.
-                #expect(Machine.binariesAreSanitized || after - before < 20 * 17 * 1024, "RSS \(before) -> \(after) KiB")
+                #expect(
+                    Machine.binariesAreSanitized || after - before < 20 * 17 * 1024, "RSS \(before) -> \(after) KiB")
                 let stats = try bystander.stats()
                 // Once they leave, the memory of their backlogs goes back to the system (within
                 // the housekeeping second), not kept by the allocator at its peak.
@@ -97,9 +102,13 @@ extension EndToEnd {
                     usleep(100_000)
                     released = residentKiB(of: pid)
                 }
-                #expect(Machine.binariesAreSanitized || after - before < 8 * 1024 || released <= before + (after - before) / 4,
-                        "RSS \(before) -> \(after) -> \(released) KiB after the stalled readers left")
-                print("hostile: 20 stalled readers, \(changes) changes: RSS \(before) -> \(after) KiB, \(released) KiB after they left; coalesced pushes \(stats["coalescedPushes"]?.int ?? -1), slow clients dropped \(stats["slowClientsDisconnected"]?.int ?? -1)")
+                #expect(
+                    Machine.binariesAreSanitized || after - before < 8 * 1024
+                        || released <= before + (after - before) / 4,
+                    "RSS \(before) -> \(after) -> \(released) KiB after the stalled readers left")
+                print(
+                    "hostile: 20 stalled readers, \(changes) changes: RSS \(before) -> \(after) KiB, \(released) KiB after they left; coalesced pushes \(stats["coalescedPushes"]?.int ?? -1), slow clients dropped \(stats["slowClientsDisconnected"]?.int ?? -1)"
+                )
             }
         }
 
@@ -120,11 +129,15 @@ extension EndToEnd {
                 // One stalls just under the line limit (65536 bytes).
                 let big = try daemon.connect()
                 stallers.append(big)
-                try big.sendRaw(Array(#"{"id":"late","op":"ping","pad":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 65_000))
+                try big.sendRaw(
+                    Array(#"{"id":"late","op":"ping","pad":""#.utf8)
+                        + [UInt8](repeating: UInt8(ascii: "x"), count: 65_000))
 
                 // Others are served while the halves wait.
                 for step in 0..<20 {
-                    #expect(try keeper.intent("calm", .push(column: .primary, vc: "v\(step)")).revision == created.revision + step + 1)
+                    #expect(
+                        try keeper.intent("calm", .push(column: .primary, vc: "v\(step)")).revision == created.revision
+                            + step + 1)
                 }
                 let during = residentKiB(of: pid)
                 // The halves are kept, not lost: completing them gets the answer.
@@ -154,7 +167,9 @@ extension EndToEnd {
                 while !flood.isFinished {
                     let began = ContinuousClock.now
                     answered += 1
-                    #expect(try keeper.intent("calm", .push(column: .primary, vc: "v\(answered)")).revision == created.revision + answered)
+                    #expect(
+                        try keeper.intent("calm", .push(column: .primary, vc: "v\(answered)")).revision == created
+                            .revision + answered)
                     _ = try keeper.intent("calm", .pop(column: .primary))
                     answered += 1
                     slowest = max(slowest, began.duration(to: .now))
@@ -170,7 +185,9 @@ extension EndToEnd {
                 #expect(try keeper.getScene("calm").revision == created.revision + answered)
                 let after = residentKiB(of: pid)
                 #expect(Machine.binariesAreSanitized || after - before < 64 * 1024, "RSS \(before) -> \(after) KiB")
-                print("hostile: flood: \(outcome): keeper made \(answered) changes, slowest round trip \(slowest); RSS \(before) -> \(after) KiB")
+                print(
+                    "hostile: flood: \(outcome): keeper made \(answered) changes, slowest round trip \(slowest); RSS \(before) -> \(after) KiB"
+                )
             }
         }
 
@@ -180,21 +197,32 @@ extension EndToEnd {
                 let longest = String(repeating: "s", count: 128)
                 let created = try client.createScene(longest, device: IPadPro129.device, config: mailConfig)
                 let refusedCodes: Set<String?> = ["bad_request", "limit_exceeded"]
-                #expect(refusedCodes.contains(serverErrorCode { try client.createScene(longest + "s", device: IPadPro129.device) }))
+                #expect(
+                    refusedCodes.contains(
+                        serverErrorCode { try client.createScene(longest + "s", device: IPadPro129.device) }))
                 // Reading a scene that cannot exist is simply unknown.
-                #expect(serverErrorCode { _ = try client.getScene(String(repeating: "g", count: 60_000)) } == "unknown_scene")
-                #expect(refusedCodes.contains(serverErrorCode {
-                    _ = try client.intent(longest, .push(column: .primary, vc: String(repeating: "v", count: 129)))
-                }))
-                #expect(refusedCodes.contains(serverErrorCode {
-                    _ = try client.intent(longest, .push(column: .primary, vc: String(repeating: "v", count: 60_000)))
-                }))
+                #expect(
+                    serverErrorCode { _ = try client.getScene(String(repeating: "g", count: 60_000)) }
+                        == "unknown_scene")
+                #expect(
+                    refusedCodes.contains(
+                        serverErrorCode {
+                            _ = try client.intent(
+                                longest, .push(column: .primary, vc: String(repeating: "v", count: 129)))
+                        }))
+                #expect(
+                    refusedCodes.contains(
+                        serverErrorCode {
+                            _ = try client.intent(
+                                longest, .push(column: .primary, vc: String(repeating: "v", count: 60_000)))
+                        }))
                 let pushed = try client.intent(longest, .push(column: .primary, vc: String(repeating: "v", count: 128)))
                 #expect(pushed.revision == created.revision + 1)
 
                 // Past the line limit: frame_too_large, then the connection is closed.
                 let oversized = try daemon.client("oversized")
-                try? oversized.sendLine(#"{"id":1,"op":"scene.get","scene":""# + String(repeating: "x", count: 70_000) + #""}"#)
+                try? oversized.sendLine(
+                    #"{"id":1,"op":"scene.get","scene":""# + String(repeating: "x", count: 70_000) + #""}"#)
                 let refusal = try oversized.nextUnreadableResponse()
                 #expect(errorCode(of: refusal) == "frame_too_large")
                 #expect(try oversized.awaitClose())
@@ -211,7 +239,7 @@ extension EndToEnd {
                 let viewer = try daemon.client("viewer")
                 let pid = daemon.process!.pid
                 let before = residentKiB(of: pid)
-                let limit = 64 // limits.maxStackDepth default
+                let limit = 64  // limits.maxStackDepth default
                 for index in 0..<20 {
                     let scene = "deep-\(index)"
                     try client.createScene(scene, device: IPadPro129.device, config: mailConfig)
@@ -219,10 +247,12 @@ extension EndToEnd {
                     for column in ["primary", "secondary"] {
                         var depth = 1
                         while true {
-                            let response = try rawResponse(client, "intent", [
-                                "scene": .string(scene),
-                                "intent": ["kind": "push", "column": .string(column), "vc": .string("vc\(depth)")],
-                            ])
+                            let response = try rawResponse(
+                                client, "intent",
+                                [
+                                    "scene": .string(scene),
+                                    "intent": ["kind": "push", "column": .string(column), "vc": .string("vc\(depth)")],
+                                ])
                             if let code = errorCode(of: response) {
                                 #expect(code == "limit_exceeded")
                                 break
@@ -251,7 +281,9 @@ extension EndToEnd {
                 let after = residentKiB(of: pid)
                 #expect(Machine.binariesAreSanitized || after - before < 64 * 1024, "RSS \(before) -> \(after) KiB")
                 _ = viewer.takePushes()
-                print("hostile: 20 scenes with both stacks at depth \(limit), collapsed and expanded with a viewer: RSS \(before) -> \(after) KiB")
+                print(
+                    "hostile: 20 scenes with both stacks at depth \(limit), collapsed and expanded with a viewer: RSS \(before) -> \(after) KiB"
+                )
             }
         }
     }
@@ -282,13 +314,17 @@ func connectBlocking(_ path: String) throws -> Int32 {
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw HarnessError("path too long: \(path)") }
+    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        throw HarnessError("path too long: \(path)")
+    }
     withUnsafeMutableBytes(of: &address.sun_path) { raw in
         raw.copyBytes(from: bytes)
         raw[bytes.count] = 0
     }
     let result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
     }
     guard result == 0 else {
         close(fd)
@@ -309,7 +345,9 @@ final class RawFlood: @unchecked Sendable {
         var receivedLines: Int
         var sawLast: Bool
         var closed: Bool
-        var description: String { "sent \(sentLines), received \(receivedLines), last answered: \(sawLast), closed: \(closed)" }
+        var description: String {
+            "sent \(sentLines), received \(receivedLines), last answered: \(sawLast), closed: \(closed)"
+        }
     }
 
     private let lock = NSLock()

@@ -11,7 +11,8 @@ extension EndToEnd {
             try withDaemon(environment: ["SPLITD_LIMITS_MAX_SCENES": "3"]) { daemon in
                 let connection = try daemon.client()
                 for index in 0..<3 { try connection.createScene("s\(index)", device: IPadPro129.device) }
-                #expect(serverErrorCode { try connection.createScene("s3", device: IPadPro129.device) } == "limit_exceeded")
+                #expect(
+                    serverErrorCode { try connection.createScene("s3", device: IPadPro129.device) } == "limit_exceeded")
                 #expect(try connection.listScenes().count == 3)
                 // Deleting one makes room again.
                 try connection.deleteScene("s0")
@@ -57,7 +58,9 @@ extension EndToEnd {
                 let long = String(repeating: "v", count: 129)
                 let code = serverErrorCode { try connection.intent("ids", .push(column: .primary, vc: long)) }
                 #expect(code == "limit_exceeded" || code == "bad_request")
-                #expect(try connection.intent("ids", .push(column: .primary, vc: String(repeating: "v", count: 128))).revision == 2)
+                #expect(
+                    try connection.intent("ids", .push(column: .primary, vc: String(repeating: "v", count: 128)))
+                        .revision == 2)
             }
         }
     }

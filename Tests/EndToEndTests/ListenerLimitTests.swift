@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import SplitClient
 import SplitWire
@@ -27,9 +27,12 @@ extension EndToEnd {
             for _ in 0..<120 { connections.append(try SplitConnection.connect(to: socket, timeout: .seconds(5))) }
             #expect(kill(child.pid, SIGCONT) == 0)
 
-            let (answered, refused, other) = pingTally(connections, refusalContaining: "too many clients (the open-file limit (96 descriptors) leaves room for 32)")
-            #expect(answered == 32 && refused == 89 && other.isEmpty,
-                    "answered \(answered), refused \(refused), other \(other.count): \(Set(other))\n\(readText(log))")
+            let (answered, refused, other) = pingTally(
+                connections,
+                refusalContaining: "too many clients (the open-file limit (96 descriptors) leaves room for 32)")
+            #expect(
+                answered == 32 && refused == 89 && other.isEmpty,
+                "answered \(answered), refused \(refused), other \(other.count): \(Set(other))\n\(readText(log))")
             for connection in connections { connection.close() }
 
             // Every refusal is counted: by the listener (`acceptFailures`, refused at EMFILE
@@ -47,8 +50,10 @@ extension EndToEnd {
             }
             let failures = stats?["acceptFailures"]?.int ?? -1
             let limitErrors = stats?["errors"]?["limit_exceeded"]?.int ?? 0
-            #expect(failures + limitErrors == refused + refusedLater,
-                    "acceptFailures \(failures), errors.limit_exceeded \(limitErrors), refused \(refused) + \(refusedLater)")
+            #expect(
+                failures + limitErrors == refused + refusedLater,
+                "acceptFailures \(failures), errors.limit_exceeded \(limitErrors), refused \(refused) + \(refusedLater)"
+            )
             // Logged, but not one line each.
             let lines = readText(log).split(separator: "\n").filter {
                 $0.contains("refused connection") || $0.contains("could not be accepted")
@@ -68,21 +73,29 @@ extension EndToEnd {
             for round in 0..<30 {
                 let logs = [directory + "/a\(round).log", directory + "/b\(round).log"]
                 let daemons = try logs.map {
-                    try ChildProcess(Binaries.splitd, ["--socket", socket, "--database", ":memory:"], stdoutPath: $0, stderrPath: $0)
+                    try ChildProcess(
+                        Binaries.splitd, ["--socket", socket, "--database", ":memory:"], stdoutPath: $0, stderrPath: $0)
                 }
                 defer { daemons.forEach { $0.killHard() } }
                 // Settled: each one has either exited or said it is ready.
                 let settled = eventually(within: .seconds(20)) {
-                    zip(daemons, logs).allSatisfy { daemon, log in !daemon.isRunning || readText(log).contains(" ready on ") }
+                    zip(daemons, logs).allSatisfy { daemon, log in
+                        !daemon.isRunning || readText(log).contains(" ready on ")
+                    }
                 }
                 let running = daemons.filter(\.isRunning)
                 let refusedInUse = zip(daemons, logs).filter { daemon, log in
-                    daemon.pollExit() == .exited(1) && readText(log).contains("is in use: another daemon is listening on it")
+                    daemon.pollExit() == .exited(1)
+                        && readText(log).contains("is in use: another daemon is listening on it")
                 }
-                #expect(settled && running.count == 1 && refusedInUse.count == 1,
-                        "round \(round): \(running.count) running, \(refusedInUse.count) refused\n\(logs.map(readText).joined(separator: "\n---\n"))")
+                #expect(
+                    settled && running.count == 1 && refusedInUse.count == 1,
+                    "round \(round): \(running.count) running, \(refusedInUse.count) refused\n\(logs.map(readText).joined(separator: "\n---\n"))"
+                )
                 if running.count == 1 {
-                    #expect((try? SplitConnection.connect(to: socket, timeout: .seconds(5)).ping()) != nil, "round \(round)")
+                    #expect(
+                        (try? SplitConnection.connect(to: socket, timeout: .seconds(5)).ping()) != nil, "round \(round)"
+                    )
                     running[0].signal(SIGTERM)
                     #expect(running[0].wait(timeout: .seconds(15)) == .exited(0), "round \(round)")
                 }
@@ -103,7 +116,8 @@ extension EndToEnd {
             let lock = open(socket + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             defer { close(lock) }
             #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
-            let daemon = try ChildProcess(Binaries.splitd, ["--socket", socket, "--database", ":memory:"], stdoutPath: log, stderrPath: log)
+            let daemon = try ChildProcess(
+                Binaries.splitd, ["--socket", socket, "--database", ":memory:"], stdoutPath: log, stderrPath: log)
             defer { daemon.killHard() }
             #expect(daemon.wait(timeout: .seconds(20)) == .exited(1), "\(readText(log))")
             #expect(readText(log).contains("is in use: another daemon is listening on it"), "\(readText(log))")
@@ -122,7 +136,8 @@ extension EndToEnd {
             let lock = open(socket + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             defer { close(lock) }
             #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
-            let daemon = try ChildProcess(Binaries.splitd, ["--socket", socket, "--database", database], stdoutPath: log, stderrPath: log)
+            let daemon = try ChildProcess(
+                Binaries.splitd, ["--socket", socket, "--database", database], stdoutPath: log, stderrPath: log)
             defer { daemon.killHard() }
             #expect(daemon.wait(timeout: .seconds(20)) == .exited(1), "\(readText(log))")
             #expect(readText(log).contains("is in use: another daemon is listening on it"), "\(readText(log))")
@@ -136,7 +151,9 @@ extension EndToEnd {
 private func connectWhenReady(_ socket: String, child: ChildProcess, log: String) throws -> SplitConnection {
     let deadline = ContinuousClock.now.advanced(by: .seconds(20))
     while ContinuousClock.now < deadline {
-        if let ended = child.pollExit() { throw HarnessError("splitd ended during start-up (\(ended))\n\(readText(log))") }
+        if let ended = child.pollExit() {
+            throw HarnessError("splitd ended during start-up (\(ended))\n\(readText(log))")
+        }
         if let connection = try? SplitConnection.connect(to: socket, timeout: .seconds(1)) { return connection }
         usleep(20_000)
     }

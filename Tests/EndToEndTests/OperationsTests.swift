@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import SplitClient
 import SplitCore
@@ -21,11 +21,15 @@ extension EndToEnd {
             defer { child.killHard() }
             var connections = [try waitForSocket(socket, child: child, log: log)]
             for _ in 0..<59 { connections.append(try SplitConnection.connect(to: socket, timeout: .seconds(5))) }
-            let (answered, refused, other) = pingTally(connections, refusalContaining: "the open-file limit (96 descriptors) leaves room for 32")
+            let (answered, refused, other) = pingTally(
+                connections, refusalContaining: "the open-file limit (96 descriptors) leaves room for 32")
             for error in other { Issue.record("unexpected: \(error)") }
             #expect(answered == 32 && refused == 28, "answered \(answered), refused \(refused)")
             let text = readText(log)
-            #expect(text.contains("the open-file limit (96) leaves room for 32 clients, fewer than limits.maxClients (1024)"), "\(text)")
+            #expect(
+                text.contains(
+                    "the open-file limit (96) leaves room for 32 clients, fewer than limits.maxClients (1024)"),
+                "\(text)")
             // The refusals are logged, but not one line each.
             let lines = text.split(separator: "\n").filter { $0.contains("refused connection") }
             #expect(lines.count == 1 && lines[0].contains("too many clients"), "\(lines)")
@@ -55,7 +59,8 @@ extension EndToEnd {
             let directory = try makeTemporaryDirectory(prefix: "splitd-revoke")
             defer { removeDirectory(directory) }
             let config = directory + "/splitd.json"
-            _ = FileManager.default.createFile(atPath: config, contents: Data(#"{"access":{"allowUids":[\#(getuid())]}}"#.utf8))
+            _ = FileManager.default.createFile(
+                atPath: config, contents: Data(#"{"access":{"allowUids":[\#(getuid())]}}"#.utf8))
             let daemon = try DaemonProcess(extraArguments: ["--config", config])
             let client = try daemon.client("soon-revoked")
             try client.ping()
@@ -76,7 +81,9 @@ extension EndToEnd {
                 return
             }
             #expect(code == "unauthorized" && message.contains("configuration reloaded"), "\(message)")
-            #expect(daemon.logTail().contains("configuration reloaded: access.allowUids [\(getuid())] -> [4242]"), "\(daemon.logTail())")
+            #expect(
+                daemon.logTail().contains("configuration reloaded: access.allowUids [\(getuid())] -> [4242]"),
+                "\(daemon.logTail())")
             #expect(daemon.terminate() == .exited(0))
         }
 
@@ -135,11 +142,13 @@ extension EndToEnd {
         /// SYSTEMD.md's exit statuses for the command line: a usage error is 64 with the
         /// usage on stderr, and the two print-and-exit flags do not combine silently.
         @Test func commandLineUsageErrorsExit64() throws {
-            for arguments in [["--bogus"], ["--allow-uid", "abc"], ["--check-config", "--print-default-config"],
-                              // An empty path (an unset variable) never falls back to the defaults.
-                              ["--socket", "", "--check-config"], ["--database", "", "--check-config"],
-                              ["--durability", "fast", "--check-config"], ["--log-level", "INFO", "--check-config"],
-                              ["--allow-uid", "-1", "--check-config"]] {
+            for arguments in [
+                ["--bogus"], ["--allow-uid", "abc"], ["--check-config", "--print-default-config"],
+                // An empty path (an unset variable) never falls back to the defaults.
+                ["--socket", "", "--check-config"], ["--database", "", "--check-config"],
+                ["--durability", "fast", "--check-config"], ["--log-level", "INFO", "--check-config"],
+                ["--allow-uid", "-1", "--check-config"],
+            ] {
                 let run = try runSplitd(arguments)
                 #expect(run.exitCode == 64, "\(arguments): \(run)")
                 #expect(run.stderr.contains("Usage: splitd"), "\(arguments): \(run.stderr)")
@@ -159,8 +168,10 @@ extension EndToEnd {
             _ = FileManager.default.createFile(atPath: directory + "/file.sock", contents: Data("x".utf8))
             mkdir(directory + "/folder.sock", 0o700)
             symlink(directory + "/elsewhere.sock", directory + "/link.sock")
-            for (name, reason) in [("file.sock", "it exists and is not a socket"), ("folder.sock", "it exists and is not a socket"),
-                                   ("link.sock", "it is a symbolic link")] {
+            for (name, reason) in [
+                ("file.sock", "it exists and is not a socket"), ("folder.sock", "it exists and is not a socket"),
+                ("link.sock", "it is a symbolic link"),
+            ] {
                 let database = directory + "/\(name).db"
                 let run = try runSplitd(["--socket", directory + "/" + name, "--database", database])
                 #expect(run.exitCode == 1, "\(name): \(run)")
@@ -192,7 +203,7 @@ extension EndToEnd {
             let created = try owner.createScene("demo", device: IPadPro129.device, config: mailConfig)
             #expect(daemon.terminate() == .exited(0))
             let demo = try DaemonProcess(extraArguments: ["--demo"], directory: daemon.directory)
-            usleep(2_000_000) // longer than the demo's 1.5 s between resizes
+            usleep(2_000_000)  // longer than the demo's 1.5 s between resizes
             let scene = try demo.client("checker").getScene("demo")
             #expect(scene.revision == created.revision)
             #expect(demo.log.contains("that the demo did not create; not changing it"), "\(demo.logTail())")
@@ -204,8 +215,9 @@ extension EndToEnd {
         @Test func aSecondDaemonOnABusySocketCreatesNoDatabase() throws {
             let daemon = try DaemonProcess()
             let other = daemon.directory + "/other/d.db", log = daemon.directory + "/second.log"
-            let second = try ChildProcess(Binaries.splitd, ["--socket", daemon.socketPath, "--database", other],
-                                          stdoutPath: log, stderrPath: log)
+            let second = try ChildProcess(
+                Binaries.splitd, ["--socket", daemon.socketPath, "--database", other],
+                stdoutPath: log, stderrPath: log)
             #expect(second.wait(timeout: .seconds(20)) == .exited(1))
             #expect(readText(log).contains("is in use: another daemon is listening on it"), "\(readText(log))")
             #expect(access(daemon.directory + "/other", F_OK) != 0, "the refused daemon created its database directory")
@@ -219,7 +231,9 @@ extension EndToEnd {
 private func waitForSocket(_ socket: String, child: ChildProcess, log: String) throws -> SplitConnection {
     let deadline = ContinuousClock.now.advanced(by: .seconds(20))
     while ContinuousClock.now < deadline {
-        if let ended = child.pollExit() { throw HarnessError("splitd ended during start-up (\(ended))\n\(readText(log))") }
+        if let ended = child.pollExit() {
+            throw HarnessError("splitd ended during start-up (\(ended))\n\(readText(log))")
+        }
         if let connection = try? SplitConnection.connect(to: socket, timeout: .seconds(1)) { return connection }
         usleep(20_000)
     }
@@ -259,7 +273,9 @@ private func resizeBursts(_ writer: SplitConnection, count: Int) throws -> Int {
 
 /// Pings every connection: how many were answered, how many refused `limit_exceeded` with a
 /// message containing `refusalContaining`, and every other outcome.
-func pingTally(_ connections: [SplitConnection], refusalContaining text: String) -> (answered: Int, refused: Int, other: [String]) {
+func pingTally(
+    _ connections: [SplitConnection], refusalContaining text: String
+) -> (answered: Int, refused: Int, other: [String]) {
     var answered = 0, refused = 0, other: [String] = []
     for connection in connections {
         do {
@@ -278,7 +294,11 @@ func pingTally(_ connections: [SplitConnection], refusalContaining text: String)
 
 /// splitd under `ulimit -n LIMIT`, which sets the soft and the hard limit: it cannot raise it.
 func splitdWithOpenFileLimit(_ limit: Int, socket: String, database: String, log: String) throws -> ChildProcess {
-    try ChildProcess("/bin/sh", ["-c", "ulimit -n \(limit) && exec \"$0\" \"$@\"", Binaries.splitd,
-                                 "--socket", socket, "--database", database],
-                     stdoutPath: log, stderrPath: log)
+    try ChildProcess(
+        "/bin/sh",
+        [
+            "-c", "ulimit -n \(limit) && exec \"$0\" \"$@\"", Binaries.splitd,
+            "--socket", socket, "--database", database,
+        ],
+        stdoutPath: log, stderrPath: log)
 }

@@ -55,7 +55,8 @@ extension EndToEnd {
                 try connection.createScene("mail", device: IPadPro129.device, config: mailConfig)
                 let directory = try temporaryDirectory()
                 defer { try? FileManager.default.removeItem(atPath: directory) }
-                let output = try splitctl(daemon, "snapshot", "mail", "--size", "375x1024", "--size", "1024x1366", "--svg", directory)
+                let output = try splitctl(
+                    daemon, "snapshot", "mail", "--size", "375x1024", "--size", "1024x1366", "--svg", directory)
                 #expect(output.exitCode == 0, "\(output)")
                 let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
                 #expect(names == ["01-375x1024.svg", "02-1024x1366.svg", "session.svg"])
@@ -68,19 +69,23 @@ extension EndToEnd {
         }
 
         @Test func sweepListsBreakpoints() throws {
-            let output = try splitctl(nil, "--json", "sweep", "--device", "compact-below-1000", "--from", "990", "--to", "1010", "--height", "800")
+            let output = try splitctl(
+                nil, "--json", "sweep", "--device", "compact-below-1000", "--from", "990", "--to", "1010", "--height",
+                "800")
             let intervals = try #require(try jsonOutput(output)["intervals"]?.array)
             #expect(intervals.map { $0["from"]?.double } == [990, 1000])
             #expect(intervals.map { $0["to"]?.double } == [999, 1010])
             #expect(intervals.map { $0["summary"]?["collapsed"]?.bool } == [true, false])
 
-            let text = try splitctl(nil, "sweep", "--device", "regular-above-414", "--from", "400", "--to", "430", "--height", "800")
+            let text = try splitctl(
+                nil, "sweep", "--device", "regular-above-414", "--from", "400", "--to", "430", "--height", "800")
             #expect(text.exitCode == 0)
             #expect(text.lines.first?.hasPrefix("400-414\tcompact/regular\tcollapsed") == true, "\(text.stdout)")
 
             let directory = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let chart = try splitctl(nil, "sweep", "--device", "ipad-pro-12.9", "--from", "300", "--svg", directory + "/sweep.svg")
+            let chart = try splitctl(
+                nil, "sweep", "--device", "ipad-pro-12.9", "--from", "300", "--svg", directory + "/sweep.svg")
             #expect(chart.exitCode == 0)
             let svg = try String(contentsOfFile: directory + "/sweep.svg", encoding: .utf8)
             #expect(svg.contains("class=\"mark\" data-at=\"678\""), "the 1/2 preset is marked")

@@ -62,8 +62,9 @@ extension EndToEnd {
         /// Spawns splitd and waits for its first log line ("starting": its code runs, nothing
         /// can guard the process's own exec before that); true when it came.
         private func spawn(in directory: String) throws -> (ChildProcess, Bool) {
-            let child = try ChildProcess(Binaries.splitd, ["--socket", directory + "/s.sock", "--database", directory + "/d.db"],
-                                         stdoutPath: directory + "/log", stderrPath: directory + "/log")
+            let child = try ChildProcess(
+                Binaries.splitd, ["--socket", directory + "/s.sock", "--database", directory + "/d.db"],
+                stdoutPath: directory + "/log", stderrPath: directory + "/log")
             let deadline = ContinuousClock.now.advanced(by: .seconds(20))
             while ContinuousClock.now < deadline, child.pollExit() == nil {
                 if !readText(directory + "/log").isEmpty { return (child, true) }
@@ -96,7 +97,10 @@ extension EndToEnd {
             defer { removeDirectory(directory) }
             let (child, ready) = try start(signalling: SIGHUP, in: directory)
             defer { child.killHard() }
-            #expect(ready, "splitd ended: \(child.termination.map(String.init(describing:)) ?? "-")\n\(readText(directory + "/log"))")
+            #expect(
+                ready,
+                "splitd ended: \(child.termination.map(String.init(describing:)) ?? "-")\n\(readText(directory + "/log"))"
+            )
             child.signal(SIGTERM)
             #expect(child.wait(timeout: .seconds(20)) == .exited(0), "\(readText(directory + "/log"))")
         }

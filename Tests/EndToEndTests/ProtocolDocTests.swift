@@ -48,7 +48,8 @@ enum ProtocolDoc {
             guard let direction = rest.first, direction == ">" || direction == "<" else { continue }
             let payload = rest.dropFirst().drop { $0 == " " }
             guard let data = payload.data(using: .utf8),
-                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { continue }
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { continue }
             lines.append(TranscriptLine(block: block, client: client, direction: direction, object: object))
         }
         return lines
@@ -59,7 +60,8 @@ enum ProtocolDoc {
         var kinds: Set<String> = []
         for request in lines where request.direction == ">" && request.object["op"] as? String == "intent" {
             guard let kind = (request.object["intent"] as? [String: Any])?["kind"] as? String,
-                  let id = request.object["id"] as? Int else { continue }
+                let id = request.object["id"] as? Int
+            else { continue }
             let answered = lines.contains { line in
                 line.block == request.block && line.client == request.client && line.direction == "<"
                     && line.object["id"] as? Int == id && line.object["ok"] as? Bool == true
@@ -74,8 +76,9 @@ enum ProtocolDoc {
     }
 
     static func run(doc: String) throws -> CommandOutput {
-        try runCommand("/usr/bin/env", ["bash", script, "--bin", Binaries.directory, "--doc", doc],
-                       timeout: .seconds(150))
+        try runCommand(
+            "/usr/bin/env", ["bash", script, "--bin", Binaries.directory, "--doc", doc],
+            timeout: .seconds(150))
     }
 }
 
@@ -105,8 +108,9 @@ extension EndToEnd {
 
             let output = try ProtocolDoc.run(doc: altered)
             #expect(output.exitCode == 1, "\(output.stdout)")
-            #expect(output.stdout.contains("FAIL docs line \(index + 1): client A: $.pong: expected false, got true"),
-                    "\(output.stdout)")
+            #expect(
+                output.stdout.contains("FAIL docs line \(index + 1): client A: $.pong: expected false, got true"),
+                "\(output.stdout)")
             #expect(output.stdout.contains(" 1 failures"), "\(output.stdout)")
         }
 
@@ -118,36 +122,52 @@ extension EndToEnd {
             let sent = lines.filter { $0.direction == ">" }.map(\.object)
             let received = lines.filter { $0.direction == "<" }.map(\.object)
 
-            let wireOps: Set = ["hello", "scene.create", "scene.get", "scene.list", "scene.delete", "scene.attach",
-                                "scene.detach", "resize", "intent", "snapshot", "snapshot.list", "snapshot.get", "stats"]
+            let wireOps: Set = [
+                "hello", "scene.create", "scene.get", "scene.list", "scene.delete", "scene.attach",
+                "scene.detach", "resize", "intent", "snapshot", "snapshot.list", "snapshot.get", "stats",
+            ]
             let ops = Set(sent.compactMap { $0["op"] as? String })
             #expect(wireOps.subtracting(ops).isEmpty, "ops without an example: \(wireOps.subtracting(ops).sorted())")
 
-            let wireKinds: Set = ["push", "pop", "popToRoot", "show", "showDetail", "back", "selectTab", "present",
-                                  "dismiss", "setPreferredDisplayMode", "displayModeButton", "gesture", "tapDimmed",
-                                  "showColumn", "hideColumn", "setConfig"]
+            let wireKinds: Set = [
+                "push", "pop", "popToRoot", "show", "showDetail", "back", "selectTab", "present",
+                "dismiss", "setPreferredDisplayMode", "displayModeButton", "gesture", "tapDimmed",
+                "showColumn", "hideColumn", "setConfig",
+            ]
             let succeededKinds = ProtocolDoc.succeededIntentKinds(lines)
-            #expect(wireKinds.subtracting(succeededKinds).isEmpty,
-                    "intent kinds without an example: \(wireKinds.subtracting(succeededKinds).sorted())")
+            #expect(
+                wireKinds.subtracting(succeededKinds).isEmpty,
+                "intent kinds without an example: \(wireKinds.subtracting(succeededKinds).sorted())")
 
-            let wireEvents: Set = ["traitsChanged", "willCollapse", "didCollapse", "willExpand", "didExpand",
-                                   "displayModeChanged", "viewWillTransition", "appear", "disappear", "presented", "dismissed"]
-            let events = Set(received.flatMap { ($0["events"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String } })
-            #expect(wireEvents.subtracting(events).isEmpty, "events never shown: \(wireEvents.subtracting(events).sorted())")
+            let wireEvents: Set = [
+                "traitsChanged", "willCollapse", "didCollapse", "willExpand", "didExpand",
+                "displayModeChanged", "viewWillTransition", "appear", "disappear", "presented", "dismissed",
+            ]
+            let events = Set(
+                received.flatMap { ($0["events"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String } })
+            #expect(
+                wireEvents.subtracting(events).isEmpty, "events never shown: \(wireEvents.subtracting(events).sorted())"
+            )
 
-            let wireCodes: Set = ["bad_json", "bad_request", "unknown_op", "version_mismatch", "unknown_scene",
-                                  "scene_exists", "unknown_device", "invalid_intent", "conflict", "frame_too_large",
-                                  "limit_exceeded", "unauthorized", "storage"]
+            let wireCodes: Set = [
+                "bad_json", "bad_request", "unknown_op", "version_mismatch", "unknown_scene",
+                "scene_exists", "unknown_device", "invalid_intent", "conflict", "frame_too_large",
+                "limit_exceeded", "unauthorized", "storage",
+            ]
             let codes = Set(received.compactMap { ($0["error"] as? [String: Any])?["code"] as? String })
-            #expect(wireCodes.subtracting(codes).isEmpty, "error codes never shown: \(wireCodes.subtracting(codes).sorted())")
+            #expect(
+                wireCodes.subtracting(codes).isEmpty,
+                "error codes never shown: \(wireCodes.subtracting(codes).sorted())")
             #expect(text.contains("| `internal` |"))
 
-            let wireConfigKeys = ["style", "preferredDisplayMode", "preferredSplitBehavior", "preferredPrimaryColumnWidth",
-                                  "preferredPrimaryColumnWidthFraction", "minimumPrimaryColumnWidth",
-                                  "maximumPrimaryColumnWidth", "preferredSupplementaryColumnWidth",
-                                  "minimumSupplementaryColumnWidth", "maximumSupplementaryColumnWidth", "primaryEdge",
-                                  "presentsWithGesture", "roots", "placeholder", "tabs", "collapsePolicy", "expandPolicy",
-                                  "topColumnForCollapsing", "detailRouting", "sizePolicy"]
+            let wireConfigKeys = [
+                "style", "preferredDisplayMode", "preferredSplitBehavior", "preferredPrimaryColumnWidth",
+                "preferredPrimaryColumnWidthFraction", "minimumPrimaryColumnWidth",
+                "maximumPrimaryColumnWidth", "preferredSupplementaryColumnWidth",
+                "minimumSupplementaryColumnWidth", "maximumSupplementaryColumnWidth", "primaryEdge",
+                "presentsWithGesture", "roots", "placeholder", "tabs", "collapsePolicy", "expandPolicy",
+                "topColumnForCollapsing", "detailRouting", "sizePolicy",
+            ]
             for key in wireConfigKeys {
                 #expect(text.contains("`\(key)`"), "config key \(key) is not documented")
             }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import SplitClient
 import Testing
@@ -27,7 +27,8 @@ enum Machine {
     static let canMountTmpfs: Bool = {
         guard isRoot, let directory = try? makeTemporaryDirectory(prefix: "splitd-probe-mount") else { return false }
         defer { removeDirectory(directory) }
-        guard (try? runCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", directory]))?.exitCode == 0 else {
+        guard (try? runCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", directory]))?.exitCode == 0
+        else {
             return false
         }
         _ = try? runCommand("/bin/umount", [directory])
@@ -66,7 +67,9 @@ func withTmpfs<T>(size: String, prefix: String, _ body: (String) throws -> T) th
 @discardableResult
 func shell(_ command: String, timeout: Duration = .seconds(60)) throws -> CommandOutput {
     let output = try runCommand("/bin/sh", ["-c", command], timeout: timeout)
-    guard output.exitCode == 0 else { throw HarnessError("`\(command)` failed: \(output.termination)\n\(output.stderr)") }
+    guard output.exitCode == 0 else {
+        throw HarnessError("`\(command)` failed: \(output.termination)\n\(output.stderr)")
+    }
     return output
 }
 
@@ -104,11 +107,14 @@ final class DatabaseLockHolder {
             open(\(pythonString(ready)), "w").write("locked")
             time.sleep(600)
             """
-        child = try ChildProcess("/usr/bin/env", ["python3", "-c", script],
-                                 stdoutPath: directory + "/out", stderrPath: directory + "/err")
+        child = try ChildProcess(
+            "/usr/bin/env", ["python3", "-c", script],
+            stdoutPath: directory + "/out", stderrPath: directory + "/err")
         let deadline = ContinuousClock.now.advanced(by: .seconds(30))
         while !FileManager.default.fileExists(atPath: ready) {
-            if let ended = child.pollExit() { throw HarnessError("the lock holder ended (\(ended)): \(readText(directory + "/err"))") }
+            if let ended = child.pollExit() {
+                throw HarnessError("the lock holder ended (\(ended)): \(readText(directory + "/err"))")
+            }
             guard ContinuousClock.now < deadline else {
                 child.killHard()
                 throw HarnessError("the lock holder did not get the lock within 30 s")
@@ -136,10 +142,12 @@ extension EndToEnd {
     @Suite struct Reliability {
         @Test(.enabled(if: Machine.hasPython, "needs python3 with sqlite3"))
         func acknowledgedChangesSurviveSIGKILL() throws {
-            let output = try runCommand("/usr/bin/env", [
-                "python3", Binaries.packageRoot + "/Scripts/crashtest", "--rounds", "3", "--clients", "8",
-                "--bin", Binaries.directory, "--max-load", "1.0",
-            ], timeout: .seconds(150))
+            let output = try runCommand(
+                "/usr/bin/env",
+                [
+                    "python3", Binaries.packageRoot + "/Scripts/crashtest", "--rounds", "3", "--clients", "8",
+                    "--bin", Binaries.directory, "--max-load", "1.0",
+                ], timeout: .seconds(150))
             #expect(output.exitCode == 0, "\(output.stdout)\n\(output.stderr)")
             #expect(output.stdout.contains(" 0 losses, 0 failures"), "\(output.stdout)")
         }

@@ -37,8 +37,9 @@ extension EndToEnd {
 
         @Test func createWithASizeUsesIt() throws {
             try withDaemon { daemon in
-                let reply = try daemon.client().createScene("narrow", device: IPadPro129.device, size: IPadPro129.oneThird,
-                                                            config: mailConfig)
+                let reply = try daemon.client().createScene(
+                    "narrow", device: IPadPro129.device, size: IPadPro129.oneThird,
+                    config: mailConfig)
                 #expect(reply.layout.size == IPadPro129.oneThird)
                 // 375 pt < 640: compact, collapsed; display mode and behavior are null.
                 #expect(reply.layout.traits.horizontalSizeClass == .compact)
@@ -62,21 +63,29 @@ extension EndToEnd {
             try withDaemon { daemon in
                 let connection = try daemon.client()
                 try connection.createScene("dup", device: IPadPro129.device)
-                #expect(serverErrorCode { try connection.createScene("dup", device: IPadPro129.device) } == "scene_exists")
-                #expect(serverErrorCode { try connection.createScene("other", device: "ipad-pro-99") } == "unknown_device")
+                #expect(
+                    serverErrorCode { try connection.createScene("dup", device: IPadPro129.device) } == "scene_exists")
+                #expect(
+                    serverErrorCode { try connection.createScene("other", device: "ipad-pro-99") } == "unknown_device")
                 for badID in ["", "has space", "slash/no", "ü", String(repeating: "a", count: 129)] {
-                    #expect(serverErrorCode { try connection.createScene(badID, device: IPadPro129.device) } == "bad_request",
-                            "id '\(badID.prefix(20))'")
+                    #expect(
+                        serverErrorCode { try connection.createScene(badID, device: IPadPro129.device) }
+                            == "bad_request",
+                        "id '\(badID.prefix(20))'")
                 }
                 let longest = String(repeating: "a", count: 128)
                 #expect(try connection.createScene(longest, device: IPadPro129.device).scene == longest)
                 #expect(try connection.createScene("A-z_0.9:x", device: IPadPro129.device).revision == 1)
-                #expect(serverErrorCode {
-                    try connection.createScene("bad-size", device: IPadPro129.device, size: Size(width: 0, height: 100))
-                } == "bad_request")
-                #expect(serverErrorCode {
-                    try connection.createScene("bad-config", device: IPadPro129.device, config: ["style": "quadrupleColumn"])
-                } == "bad_request")
+                #expect(
+                    serverErrorCode {
+                        try connection.createScene(
+                            "bad-size", device: IPadPro129.device, size: Size(width: 0, height: 100))
+                    } == "bad_request")
+                #expect(
+                    serverErrorCode {
+                        try connection.createScene(
+                            "bad-config", device: IPadPro129.device, config: ["style": "quadrupleColumn"])
+                    } == "bad_request")
                 // Nothing half-created.
                 #expect(Set(try connection.listScenes().map(\.scene)) == ["dup", longest, "A-z_0.9:x"])
             }
@@ -148,8 +157,10 @@ extension EndToEnd {
             try withDaemon { daemon in
                 let result = try daemon.client().devices()
                 let names = Set((result["devices"]?.array ?? []).compactMap { $0["device"]?.string ?? $0.string })
-                for profile in ["ipad-pro-12.9", "ipad-pro-11", "ipad-mini-8.3", "iphone-se", "iphone-8-plus",
-                                "iphone-17-pro-max", "mac", "material", "adwaita", "compact-below-1000", "regular-above-414"] {
+                for profile in [
+                    "ipad-pro-12.9", "ipad-pro-11", "ipad-mini-8.3", "iphone-se", "iphone-8-plus",
+                    "iphone-17-pro-max", "mac", "material", "adwaita", "compact-below-1000", "regular-above-414",
+                ] {
                     #expect(names.contains(profile), "\(profile)")
                 }
             }

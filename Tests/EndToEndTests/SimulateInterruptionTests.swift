@@ -2,7 +2,7 @@ import Foundation
 import SplitWire
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension EndToEnd {
@@ -15,7 +15,8 @@ extension EndToEnd {
             let directory = try makeTemporaryDirectory(prefix: "splitctl-many-runs")
             for copy in 0..<20 {
                 for name in ShippedScenarios.files {
-                    try FileManager.default.copyItem(atPath: ShippedScenarios.directory + "/" + name, toPath: "\(directory)/\(copy)-\(name)")
+                    try FileManager.default.copyItem(
+                        atPath: ShippedScenarios.directory + "/" + name, toPath: "\(directory)/\(copy)-\(name)")
                 }
             }
             return directory
@@ -28,10 +29,11 @@ extension EndToEnd {
                 removeDirectory(temporary)
                 removeDirectory(scenarios)
             }
-            let simulate = try ChildProcess(Binaries.splitctl, ["simulate", "--embedded", scenarios],
-                                            environment: ["TMPDIR": temporary],
-                                            stdoutPath: temporary + ".out",
-                                            stderrPath: temporary + ".err")
+            let simulate = try ChildProcess(
+                Binaries.splitctl, ["simulate", "--embedded", scenarios],
+                environment: ["TMPDIR": temporary],
+                stdoutPath: temporary + ".out",
+                stderrPath: temporary + ".err")
             defer {
                 simulate.killHard()
                 unlink(temporary + ".out")
@@ -40,10 +42,15 @@ extension EndToEnd {
             // Running: the embedded daemon listens in its directory under $TMPDIR.
             let deadline = ContinuousClock.now.advanced(by: .seconds(20))
             func embeddedDirectories() -> [String] {
-                ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter { $0.hasPrefix("splitctl-sim-") }
+                ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter {
+                    $0.hasPrefix("splitctl-sim-")
+                }
             }
             while ContinuousClock.now < deadline,
-                  !embeddedDirectories().contains(where: { FileManager.default.fileExists(atPath: "\(temporary)/\($0)/splitd.sock") }) {
+                !embeddedDirectories().contains(where: {
+                    FileManager.default.fileExists(atPath: "\(temporary)/\($0)/splitd.sock")
+                })
+            {
                 usleep(10_000)
             }
             #expect(embeddedDirectories().count == 1)
@@ -63,8 +70,9 @@ extension EndToEnd {
             let scenarios = try Self.manyRuns()
             defer { removeDirectory(scenarios) }
             try withDaemon { daemon in
-                let simulate = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "simulate", scenarios],
-                                                stdoutPath: daemon.directory + "/sim.out", stderrPath: daemon.directory + "/sim.err")
+                let simulate = try ChildProcess(
+                    Binaries.splitctl, ["--socket", daemon.socketPath, "simulate", scenarios],
+                    stdoutPath: daemon.directory + "/sim.out", stderrPath: daemon.directory + "/sim.err")
                 defer { simulate.killHard() }
                 let client = try daemon.client()
                 func scenes() throws -> [JSONValue] { try client.call("scene.list")["scenes"]?.array ?? [] }

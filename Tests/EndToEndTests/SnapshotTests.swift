@@ -47,7 +47,9 @@ extension EndToEnd {
         @Test func eachSnapshotEqualsASingleResizeFromTheBase() throws {
             try withDaemon { daemon in
                 let connection = try daemon.client()
-                let sizes = [IPadPro129.oneThird, IPadPro129.portrait, IPadPro129.twoThirds, Size(width: 320, height: 700)]
+                let sizes = [
+                    IPadPro129.oneThird, IPadPro129.portrait, IPadPro129.twoThirds, Size(width: 320, height: 700),
+                ]
                 try makeNavigatedScene(connection, "snap")
                 let forward = try snapshots(of: connection.snapshot("snap", sizes: sizes))
                 let backward = try snapshots(of: connection.snapshot("snap", sizes: sizes.reversed()))
@@ -83,7 +85,8 @@ extension EndToEnd {
                 #expect(errorCode(of: unknown) == "bad_request")
                 let empty = try rawResponse(connection, "snapshot", ["scene": "ipad", "sizes": []])
                 #expect(errorCode(of: empty) == "bad_request")
-                let bad = try rawResponse(connection, "snapshot", ["scene": "ipad", "sizes": [["width": 0, "height": 10]]])
+                let bad = try rawResponse(
+                    connection, "snapshot", ["scene": "ipad", "sizes": [["width": 0, "height": 10]]])
                 #expect(errorCode(of: bad) == "bad_request")
             }
         }
@@ -105,7 +108,10 @@ extension EndToEnd {
                 for entry in sessions {
                     #expect(entry["session"] != nil && entry["hash"]?.string?.isEmpty == false)
                 }
-                #expect(sessions.map { $0["baseRevision"]?.int } == [first["baseRevision"]?.int, second["baseRevision"]?.int])
+                #expect(
+                    sessions.map { $0["baseRevision"]?.int } == [
+                        first["baseRevision"]?.int, second["baseRevision"]?.int,
+                    ])
                 #expect(sessions.first?["sizes"] == .array([IPadPro129.oneThird.wireObject]))
 
                 for (entry, taken) in zip(sessions, [first, second]) {

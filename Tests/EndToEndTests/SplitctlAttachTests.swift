@@ -4,12 +4,13 @@ import SplitCore
 import SplitWire
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `splitctl attach` command line for a tmux pane: its exit status stays on screen after it ends.
 func attachPaneCommand(_ daemon: DaemonProcess, _ arguments: String...) -> String {
-    let quoted = ([Binaries.splitctl, "--socket", daemon.socketPath, "attach"] + arguments).map { "'\($0)'" }.joined(separator: " ")
+    let quoted = ([Binaries.splitctl, "--socket", daemon.socketPath, "attach"] + arguments).map { "'\($0)'" }.joined(
+        separator: " ")
     return "TERM=xterm-256color \(quoted); echo \"splitctl exited $?\"; sleep 600"
 }
 
@@ -40,7 +41,8 @@ extension EndToEnd {
                 _ = try client.createScene("esc", device: "ipad-pro-12.9", config: mailConfig)
                 let tmux = try TmuxServer()
                 defer { tmux.stop() }
-                try tmux.start("a", columns: 200, rows: 30, command: attachPaneCommand(daemon, "esc", "--role", "viewer"))
+                try tmux.start(
+                    "a", columns: 200, rows: 30, command: attachPaneCommand(daemon, "esc", "--role", "viewer"))
                 try tmux.waitForScreen("a", what: "the first layout") { $0.contains("▸ inbox") }
                 _ = try client.intent("esc", .push(column: .primary, vc: "x\u{1B}]0;PWNED\u{07}y"))
                 // Until the ticker shows it too: tmux may be captured in the middle of a frame.
@@ -56,14 +58,17 @@ extension EndToEnd {
         /// one that moved the revision (a tab selection).
         @Test func theMessageLineTellsNoChangeFromNoEvents() throws {
             try withDaemonAndTmux { daemon, tmux in
-                try tmux.start("a", columns: 160, rows: 24, command: attachPaneCommand(
-                    daemon, "tabs", "--create", "--device", "ipad-pro-12.9",
-                    "--config", #"{"style":"tripleColumn","tabs":[{"root":"a"},{"root":"b"}]}"#))
+                try tmux.start(
+                    "a", columns: 160, rows: 24,
+                    command: attachPaneCommand(
+                        daemon, "tabs", "--create", "--device", "ipad-pro-12.9",
+                        "--config", #"{"style":"tripleColumn","tabs":[{"root":"a"},{"root":"b"}]}"#))
                 let first = try tmux.waitForScreen("a", what: "the first layout") { $0.contains("tab 0") }
                 let revision = statusRevision(of: first)
                 try tmux.sendKeys("a", "Tab")
                 try tmux.waitForScreen("a", what: "tab 1, no events") {
-                    $0.contains("tab 1") && statusRevision(of: $0) == revision + 1 && $0.contains("selectTab index=1: no events")
+                    $0.contains("tab 1") && statusRevision(of: $0) == revision + 1
+                        && $0.contains("selectTab index=1: no events")
                 }
                 try tmux.sendKeys("a", "2")
                 try tmux.waitForScreen("a", what: "tab 1 again, no change") {
@@ -76,7 +81,9 @@ extension EndToEnd {
         /// to a scene re-created under the same id.
         @Test func theScenesDeletionEndsItWith0() throws {
             try withDaemonAndTmux { daemon, tmux in
-                try tmux.start("a", columns: 120, rows: 24, command: attachPaneCommand(daemon, "gone", "--create", "--device", "ipad-pro-12.9"))
+                try tmux.start(
+                    "a", columns: 120, rows: 24,
+                    command: attachPaneCommand(daemon, "gone", "--create", "--device", "ipad-pro-12.9"))
                 try tmux.waitForScreen("a", what: "the first layout") { $0.contains("┌─ primary") }
                 try daemon.client().deleteScene("gone")
                 let screen = try tmux.waitForScreen("a", what: "attach to end") { $0.contains("splitctl exited") }
@@ -96,7 +103,9 @@ extension EndToEnd {
                 defer { tmux.stop() }
                 let command = ([Binaries.splitctl, "--socket", daemon.socketPath, "attach", "lost"] + arguments)
                     .map { "'\($0)'" }.joined(separator: " ")
-                try tmux.start("a", columns: 120, rows: 24, command: "TERM=xterm-256color \(command); echo \"splitctl exited $?\"; sleep 600")
+                try tmux.start(
+                    "a", columns: 120, rows: 24,
+                    command: "TERM=xterm-256color \(command); echo \"splitctl exited $?\"; sleep 600")
                 try tmux.waitForScreen("a", what: "the first layout") { $0.contains("┌─ primary") }
                 // The daemon comes back without the scene (its database is gone).
                 #expect(daemon.terminate() == .exited(0))
@@ -119,38 +128,50 @@ extension EndToEnd {
             try #require(master >= 0)
             defer { close(master) }
             var unlock: Int32 = 0, number: UInt32 = 0
-            try #require(ioctl(master, UInt(0x4004_5431), &unlock) == 0 && ioctl(master, UInt(0x8004_5430), &number) == 0)
+            try #require(
+                ioctl(master, UInt(0x4004_5431), &unlock) == 0 && ioctl(master, UInt(0x8004_5430), &number) == 0)
             let terminal = "/dev/pts/\(number)"
             var size = winsize()
-            #expect(ioctl(master, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col == 0 && size.ws_row == 0, "a new pty is 0x0")
+            #expect(
+                ioctl(master, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col == 0 && size.ws_row == 0, "a new pty is 0x0")
             let directory = try makeTemporaryDirectory(prefix: "splitctl-nosize")
             defer { removeDirectory(directory) }
-            let attach = try ChildProcess(Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock", "attach", "s"],
-                                          stdoutPath: terminal, stderrPath: directory + "/stderr", stdinPath: terminal)
+            let attach = try ChildProcess(
+                Binaries.splitctl, ["--socket", "/nonexistent/splitd.sock", "attach", "s"],
+                stdoutPath: terminal, stderrPath: directory + "/stderr", stdinPath: terminal)
             defer { attach.killHard() }
             #expect(attach.wait(timeout: .seconds(10)) == .exited(64))
-            #expect(readText(directory + "/stderr")
-                == "splitctl: the terminal reports no size (0x0): set one, e.g. with `stty rows 40 cols 120`\n")
+            #expect(
+                readText(directory + "/stderr")
+                    == "splitctl: the terminal reports no size (0x0): set one, e.g. with `stty rows 40 cols 120`\n")
         }
 
         /// The screen used to be UTF-8 whatever the locale: on a Latin-1 (or `C`) terminal a
         /// box-drawing character takes several cells and the layout breaks.
         @Test func aLocaleThatIsNotUTF8GetsAnASCIIScreen() throws {
             try withDaemonAndTmux { daemon, tmux in
-                try tmux.start("a", columns: 120, rows: 24,
-                               command: "LC_ALL=en_US.ISO-8859-1 " + attachPaneCommand(daemon, "latin", "--create", "--device", "ipad-pro-12.9"))
+                try tmux.start(
+                    "a", columns: 120, rows: 24,
+                    command: "LC_ALL=en_US.ISO-8859-1 "
+                        + attachPaneCommand(daemon, "latin", "--create", "--device", "ipad-pro-12.9"))
                 let screen = try tmux.waitForScreen("a", what: "the first layout") { $0.contains("+- primary") }
                 let ascii = screen.allSatisfy { $0.isASCII }
                 #expect(ascii, "\(screen)")
                 #expect(screen.contains("| > "), "the top of a stack: \(screen)")
-                #expect(screen.split(separator: "\n").first?.contains("scene latin | rev 1 | expanded") == true, "\(screen)")
+                #expect(
+                    screen.split(separator: "\n").first?.contains("scene latin | rev 1 | expanded") == true, "\(screen)"
+                )
             }
         }
 
         @Test func aTerminalTooSmallSaysTheMinimumAndStillSizesTheScene() throws {
             try withDaemonAndTmux { daemon, tmux in
-                try tmux.start("a", columns: 20, rows: 4, command: attachPaneCommand(daemon, "tiny", "--create", "--device", "ipad-pro-12.9"))
-                try tmux.waitForScreen("a", what: "the too-small screen") { $0.hasPrefix("terminal too small\nneed 24x6") }
+                try tmux.start(
+                    "a", columns: 20, rows: 4,
+                    command: attachPaneCommand(daemon, "tiny", "--create", "--device", "ipad-pro-12.9"))
+                try tmux.waitForScreen("a", what: "the too-small screen") {
+                    $0.hasPrefix("terminal too small\nneed 24x6")
+                }
                 #expect(try daemon.client().getScene("tiny").layout.size == Size(width: 160, height: 64))
             }
         }

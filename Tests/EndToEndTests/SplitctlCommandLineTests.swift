@@ -4,7 +4,7 @@ import SplitCore
 import SplitWire
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension EndToEnd {
@@ -21,8 +21,11 @@ extension EndToEnd {
                     // splitd's snapshot presets read a bare name with the same rule (not the
                     // window's shape, which would give 375x1366 for 700x1024's `1/3`).
                     let snapshot = try jsonOutput(try splitctl(daemon, "--json", "snapshot", "s", "--preset", preset))
-                    let resized = try jsonOutput(try splitctl(daemon, "--json", "resize", "s", "--preset", preset))["layout"]?["size"]
-                    #expect(snapshot["snapshots"]?[0]?["size"] == resized, "\(size) \(preset): snapshot and resize disagree")
+                    let resized = try jsonOutput(try splitctl(daemon, "--json", "resize", "s", "--preset", preset))[
+                        "layout"]?["size"]
+                    #expect(
+                        snapshot["snapshots"]?[0]?["size"] == resized, "\(size) \(preset): snapshot and resize disagree"
+                    )
                     return resized
                 }
                 // As high as the landscape screen (1024): landscape, whatever the width.
@@ -41,9 +44,9 @@ extension EndToEnd {
             let directory = try makeTemporaryDirectory(prefix: "splitctl-held")
             defer { removeDirectory(directory) }
             try """
-                {"device": "ipad-pro-12.9", "steps": [{"resize": {"width": 700, "height": 1024}}, {"resize": "1/3"},
-                 {"expect": {"size.width": 375, "size.height": 1024}}]}
-                """.write(toFile: directory + "/held.json", atomically: true, encoding: .utf8)
+            {"device": "ipad-pro-12.9", "steps": [{"resize": {"width": 700, "height": 1024}}, {"resize": "1/3"},
+             {"expect": {"size.width": 375, "size.height": 1024}}]}
+            """.write(toFile: directory + "/held.json", atomically: true, encoding: .utf8)
             let output = try simulate("--embedded", directory + "/held.json")
             #expect(output.exitCode == 0, "\(output)")
         }
@@ -83,7 +86,9 @@ extension EndToEnd {
             let output = try runCommand(Binaries.splitctl, arguments)
             #expect(output.exitCode == 64, "\(output)")
             let prefix = arguments == ["scene"] ? "scene: " : ""
-            #expect(output.stderr.hasPrefix("splitctl: \(prefix)missing subcommand (the list follows)\n"), "\(output.stderr)")
+            #expect(
+                output.stderr.hasPrefix("splitctl: \(prefix)missing subcommand (the list follows)\n"),
+                "\(output.stderr)")
             #expect(output.stderr.contains("SUBCOMMANDS:"), "the help follows: \(output.stderr)")
             #expect(output.stdout.isEmpty)
             // Asking for it is still a success.
@@ -99,31 +104,48 @@ extension EndToEnd {
         /// Bytes that are not UTF-8 became U+FFFD: the id stored was not the one typed.
         @Test func anArgumentThatIsNotUTF8IsRefused() throws {
             // Through the shell: a Swift String cannot hold the bytes.
-            let output = try runCommand("/bin/sh", ["-c", #""$0" --socket /nonexistent/splitd.sock push cc primary "a$(printf '\377\376')""#,
-                                                    Binaries.splitctl])
+            let output = try runCommand(
+                "/bin/sh",
+                [
+                    "-c", #""$0" --socket /nonexistent/splitd.sock push cc primary "a$(printf '\377\376')""#,
+                    Binaries.splitctl,
+                ])
             #expect(output.exitCode == 64, "\(output)")
-            #expect(output.stderr == "splitctl: argument 6 ('a\\xff\\xfe') is not valid UTF-8 (byte 1): ids and paths must be UTF-8\n",
-                    "\(output.stderr)")
+            #expect(
+                output.stderr
+                    == "splitctl: argument 6 ('a\\xff\\xfe') is not valid UTF-8 (byte 1): ids and paths must be UTF-8\n",
+                "\(output.stderr)")
         }
 
         /// The link text was drawn over the status fields: at 60 columns the scene and revision
         /// were gone and the reason was cut in the middle of the socket path.
         @Test func theReconnectingStatusLineLeavesOutWholeFields() throws {
             try withDaemonAndTmux { daemon, tmux in
-                try tmux.start("a", columns: 60, rows: 30, command: attachPaneCommand(daemon, "rc", "--create", "--device", "ipad-pro-12.9"))
+                try tmux.start(
+                    "a", columns: 60, rows: 30,
+                    command: attachPaneCommand(daemon, "rc", "--create", "--device", "ipad-pro-12.9"))
                 // 480 pt wide: collapsed.
                 try tmux.waitForScreen("a", what: "the first layout") { $0.contains("┌─ compact") }
                 #expect(daemon.terminate() == .exited(0))
                 let reason = "no socket at \(daemon.socketPath) (is splitd running?)"
-                let narrow = try tmux.waitForScreen("a", what: "reconnecting, for want of a socket") { $0.contains("(attempt 3)") }
-                let status = try #require(narrow.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) })
-                #expect(status.range(of: #"^scene rc │ rev \d+ │ …  +reconnecting \(attempt \d+\): …$"#, options: .regularExpression) != nil,
-                        "\(status)")
+                let narrow = try tmux.waitForScreen("a", what: "reconnecting, for want of a socket") {
+                    $0.contains("(attempt 3)")
+                }
+                let status = try #require(
+                    narrow.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) })
+                #expect(
+                    status.range(
+                        of: #"^scene rc │ rev \d+ │ …  +reconnecting \(attempt \d+\): …$"#, options: .regularExpression)
+                        != nil,
+                    "\(status)")
                 // Wide: the reason, whole.
                 try tmux.resize("a", columns: 200, rows: 30)
                 let wide = try tmux.waitForScreen("a", what: "the reason in a wide terminal") { $0.contains(reason) }
-                let wideStatus = try #require(wide.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) })
-                #expect(wideStatus.range(of: #"^scene rc │ rev \d+ │ "#, options: .regularExpression) != nil, "\(wideStatus)")
+                let wideStatus = try #require(
+                    wide.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) })
+                #expect(
+                    wideStatus.range(of: #"^scene rc │ rev \d+ │ "#, options: .regularExpression) != nil,
+                    "\(wideStatus)")
                 #expect(wideStatus.hasSuffix(": " + reason), "\(wideStatus)")
             }
         }

@@ -5,8 +5,10 @@ import SplitWire
 import Testing
 
 /// Runs the splitctl binary against `daemon` (`--socket` first unless `socket` is false).
-func splitctl(_ daemon: DaemonProcess?, _ arguments: String..., environment: [String: String] = [:],
-              stdin: String? = nil) throws -> CommandOutput {
+func splitctl(
+    _ daemon: DaemonProcess?, _ arguments: String..., environment: [String: String] = [:],
+    stdin: String? = nil
+) throws -> CommandOutput {
     let socket = daemon.map { ["--socket", $0.socketPath] } ?? []
     return try runCommand(Binaries.splitctl, socket + arguments, environment: environment, stdinText: stdin)
 }
@@ -14,7 +16,9 @@ func splitctl(_ daemon: DaemonProcess?, _ arguments: String..., environment: [St
 /// Runs `executable` with none of the socket variables a developer's shell may have set
 /// (`SPLITD_SOCKET`, `SPLITD_SOCKET_PATH`, `SPLITD_CONFIG`, `CONFIGURATION_DIRECTORY`,
 /// `XDG_RUNTIME_DIR`), then `environment`.
-func withoutSocketEnvironment(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> CommandOutput {
+func withoutSocketEnvironment(
+    _ executable: String, _ arguments: [String], environment: [String: String]
+) throws -> CommandOutput {
     let unset = ["SPLITD_SOCKET", "SPLITD_SOCKET_PATH", "SPLITD_CONFIG", "CONFIGURATION_DIRECTORY", "XDG_RUNTIME_DIR"]
         .flatMap { ["-u", $0] }
     let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
@@ -34,26 +38,28 @@ extension EndToEnd {
         @Test func helpListsEverySubcommandAndExitsZero() throws {
             let output = try splitctl(nil, "--help")
             #expect(output.exitCode == 0)
-            for name in ["hello", "ping", "scene", "resize", "push", "pop", "pop-to-root", "show", "show-detail", "back",
-                         "select-tab", "present", "dismiss", "set-display-mode", "display-mode-button", "gesture",
-                         "tap-dimmed", "show-column", "hide-column", "set-config", "snapshot", "stats", "devices", "watch"] {
+            for name in [
+                "hello", "ping", "scene", "resize", "push", "pop", "pop-to-root", "show", "show-detail", "back",
+                "select-tab", "present", "dismiss", "set-display-mode", "display-mode-button", "gesture",
+                "tap-dimmed", "show-column", "hide-column", "set-config", "snapshot", "stats", "devices", "watch",
+            ] {
                 #expect(output.stdout.contains("  \(name) "), "\(name)")
             }
         }
 
         @Test(arguments: [
-            ["resize"],                                   // missing scene
-            ["resize", "s"],                              // neither size nor preset
-            ["resize", "s", "12by3"],                     // bad size
-            ["resize", "s", "100x100", "--preset", "1/2"], // both
-            ["push", "s", "sidebar", "vc"],               // unknown column
-            ["select-tab", "s", "two"],                   // not an integer
+            ["resize"],  // missing scene
+            ["resize", "s"],  // neither size nor preset
+            ["resize", "s", "12by3"],  // bad size
+            ["resize", "s", "100x100", "--preset", "1/2"],  // both
+            ["push", "s", "sidebar", "vc"],  // unknown column
+            ["select-tab", "s", "two"],  // not an integer
             ["present", "s", "vc", "--style", "sideways"],
             ["set-display-mode", "s", "sometimes"],
             ["set-config", "s", "{not json"],
             ["set-config", "s", "[1,2]"],
-            ["snapshot", "s"],                            // neither sizes nor preset
-            ["scene", "create", "s"],                     // missing --device
+            ["snapshot", "s"],  // neither sizes nor preset
+            ["scene", "create", "s"],  // missing --device
             ["--timeout", "-1", "ping"],
             ["frobnicate"],
         ])
@@ -63,7 +69,8 @@ extension EndToEnd {
             #expect(output.exitCode == 64, "\(arguments): \(output)")
             // The first line states the problem like every splitctl error; the usage hint follows.
             let first = output.stderr.split(separator: "\n").first.map(String.init) ?? ""
-            #expect(first.hasPrefix("splitctl: ") && first.count > "splitctl: ".count + 5, "\(arguments): \(output.stderr)")
+            #expect(
+                first.hasPrefix("splitctl: ") && first.count > "splitctl: ".count + 5, "\(arguments): \(output.stderr)")
             #expect(!output.stderr.contains("Error: "), "\(arguments): \(output.stderr)")
             #expect(output.stdout.isEmpty)
         }
@@ -99,7 +106,9 @@ extension EndToEnd {
                 #expect(mismatch.exitCode == 65)
                 #expect(mismatch.stderr.hasPrefix("splitctl: version_mismatch: "))
 
-                #expect(try splitctl(daemon, "scene", "create", "x", "--device", "ipad-pro-99").stderr.hasPrefix("splitctl: unknown_device: "))
+                #expect(
+                    try splitctl(daemon, "scene", "create", "x", "--device", "ipad-pro-99").stderr.hasPrefix(
+                        "splitctl: unknown_device: "))
                 #expect(try splitctl(daemon, "scene", "create", "x", "--device", "ipad-pro-12.9").exitCode == 0)
                 let exists = try splitctl(daemon, "scene", "create", "x", "--device", "ipad-pro-12.9")
                 #expect(exists.exitCode == 65 && exists.stderr.hasPrefix("splitctl: scene_exists: "))
@@ -133,7 +142,8 @@ extension EndToEnd {
         @Test func socketResolutionIsTheDaemonsForEveryEnvironment() throws {
             let directory = try makeTemporaryDirectory(prefix: "splitctl-socketpath")
             defer { removeDirectory(directory) }
-            try #"{"socket": {"path": "\#(directory)/from-file.sock"}}"#.write(toFile: directory + "/splitd.json", atomically: true, encoding: .utf8)
+            try #"{"socket": {"path": "\#(directory)/from-file.sock"}}"#.write(
+                toFile: directory + "/splitd.json", atomically: true, encoding: .utf8)
             try FileManager.default.createDirectory(atPath: directory + "/confdir", withIntermediateDirectories: true)
             try #"{"socket": {"path": "\#(directory)/from-confdir.sock"}}"#
                 .write(toFile: directory + "/confdir/splitd.json", atomically: true, encoding: .utf8)
@@ -144,17 +154,30 @@ extension EndToEnd {
                 (["XDG_RUNTIME_DIR": runtime, "SPLITD_SOCKET": directory + "/alias.sock"], directory + "/alias.sock"),
                 (["SPLITD_SOCKET_PATH": directory + "/full.sock"], directory + "/full.sock"),
                 // The full name wins over the alias.
-                (["SPLITD_SOCKET": directory + "/alias.sock", "SPLITD_SOCKET_PATH": directory + "/full.sock"], directory + "/full.sock"),
+                (
+                    ["SPLITD_SOCKET": directory + "/alias.sock", "SPLITD_SOCKET_PATH": directory + "/full.sock"],
+                    directory + "/full.sock"
+                ),
                 // The config file is below the environment and above the defaults.
-                (["SPLITD_CONFIG": directory + "/splitd.json", "XDG_RUNTIME_DIR": runtime], directory + "/from-file.sock"),
-                (["SPLITD_CONFIG": directory + "/splitd.json", "SPLITD_SOCKET_PATH": directory + "/full.sock"], directory + "/full.sock"),
+                (
+                    ["SPLITD_CONFIG": directory + "/splitd.json", "XDG_RUNTIME_DIR": runtime],
+                    directory + "/from-file.sock"
+                ),
+                (
+                    ["SPLITD_CONFIG": directory + "/splitd.json", "SPLITD_SOCKET_PATH": directory + "/full.sock"],
+                    directory + "/full.sock"
+                ),
                 (["CONFIGURATION_DIRECTORY": directory + "/confdir"], directory + "/from-confdir.sock"),
-                (["CONFIGURATION_DIRECTORY": directory + "/confdir", "SPLITD_CONFIG": directory + "/splitd.json"], directory + "/from-file.sock"),
+                (
+                    ["CONFIGURATION_DIRECTORY": directory + "/confdir", "SPLITD_CONFIG": directory + "/splitd.json"],
+                    directory + "/from-file.sock"
+                ),
                 // A configuration directory without splitd.json is not an error (the daemon skips it).
                 (["CONFIGURATION_DIRECTORY": runtime, "XDG_RUNTIME_DIR": runtime], runtime + "/splitd/splitd.sock"),
             ]
             for (environment, expected) in cases {
-                let daemonSays = try withoutSocketEnvironment(Binaries.splitd, ["--check-config"], environment: environment)
+                let daemonSays = try withoutSocketEnvironment(
+                    Binaries.splitd, ["--check-config"], environment: environment)
                 #expect(daemonSays.exitCode == 0, "\(environment): \(daemonSays)")
                 let daemonPath = daemonSays.lines.first { $0.hasPrefix("socket.path") }?
                     .dropFirst("socket.path".count).trimmingCharacters(in: .whitespaces)
@@ -164,15 +187,23 @@ extension EndToEnd {
                 #expect(client.stderr == "splitctl: no socket at \(expected) (is splitd running?)\n", "\(environment)")
             }
             // --socket wins over everything and reads no configuration.
-            let explicit = try withoutSocketEnvironment(Binaries.splitctl, ["--socket", directory + "/x.sock", "ping"],
-                                                        environment: ["SPLITD_CONFIG": directory + "/missing.json"])
-            #expect(explicit.stderr == "splitctl: no socket at \(directory)/x.sock (is splitd running?)\n", "\(explicit)")
+            let explicit = try withoutSocketEnvironment(
+                Binaries.splitctl, ["--socket", directory + "/x.sock", "ping"],
+                environment: ["SPLITD_CONFIG": directory + "/missing.json"])
+            #expect(
+                explicit.stderr == "splitctl: no socket at \(directory)/x.sock (is splitd running?)\n", "\(explicit)")
         }
 
         @Test func theClientLibrarysResolutionKnowsTheFullEnvironmentName() {
             // SplitClient's environment-only resolution: the full name over the alias, as splitd.
-            #expect(resolveSocketPath(explicit: nil, environment: ["SPLITD_SOCKET": "/a.sock", "SPLITD_SOCKET_PATH": "/b.sock"]) == "/b.sock")
-            #expect(resolveSocketPath(explicit: nil, environment: ["SPLITD_SOCKET_PATH": "/b.sock", "XDG_RUNTIME_DIR": "/run/user/1"]) == "/b.sock")
+            #expect(
+                resolveSocketPath(
+                    explicit: nil, environment: ["SPLITD_SOCKET": "/a.sock", "SPLITD_SOCKET_PATH": "/b.sock"])
+                    == "/b.sock")
+            #expect(
+                resolveSocketPath(
+                    explicit: nil, environment: ["SPLITD_SOCKET_PATH": "/b.sock", "XDG_RUNTIME_DIR": "/run/user/1"])
+                    == "/b.sock")
             #expect(resolveSocketPath(explicit: "/c.sock", environment: ["SPLITD_SOCKET_PATH": "/b.sock"]) == "/c.sock")
         }
 
@@ -186,7 +217,10 @@ extension EndToEnd {
             ] {
                 let output = try withoutSocketEnvironment(Binaries.splitctl, ["ping"], environment: environment)
                 #expect(output.exitCode == 78, "\(output)")
-                #expect(output.stderr.hasPrefix("splitctl: cannot tell where splitd listens: invalid configuration: \(problem)"), "\(output.stderr)")
+                #expect(
+                    output.stderr.hasPrefix(
+                        "splitctl: cannot tell where splitd listens: invalid configuration: \(problem)"),
+                    "\(output.stderr)")
                 #expect(output.stderr.hasSuffix(" (give --socket PATH)\n"))
                 #expect(output.stderr.split(separator: "\n").count == 1)
             }
@@ -195,11 +229,14 @@ extension EndToEnd {
         @Test func theConfigFilesSocketReachesARunningDaemon() throws {
             try withDaemon { daemon in
                 let config = daemon.directory + "/client.json"
-                try #"{"socket": {"path": "\#(daemon.socketPath)"}}"#.write(toFile: config, atomically: true, encoding: .utf8)
-                let viaFile = try withoutSocketEnvironment(Binaries.splitctl, ["--json", "ping"], environment: ["SPLITD_CONFIG": config])
+                try #"{"socket": {"path": "\#(daemon.socketPath)"}}"#.write(
+                    toFile: config, atomically: true, encoding: .utf8)
+                let viaFile = try withoutSocketEnvironment(
+                    Binaries.splitctl, ["--json", "ping"], environment: ["SPLITD_CONFIG": config])
                 #expect(viaFile.exitCode == 0, "\(viaFile)")
-                let viaFullName = try withoutSocketEnvironment(Binaries.splitctl, ["--json", "stats"],
-                                                               environment: ["SPLITD_SOCKET_PATH": daemon.socketPath])
+                let viaFullName = try withoutSocketEnvironment(
+                    Binaries.splitctl, ["--json", "stats"],
+                    environment: ["SPLITD_SOCKET_PATH": daemon.socketPath])
                 #expect(viaFullName.exitCode == 0, "\(viaFullName)")
             }
         }
@@ -215,14 +252,16 @@ extension EndToEnd {
                 #expect(same.lines.last == "no change", "\(same.stdout)")
 
                 #expect(try splitctl(daemon, "resize", "s", "375x1024").stdout.contains("didCollapse"))
-                let widthWhileCollapsed = try splitctl(daemon, "set-config", "s", #"{"preferredPrimaryColumnWidth": 280}"#)
+                let widthWhileCollapsed = try splitctl(
+                    daemon, "set-config", "s", #"{"preferredPrimaryColumnWidth": 280}"#)
                 #expect(widthWhileCollapsed.exitCode == 0)
                 #expect(widthWhileCollapsed.lines.first == "revision 3")
                 #expect(widthWhileCollapsed.lines.last == "no events", "\(widthWhileCollapsed.stdout)")
                 #expect(!widthWhileCollapsed.stdout.contains("no change"))
 
                 // With --base-revision the revision before is known without asking.
-                let again = try splitctl(daemon, "set-config", "s", #"{"preferredPrimaryColumnWidth": 280}"#, "--base-revision", "3")
+                let again = try splitctl(
+                    daemon, "set-config", "s", #"{"preferredPrimaryColumnWidth": 280}"#, "--base-revision", "3")
                 #expect(again.lines.last == "no change", "\(again.stdout)")
                 let popped = try splitctl(daemon, "pop-to-root", "s", "compact", "--base-revision", "3")
                 #expect(popped.exitCode == 0, "\(popped)")
@@ -249,17 +288,22 @@ extension EndToEnd {
                     #expect(!line.hasSuffix(" "))
                 }
                 // The kind column starts at the same place on every line.
-                let kindColumns = Set(zip(human.lines, devices).compactMap { line, device in
-                    line.range(of: "  " + (device["kind"]?.string ?? "?")).map { line.distance(from: line.startIndex, to: $0.lowerBound) }
-                })
+                let kindColumns = Set(
+                    zip(human.lines, devices).compactMap { line, device in
+                        line.range(of: "  " + (device["kind"]?.string ?? "?")).map {
+                            line.distance(from: line.startIndex, to: $0.lowerBound)
+                        }
+                    })
                 #expect(kindColumns.count == 1, "\(human.stdout)")
             }
         }
 
         @Test func jsonOutputIsTheServersResultObject() throws {
             try withDaemon { daemon in
-                let created = try jsonOutput(try splitctl(daemon, "--json", "scene", "create", "mail", "--device", "ipad-pro-12.9",
-                                                          "--config", #"{"roots":{"primary":"inbox","secondary":"detail"}}"#))
+                let created = try jsonOutput(
+                    try splitctl(
+                        daemon, "--json", "scene", "create", "mail", "--device", "ipad-pro-12.9",
+                        "--config", #"{"roots":{"primary":"inbox","secondary":"detail"}}"#))
                 #expect(created["scene"] == "mail")
                 #expect(created["revision"] == 1)
                 #expect(created["id"] == nil && created["ok"] == nil)
@@ -295,16 +339,20 @@ extension EndToEnd {
 
         @Test func humanOutputShowsSizeClassesModeAndColumns() throws {
             try withDaemon { daemon in
-                let created = try splitctl(daemon, "scene", "create", "mail", "--device", "ipad-pro-12.9",
-                                           "--config", #"{"roots":{"primary":"inbox","secondary":"detail"}}"#)
+                let created = try splitctl(
+                    daemon, "scene", "create", "mail", "--device", "ipad-pro-12.9",
+                    "--config", #"{"roots":{"primary":"inbox","secondary":"detail"}}"#)
                 #expect(created.exitCode == 0)
                 #expect(created.stdout.contains("1366x1024"))
                 #expect(created.stdout.contains("regular/regular"))
                 #expect(created.stdout.contains("oneBesideSecondary"))
                 let primaryLine = try #require(created.lines.first { $0.contains("primary") })
                 #expect(primaryLine.contains("x=0") && primaryLine.contains("w=320") && primaryLine.contains("inbox"))
-                let secondaryLine = try #require(created.lines.first { $0.contains("secondary") && !$0.contains("oneBeside") })
-                #expect(secondaryLine.contains("x=320") && secondaryLine.contains("w=1046") && secondaryLine.contains("detail"))
+                let secondaryLine = try #require(
+                    created.lines.first { $0.contains("secondary") && !$0.contains("oneBeside") })
+                #expect(
+                    secondaryLine.contains("x=320") && secondaryLine.contains("w=1046")
+                        && secondaryLine.contains("detail"))
 
                 let collapsed = try splitctl(daemon, "resize", "mail", "375x1024")
                 #expect(collapsed.stdout.contains("collapsed"))
@@ -315,10 +363,16 @@ extension EndToEnd {
 
         @Test func everyIntentSubcommandSendsItsIntent() throws {
             try withDaemon { daemon in
-                let config = #"{"style":"doubleColumn","roots":{"primary":"inbox","secondary":"detail"},"tabs":[{"root":"a"},{"root":"b"}]}"#
-                #expect(try splitctl(daemon, "scene", "create", "s", "--device", "ipad-pro-12.9", "--size", "1024x1366", "--config", config).exitCode == 0)
+                let config =
+                    #"{"style":"doubleColumn","roots":{"primary":"inbox","secondary":"detail"},"tabs":[{"root":"a"},{"root":"b"}]}"#
+                #expect(
+                    try splitctl(
+                        daemon, "scene", "create", "s", "--device", "ipad-pro-12.9", "--size", "1024x1366", "--config",
+                        config
+                    ).exitCode == 0)
                 func layout(_ arguments: String...) throws -> Layout {
-                    let output = try runCommand(Binaries.splitctl, ["--socket", daemon.socketPath, "--json"] + arguments)
+                    let output = try runCommand(
+                        Binaries.splitctl, ["--socket", daemon.socketPath, "--json"] + arguments)
                     let result = try jsonOutput(output)
                     return try decodeLayout(try #require(result["layout"]))
                 }
@@ -360,17 +414,22 @@ extension EndToEnd {
                 // resize and 65 for snapshot).
                 let unknown = try splitctl(daemon, "resize", "s", "--preset", "landscape/7/8")
                 #expect(unknown.exitCode == 65, "\(unknown)")
-                #expect(unknown.stderr.hasPrefix("splitctl: unknown preset 'landscape/7/8' for ipad-pro-12.9 (known: landscape/full, "),
-                        "\(unknown.stderr)")
+                #expect(
+                    unknown.stderr.hasPrefix(
+                        "splitctl: unknown preset 'landscape/7/8' for ipad-pro-12.9 (known: landscape/full, "),
+                    "\(unknown.stderr)")
                 #expect(unknown.stderr.split(separator: "\n").count == 1)
                 let snapshot = try splitctl(daemon, "snapshot", "s", "--preset", "landscape/7/8")
                 #expect(snapshot.exitCode == 65, "\(snapshot)")
-                #expect(snapshot.stderr.hasPrefix("splitctl: bad_request: unknown snapshot preset"), "\(snapshot.stderr)")
+                #expect(
+                    snapshot.stderr.hasPrefix("splitctl: bad_request: unknown snapshot preset"), "\(snapshot.stderr)")
                 // With --json both print the error object, with the same code.
                 for command in ["resize", "snapshot"] {
                     let json = try splitctl(daemon, "--json", command, "s", "--preset", "landscape/7/8")
                     #expect(json.exitCode == 65, "\(json)")
-                    #expect(try JSONParser.parse(json.stdout)["error"]?["code"] == .string("bad_request"), "\(command): \(json.stdout)")
+                    #expect(
+                        try JSONParser.parse(json.stdout)["error"]?["code"] == .string("bad_request"),
+                        "\(command): \(json.stdout)")
                 }
                 // Nothing was resized.
                 #expect(try daemon.client().getScene("s").revision == 3)
@@ -380,7 +439,8 @@ extension EndToEnd {
         @Test func snapshotSubcommands() throws {
             try withDaemon { daemon in
                 #expect(try splitctl(daemon, "scene", "create", "s", "--device", "ipad-pro-12.9").exitCode == 0)
-                let explicit = try jsonOutput(try splitctl(daemon, "--json", "snapshot", "s", "--size", "375x1024", "--size", "1024x1366"))
+                let explicit = try jsonOutput(
+                    try splitctl(daemon, "--json", "snapshot", "s", "--size", "375x1024", "--size", "1024x1366"))
                 #expect(explicit["snapshots"]?.array?.count == 2)
                 #expect(explicit["baseRevision"] == 1)
                 let preset = try jsonOutput(try splitctl(daemon, "--json", "snapshot", "s", "--preset", "appSwitcher"))
@@ -403,8 +463,9 @@ extension EndToEnd {
             try withDaemon { daemon in
                 #expect(try splitctl(daemon, "scene", "create", "s", "--device", "ipad-pro-12.9").exitCode == 0)
                 let outPath = daemon.directory + "/watch.out", errPath = daemon.directory + "/watch.err"
-                let watch = try ChildProcess(Binaries.splitctl, ["--socket", daemon.socketPath, "--json", "watch", "s", "--count", "2"],
-                                             stdoutPath: outPath, stderrPath: errPath)
+                let watch = try ChildProcess(
+                    Binaries.splitctl, ["--socket", daemon.socketPath, "--json", "watch", "s", "--count", "2"],
+                    stdoutPath: outPath, stderrPath: errPath)
                 defer { watch.killHard() }
                 // Wait until it has attached (its first line is out), bounded.
                 let deadline = ContinuousClock.now.advanced(by: .seconds(10))

@@ -12,7 +12,8 @@ extension EndToEnd {
         func aGracefulStopWithWindowsAttachedKeepsTheLastAcknowledgedRevision(policy: String) throws {
             try withDaemon { daemon in
                 let owner = try daemon.client("owner")
-                try owner.createScene("x", device: "mac", size: Size(width: 800, height: 600), config: ["sizePolicy": .string(policy)])
+                try owner.createScene(
+                    "x", device: "mac", size: Size(width: 800, height: 600), config: ["sizePolicy": .string(policy)])
                 let first = try daemon.client("first")
                 _ = try first.attach("x", role: .window, size: Size(width: 1000, height: 500))
                 let second = try daemon.client("second")
@@ -91,11 +92,15 @@ extension EndToEnd {
                 var sent: [(SplitConnection, JSONValue)] = []
                 for step in 0..<40 {
                     let writer = writers[step % 2]
-                    let params: JSONObject = step % 3 == 0
+                    let params: JSONObject =
+                        step % 3 == 0
                         ? ["scene": "shared", "width": .int(Int64(step % 6 == 0 ? 375 : 1366)), "height": 1024]
-                        : ["scene": "shared", "intent": step % 3 == 1
-                            ? ["kind": "push", "column": "primary", "vc": .string("vc\(step)")]
-                            : ["kind": "pop", "column": "primary"]]
+                        : [
+                            "scene": "shared",
+                            "intent": step % 3 == 1
+                                ? ["kind": "push", "column": "primary", "vc": .string("vc\(step)")]
+                                : ["kind": "pop", "column": "primary"],
+                        ]
                     sent.append((writer, try writer.send(op: step % 3 == 0 ? "resize" : "intent", params)))
                 }
                 var accepted: [Int: Layout] = [:]
@@ -129,7 +134,8 @@ extension EndToEnd {
                 let client = try daemon.client()
                 try client.createScene("self", device: IPadPro129.device, config: mailConfig)
                 try client.attach("self", role: .window)
-                let id = try client.send(op: "intent", ["scene": "self", "intent": ["kind": "push", "column": "primary", "vc": "x"]])
+                let id = try client.send(
+                    op: "intent", ["scene": "self", "intent": ["kind": "push", "column": "primary", "vc": "x"]])
                 let first = try client.nextMessage()
                 #expect(first["id"] == id)
                 let second = try client.nextMessage()
@@ -187,7 +193,8 @@ extension EndToEnd {
                 #expect(serverErrorCode { try setup.resize("big", to: Size(width: 300, height: 300)) } == "bad_request")
                 let viewer = try daemon.client("viewer")
                 try viewer.attach("big", role: .viewer)
-                #expect(serverErrorCode { try viewer.resize("big", to: Size(width: 300, height: 300)) } == "bad_request")
+                #expect(
+                    serverErrorCode { try viewer.resize("big", to: Size(width: 300, height: 300)) } == "bad_request")
                 // A window that detaches is removed and the size recomputed.
                 try b.detach("big")
                 #expect(try setup.getScene("big").layout.size == Size(width: 600, height: 600))

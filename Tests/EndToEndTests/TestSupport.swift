@@ -5,9 +5,11 @@ import Testing
 
 /// Runs `body` against a fresh daemon; on any thrown error, records it with the daemon's
 /// log, and checks the daemon did not die along the way.
-func withDaemon(durability: String = "full", extraArguments: [String] = [], environment: [String: String] = [:],
-                sourceLocation: SourceLocation = #_sourceLocation,
-                _ body: (DaemonProcess) throws -> Void) throws {
+func withDaemon(
+    durability: String = "full", extraArguments: [String] = [], environment: [String: String] = [:],
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: (DaemonProcess) throws -> Void
+) throws {
     let daemon = try DaemonProcess(durability: durability, extraArguments: extraArguments, environment: environment)
     do {
         try body(daemon)

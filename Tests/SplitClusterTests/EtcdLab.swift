@@ -17,12 +17,15 @@ final class EtcdLab: @unchecked Sendable {
     static var enabled: Bool { ProcessInfo.processInfo.environment["SPLITD_CLUSTER_TESTS"] == "1" }
 
     static func skipUnlessEnabled() throws {
-        guard enabled else { throw XCTSkip("etcd cluster tests run with SPLITD_CLUSTER_TESTS=1 (Scripts/test-cluster)") }
+        guard enabled else {
+            throw XCTSkip("etcd cluster tests run with SPLITD_CLUSTER_TESTS=1 (Scripts/test-cluster)")
+        }
         guard getuid() == 0 else { throw XCTSkip("etcd cluster tests need root (network namespaces)") }
     }
 
     static var script: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Scripts/cluster-netns").path
     }
 
@@ -41,12 +44,17 @@ final class EtcdLab: @unchecked Sendable {
     enum LabError: Error { case failed(String) }
 
     var tlsFiles: EtcdTLSFiles? {
-        tls ? EtcdTLSFiles(ca: "\(dir)/certs/ca.pem", cert: "\(dir)/certs/client.pem", key: "\(dir)/certs/client-key.pem") : nil
+        tls
+            ? EtcdTLSFiles(
+                ca: "\(dir)/certs/ca.pem", cert: "\(dir)/certs/client.pem", key: "\(dir)/certs/client-key.pem") : nil
     }
 
-    func clientOptions(callTimeout: Duration = .seconds(2), answerPings: Bool = true, only member: Int? = nil) -> EtcdClientOptions {
-        EtcdClientOptions(endpoints: member.map { [endpoints[$0 - 1]] } ?? endpoints, tls: tlsFiles, callTimeout: callTimeout,
-                          answerServerPings: answerPings)
+    func clientOptions(
+        callTimeout: Duration = .seconds(2), answerPings: Bool = true, only member: Int? = nil
+    ) -> EtcdClientOptions {
+        EtcdClientOptions(
+            endpoints: member.map { [endpoints[$0 - 1]] } ?? endpoints, tls: tlsFiles, callTimeout: callTimeout,
+            answerServerPings: answerPings)
     }
 
     @discardableResult

@@ -28,8 +28,11 @@ final class EtcdStoreTests: XCTestCase {
         lab = nil
     }
 
-    func makeClient(callTimeout: Duration = .seconds(2), answerPings: Bool = true, only: Int? = nil) throws -> EtcdClient {
-        let client = try EtcdClient(options: lab.clientOptions(callTimeout: callTimeout, answerPings: answerPings, only: only))
+    func makeClient(
+        callTimeout: Duration = .seconds(2), answerPings: Bool = true, only: Int? = nil
+    ) throws -> EtcdClient {
+        let client = try EtcdClient(
+            options: lab.clientOptions(callTimeout: callTimeout, answerPings: answerPings, only: only))
         opened.append((client, nil))
         return client
     }
@@ -37,8 +40,9 @@ final class EtcdStoreTests: XCTestCase {
     func makeStore(_ node: String, prefix: String, ttl: Int64 = 3) throws -> EtcdSceneStore {
         let client = try makeClient()
         let lease = try EtcdLease(client: client, ttlSeconds: ttl)
-        let store = try EtcdSceneStore(client: client, node: node, lease: lease,
-                                       options: ClusterStoreOptions(keys: ClusterKeys(prefix: prefix)))
+        let store = try EtcdSceneStore(
+            client: client, node: node, lease: lease,
+            options: ClusterStoreOptions(keys: ClusterKeys(prefix: prefix)))
         opened.append((client, store))
         return store
     }
@@ -47,12 +51,19 @@ final class EtcdStoreTests: XCTestCase {
         let client = try makeClient(only: 1)
         let started = Date()
         for i in 0..<3000 {
-            _ = try client.putBlocking(.with { $0.key = Data(Array("/ping/\(i % 10)".utf8)); $0.value = Data(Array("\(i)".utf8)) })
+            _ = try client.putBlocking(
+                .with {
+                    $0.key = Data(Array("/ping/\(i % 10)".utf8)); $0.value = Data(Array("\(i)".utf8))
+                })
         }
         let seconds = Date().timeIntervalSince(started)
-        print("ping test: 3000 puts in \(String(format: "%.2f", seconds)) s on \(client.connectionsOpened) connection(s), \(client.pingsAnswered) server PINGs answered")
+        print(
+            "ping test: 3000 puts in \(String(format: "%.2f", seconds)) s on \(client.connectionsOpened) connection(s), \(client.pingsAnswered) server PINGs answered"
+        )
         XCTAssertEqual(client.connectionsOpened, 1, "the connection was closed and reopened")
-        XCTAssertGreaterThan(client.pingsAnswered, 200, "etcd sent fewer PINGs than swift-nio-http2's flood limit: the test proves nothing")
+        XCTAssertGreaterThan(
+            client.pingsAnswered, 200,
+            "etcd sent fewer PINGs than swift-nio-http2's flood limit: the test proves nothing")
     }
 
     /// The problem `PingResponder` solves, kept as a canary: without it swift-nio-http2
@@ -62,7 +73,12 @@ final class EtcdStoreTests: XCTestCase {
         let client = try makeClient(answerPings: false, only: 1)
         var failures = 0
         for i in 0..<1500 {
-            do { _ = try client.putBlocking(.with { $0.key = Data(Array("/noping/\(i % 10)".utf8)); $0.value = Data([1]) }) } catch { failures += 1 }
+            do {
+                _ = try client.putBlocking(
+                    .with {
+                        $0.key = Data(Array("/noping/\(i % 10)".utf8)); $0.value = Data([1])
+                    })
+            } catch { failures += 1 }
         }
         print("without responder: 1500 puts, \(failures) failed, \(client.connectionsOpened) connection(s)")
         XCTAssertTrue(failures > 0 || client.connectionsOpened > 1)
@@ -93,8 +109,10 @@ final class EtcdStoreTests: XCTestCase {
         batch.upsertScene(id: "mail/1", device: "ipad", revision: 4, state: Array("s4".utf8))
         batch.appendJournal(scene: "mail/1", revision: 5, change: Array("c5".utf8))
         let number = store.nextSessionNumber()
-        batch.insertSnapshotSession(SnapshotSessionInsert(session: "snap-\(number)", number: number, scene: "mail/1", baseRevision: 5,
-                                                          sizes: [1], hash: "hh", body: [7, 7]))
+        batch.insertSnapshotSession(
+            SnapshotSessionInsert(
+                session: "snap-\(number)", number: number, scene: "mail/1", baseRevision: 5,
+                sizes: [1], hash: "hh", body: [7, 7]))
         try store.commit(batch)
         XCTAssertEqual(try store.journal(scene: "mail/1", from: 0).map(\.revision), [5])
         XCTAssertEqual(try store.loadScenes().first?.revision, 4)
@@ -244,17 +262,21 @@ final class EtcdStoreTests: XCTestCase {
         var lost = 0
         var doubleReported = 0
         let reader = try makeClient()
-        let checker = try EtcdSceneStore(client: reader, node: "checker", lease: EtcdLease(client: reader),
-                                         options: ClusterStoreOptions(keys: ClusterKeys(prefix: "/kill/")))
+        let checker = try EtcdSceneStore(
+            client: reader, node: "checker", lease: EtcdLease(client: reader),
+            options: ClusterStoreOptions(keys: ClusterKeys(prefix: "/kill/")))
         for scene in scenes {
-            let journal = Dictionary(uniqueKeysWithValues: try checker.journal(scene: scene, from: 0).map { ($0.revision, $0.change) })
+            let journal = Dictionary(
+                uniqueKeysWithValues: try checker.journal(scene: scene, from: 0).map { ($0.revision, $0.change) })
             for (revision, change) in acked[scene] ?? [:] where journal[revision] != change { lost += 1 }
             for r in refused where r.scene == scene && journal[r.revision] == r.change { doubleReported += 1 }
         }
         let total = acked.values.reduce(0) { $0 + $1.count }
-        print("leader kill x3: \(total) revisions acknowledged, \(refused.count) reported not applied, \(indeterminate) indeterminate, "
-              + "\(store.resolvedUnknownOutcomes) unknown outcomes resolved by read-back, longest gap between acks "
-              + "\(String(format: "%.2f", longestGap)) s; lost \(lost), applied-and-reported-failed \(doubleReported)")
+        print(
+            "leader kill x3: \(total) revisions acknowledged, \(refused.count) reported not applied, \(indeterminate) indeterminate, "
+                + "\(store.resolvedUnknownOutcomes) unknown outcomes resolved by read-back, longest gap between acks "
+                + "\(String(format: "%.2f", longestGap)) s; lost \(lost), applied-and-reported-failed \(doubleReported)"
+        )
         XCTAssertEqual(lost, 0)
         XCTAssertEqual(doubleReported, 0)
         XCTAssertEqual(indeterminate, 0)
@@ -273,13 +295,14 @@ extension EtcdStoreTests {
         let task = Task.detached {
             try? await watcher.watch(prefix: prefix, fromRevision: 0) { response in
                 let revisions = response.events.compactMap { event in
-                    event.type == .put ? ClusterKeys(prefix: "/watch/").journalEntry(ofKey: Array(event.kv.key))?.revision : nil
+                    event.type == .put
+                        ? ClusterKeys(prefix: "/watch/").journalEntry(ofKey: Array(event.kv.key))?.revision : nil
                 }
                 seen.withLock { $0.append(contentsOf: revisions) }
                 return seen.withLock { $0.count } < 50
             }
         }
-        Thread.sleep(forTimeInterval: 0.3) // the watch is created
+        Thread.sleep(forTimeInterval: 0.3)  // the watch is created
         var batch = StoreBatch()
         batch.upsertScene(id: "s", device: "d", revision: 1, state: [1])
         try store.commit(batch)

@@ -24,8 +24,9 @@ final class EtcdTLSTests: XCTestCase {
         let client = try EtcdClient(options: lab.clientOptions(only: 1))
         defer { client.close() }
         let lease = try EtcdLease(client: client)
-        let store = try EtcdSceneStore(client: client, node: "tls-node", lease: lease,
-                                       options: ClusterStoreOptions(keys: ClusterKeys(prefix: "/tls/")))
+        let store = try EtcdSceneStore(
+            client: client, node: "tls-node", lease: lease,
+            options: ClusterStoreOptions(keys: ClusterKeys(prefix: "/tls/")))
         defer { try? store.close() }
         var batch = StoreBatch()
         batch.upsertScene(id: "s", device: "d", revision: 1, state: [1])
@@ -48,10 +49,15 @@ final class EtcdTLSTests: XCTestCase {
 
     func testACertificateFromAnotherCAIsRefused() throws {
         var options = lab.clientOptions(callTimeout: .seconds(1), only: 1)
-        options.tls = EtcdTLSFiles(ca: "\(lab.dir)/certs/ca.pem", cert: "\(lab.dir)/certs/rogue.pem", key: "\(lab.dir)/certs/rogue-key.pem")
+        options.tls = EtcdTLSFiles(
+            ca: "\(lab.dir)/certs/ca.pem", cert: "\(lab.dir)/certs/rogue.pem", key: "\(lab.dir)/certs/rogue-key.pem")
         let rogue = try EtcdClient(options: options)
         defer { rogue.close() }
-        XCTAssertThrowsError(try rogue.putBlocking(.with { $0.key = Data(Array("/tls/rogue".utf8)); $0.value = Data([1]) }))
+        XCTAssertThrowsError(
+            try rogue.putBlocking(
+                .with {
+                    $0.key = Data(Array("/tls/rogue".utf8)); $0.value = Data([1])
+                }))
         let good = try EtcdClient(options: lab.clientOptions(only: 1))
         defer { good.close() }
         XCTAssertEqual(try good.rangeBlocking(.with { $0.key = Data(Array("/tls/rogue".utf8)) }).kvs.count, 0)
@@ -62,6 +68,10 @@ final class EtcdTLSTests: XCTestCase {
         let endpoints = lab.endpoints.map { EtcdEndpoint(host: $0.host, port: $0.port, secure: false) }
         let plain = try EtcdClient(options: EtcdClientOptions(endpoints: [endpoints[0]], callTimeout: .seconds(1)))
         defer { plain.close() }
-        XCTAssertThrowsError(try plain.putBlocking(.with { $0.key = Data(Array("/tls/plain".utf8)); $0.value = Data([1]) }))
+        XCTAssertThrowsError(
+            try plain.putBlocking(
+                .with {
+                    $0.key = Data(Array("/tls/plain".utf8)); $0.value = Data([1])
+                }))
     }
 }

@@ -13,7 +13,9 @@ final class TxnPlannerTests: XCTestCase {
     func drain(_ batch: StoreBatch, claims: [String: SceneClaim], maxOps: Int = 128) -> [PlannedTxn] {
         var (order, queues, meta) = TxnPlanner.segments(of: batch, maxOps: maxOps)
         var plans: [PlannedTxn] = []
-        while let plan = TxnPlanner.next(order: order, queues: queues, claims: claims, meta: meta, keys: keys, now: 1, maxOps: maxOps) {
+        while let plan = TxnPlanner.next(
+            order: order, queues: queues, claims: claims, meta: meta, keys: keys, now: 1, maxOps: maxOps)
+        {
             plans.append(plan)
             for scene in plan.scenes { queues[scene]!.removeFirst() }
             meta = []
@@ -24,7 +26,9 @@ final class TxnPlannerTests: XCTestCase {
     func testEveryTransactionStaysWithinEtcdsOperationLimit() {
         var batch = StoreBatch()
         batch.upsertScene(id: "a", device: "d", revision: 1, state: [1])
-        for revision in 2...400 { batch.appendJournal(scene: "a", revision: Int64(revision), change: [UInt8(revision % 250)]) }
+        for revision in 2...400 {
+            batch.appendJournal(scene: "a", revision: Int64(revision), change: [UInt8(revision % 250)])
+        }
         for scene in 0..<100 { batch.upsertScene(id: "s\(scene)", device: "d", revision: 1, state: [2]) }
         var claims = ["a": claim(5)]
         for scene in 0..<100 { claims["s\(scene)"] = claim(6) }
@@ -37,7 +41,9 @@ final class TxnPlannerTests: XCTestCase {
         }
         // Every journal revision is written exactly once, in order.
         let written = plans.flatMap { $0.request.success }.compactMap { op -> Int64? in
-            guard case let .requestPut(put)? = op.request, let entry = keys.journalEntry(ofKey: Array(put.key)), entry.scene == "a" else { return nil }
+            guard case let .requestPut(put)? = op.request, let entry = keys.journalEntry(ofKey: Array(put.key)),
+                entry.scene == "a"
+            else { return nil }
             return entry.revision
         }
         XCTAssertEqual(written, Array(2...400).map(Int64.init))
@@ -85,7 +91,11 @@ final class TxnPlannerTests: XCTestCase {
         XCTAssertFalse(puts.contains(keys.journal("c", 5)))
         XCTAssertFalse(puts.contains(keys.journal("c", 4)))
         // No key is both put and inside a deleted range (etcd refuses such a transaction).
-        for key in puts { for d in deletes { XCTAssertFalse(key.lexicographicallyPrecedes(d.end) && !key.lexicographicallyPrecedes(d.key)) } }
+        for key in puts {
+            for d in deletes {
+                XCTAssertFalse(key.lexicographicallyPrecedes(d.end) && !key.lexicographicallyPrecedes(d.key))
+            }
+        }
         XCTAssertEqual(plans[0].intended["c"]??.checkpointRevision, 5)
         XCTAssertEqual(plans[0].intended["c"]??.revision, 6)
     }
@@ -109,7 +119,8 @@ final class TxnPlannerTests: XCTestCase {
     }
 
     func testRecordsRoundTrip() {
-        let head = SceneHead(revision: 9, device: "iphone", checkpointRevision: 4, createdAt: 5, updatedAt: 6, writer: 7)
+        let head = SceneHead(
+            revision: 9, device: "iphone", checkpointRevision: 4, createdAt: 5, updatedAt: 6, writer: 7)
         XCTAssertEqual(SceneHead(decoding: head.encoded), head)
         let record = JournalRecord(change: [1, 2, 3], layoutHash: nil, at: 12, writer: 3)
         XCTAssertEqual(JournalRecord(decoding: record.encoded), record)

@@ -12,24 +12,35 @@ enum Spec {
 
     /// SEMANTICS 2, the profile table (mac: any window).
     static let devices: [Device] = [
-        Device(id: "ipad-pro-12.9", portrait: Size(width: 1024, height: 1366), idiom: .pad, landscapeHorizontal: .regular),
+        Device(
+            id: "ipad-pro-12.9", portrait: Size(width: 1024, height: 1366), idiom: .pad, landscapeHorizontal: .regular),
         Device(id: "ipad-pro-11", portrait: Size(width: 834, height: 1194), idiom: .pad, landscapeHorizontal: .regular),
-        Device(id: "ipad-air-10.9", portrait: Size(width: 820, height: 1180), idiom: .pad, landscapeHorizontal: .regular),
+        Device(
+            id: "ipad-air-10.9", portrait: Size(width: 820, height: 1180), idiom: .pad, landscapeHorizontal: .regular),
         Device(id: "ipad-10.5", portrait: Size(width: 834, height: 1112), idiom: .pad, landscapeHorizontal: .regular),
         Device(id: "ipad-10.2", portrait: Size(width: 810, height: 1080), idiom: .pad, landscapeHorizontal: .regular),
         Device(id: "ipad-9.7", portrait: Size(width: 768, height: 1024), idiom: .pad, landscapeHorizontal: .regular),
-        Device(id: "ipad-mini-8.3", portrait: Size(width: 744, height: 1133), idiom: .pad, landscapeHorizontal: .regular),
+        Device(
+            id: "ipad-mini-8.3", portrait: Size(width: 744, height: 1133), idiom: .pad, landscapeHorizontal: .regular),
         Device(id: "iphone-se", portrait: Size(width: 320, height: 568), idiom: .phone, landscapeHorizontal: .compact),
         Device(id: "iphone-8", portrait: Size(width: 375, height: 667), idiom: .phone, landscapeHorizontal: .compact),
-        Device(id: "iphone-8-plus", portrait: Size(width: 414, height: 736), idiom: .phone, landscapeHorizontal: .regular),
+        Device(
+            id: "iphone-8-plus", portrait: Size(width: 414, height: 736), idiom: .phone, landscapeHorizontal: .regular),
         Device(id: "iphone-x", portrait: Size(width: 375, height: 812), idiom: .phone, landscapeHorizontal: .compact),
         Device(id: "iphone-11", portrait: Size(width: 414, height: 896), idiom: .phone, landscapeHorizontal: .regular),
         Device(id: "iphone-14", portrait: Size(width: 390, height: 844), idiom: .phone, landscapeHorizontal: .compact),
-        Device(id: "iphone-14-plus", portrait: Size(width: 428, height: 926), idiom: .phone, landscapeHorizontal: .regular),
-        Device(id: "iphone-15-pro", portrait: Size(width: 393, height: 852), idiom: .phone, landscapeHorizontal: .compact),
-        Device(id: "iphone-15-pro-max", portrait: Size(width: 430, height: 932), idiom: .phone, landscapeHorizontal: .regular),
-        Device(id: "iphone-17-pro", portrait: Size(width: 402, height: 874), idiom: .phone, landscapeHorizontal: .compact),
-        Device(id: "iphone-17-pro-max", portrait: Size(width: 440, height: 956), idiom: .phone, landscapeHorizontal: .regular),
+        Device(
+            id: "iphone-14-plus", portrait: Size(width: 428, height: 926), idiom: .phone, landscapeHorizontal: .regular),
+        Device(
+            id: "iphone-15-pro", portrait: Size(width: 393, height: 852), idiom: .phone, landscapeHorizontal: .compact),
+        Device(
+            id: "iphone-15-pro-max", portrait: Size(width: 430, height: 932), idiom: .phone,
+            landscapeHorizontal: .regular),
+        Device(
+            id: "iphone-17-pro", portrait: Size(width: 402, height: 874), idiom: .phone, landscapeHorizontal: .compact),
+        Device(
+            id: "iphone-17-pro-max", portrait: Size(width: 440, height: 956), idiom: .phone,
+            landscapeHorizontal: .regular),
     ]
 
     /// SEMANTICS 2 multitasking widths: landscape 2/3, 1/2, 1/3 | portrait 2/3, 1/3.

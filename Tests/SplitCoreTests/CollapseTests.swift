@@ -5,8 +5,14 @@ import Testing
 @Suite struct CollapseTests {
     /// Classic scene with primary [list, item] and secondary [ph, d1, d2].
     func classic(_ policy: CollapsePolicy) throws -> SceneState {
-        try run([.push(column: .primary, vc: "item"), .push(column: .secondary, vc: "d1"), .push(column: .secondary, vc: "d2")],
-                on: makeScene { $0.roots = ColumnRoots(primary: "list"); $0.placeholder = "ph"; $0.collapsePolicy = policy })
+        try run(
+            [
+                .push(column: .primary, vc: "item"), .push(column: .secondary, vc: "d1"),
+                .push(column: .secondary, vc: "d2"),
+            ],
+            on: makeScene {
+                $0.roots = ColumnRoots(primary: "list"); $0.placeholder = "ph"; $0.collapsePolicy = policy
+            })
     }
 
     @Test func uikitStacksTheWholeSecondaryPlaceholderIncluded() throws {
@@ -37,13 +43,16 @@ import Testing
 
     /// Triple scene p/m/d with one push in each column.
     func triple(_ top: TopColumnForCollapsing, then intents: [Intent] = []) throws -> SceneState {
-        try run([.push(column: .primary, vc: "p1"), .push(column: .supplementary, vc: "m1"),
-                 .push(column: .secondary, vc: "d1")] + intents,
-                on: makeScene {
-                    $0.style = .tripleColumn
-                    $0.roots = ColumnRoots(primary: "p", supplementary: "m", secondary: "d")
-                    $0.topColumnForCollapsing = top
-                })
+        try run(
+            [
+                .push(column: .primary, vc: "p1"), .push(column: .supplementary, vc: "m1"),
+                .push(column: .secondary, vc: "d1"),
+            ] + intents,
+            on: makeScene {
+                $0.style = .tripleColumn
+                $0.roots = ColumnRoots(primary: "p", supplementary: "m", secondary: "d")
+                $0.topColumnForCollapsing = top
+            })
     }
 
     @Test(arguments: [
@@ -78,10 +87,12 @@ import Testing
     }
 
     @Test func aCompactColumnReplacesTheStackedColumns() throws {
-        let s = try run([.push(column: .secondary, vc: "d1")], on: makeScene {
-            $0.style = .doubleColumn
-            $0.roots = ColumnRoots(primary: "p", secondary: "d", compact: "phone")
-        })
+        let s = try run(
+            [.push(column: .secondary, vc: "d1")],
+            on: makeScene {
+                $0.style = .doubleColumn
+                $0.roots = ColumnRoots(primary: "p", secondary: "d", compact: "phone")
+            })
         let t = try resized(s, padThird)
         #expect(t.state.collapsedStack == ["phone"])
         #expect(t.events.contains(.didCollapse(moved: [])))
@@ -100,8 +111,9 @@ import Testing
     }
 
     @Test func ruleSetsDecideCollapseAsSeed000Does() throws {
-        let s = try engine.createScene(id: "w", device: "compact-below-1000", size: Size(width: 1200, height: 900),
-                                       config: patch { $0.roots = ColumnRoots(primary: "tabs") })
+        let s = try engine.createScene(
+            id: "w", device: "compact-below-1000", size: Size(width: 1200, height: 900),
+            config: patch { $0.roots = ColumnRoots(primary: "tabs") })
         #expect(!s.collapsed)
         #expect(try resized(s, Size(width: 999, height: 900)).state.collapsed)
         #expect(try !resized(s, Size(width: 1000, height: 900)).state.collapsed)

@@ -34,7 +34,8 @@ import Testing
     }
 
     @Test func partialObjectKeepsOtherDefaults() throws {
-        let decoded = try config("""
+        let decoded = try config(
+            """
             {"style": "tripleColumn", "preferredPrimaryColumnWidth": 280, "roots": {"primary": "inbox"},
              "tabs": [{"root": "chats"}, {"root": "contacts", "title": "Contacts"}], "placeholder": "empty",
              "collapsePolicy": "moveDetailExceptRoot", "expandPolicy": "moveAllButRoot", "detailRouting": "resetAndPush",
@@ -54,8 +55,10 @@ import Testing
         #expect(decoded == expected)
     }
 
-    @Test(arguments: [("allVisible", DisplayMode.oneBesideSecondary), ("primaryHidden", .secondaryOnly),
-                      ("primaryOverlay", .oneOverSecondary), ("twoDisplaceSecondary", .twoDisplaceSecondary)])
+    @Test(arguments: [
+        ("allVisible", DisplayMode.oneBesideSecondary), ("primaryHidden", .secondaryOnly),
+        ("primaryOverlay", .oneOverSecondary), ("twoDisplaceSecondary", .twoDisplaceSecondary),
+    ])
     func deprecatedDisplayModeAliases(name: String, mode: DisplayMode) throws {
         #expect(try config("{\"preferredDisplayMode\": \"\(name)\"}").preferredDisplayMode == mode)
         #expect(try patch("{\"preferredDisplayMode\": \"\(name)\"}").preferredDisplayMode == mode)
@@ -63,7 +66,8 @@ import Testing
 
     @Test func automaticWidths() throws {
         for value in ["null", "\"automatic\""] {
-            let decoded = try config("{\"preferredPrimaryColumnWidth\": \(value), \"preferredSupplementaryColumnWidthFraction\": \(value)}")
+            let decoded = try config(
+                "{\"preferredPrimaryColumnWidth\": \(value), \"preferredSupplementaryColumnWidthFraction\": \(value)}")
             #expect(decoded.preferredPrimaryColumnWidth == nil)
             #expect(decoded.preferredSupplementaryColumnWidthFraction == nil)
         }
@@ -71,9 +75,11 @@ import Testing
     }
 
     @Test func wrongTypesAndUnknownValuesFailToDecode() {
-        for json in [#"{"style": "quadColumn"}"#, #"{"preferredDisplayMode": "allHidden"}"#,
-                     #"{"preferredPrimaryColumnWidth": "wide"}"#, #"{"minimumPrimaryColumnWidth": null}"#,
-                     #"{"presentsWithGesture": "yes"}"#, #"{"tabs": [{"title": "no root"}]}"#, "[]"] {
+        for json in [
+            #"{"style": "quadColumn"}"#, #"{"preferredDisplayMode": "allHidden"}"#,
+            #"{"preferredPrimaryColumnWidth": "wide"}"#, #"{"minimumPrimaryColumnWidth": null}"#,
+            #"{"presentsWithGesture": "yes"}"#, #"{"tabs": [{"title": "no root"}]}"#, "[]",
+        ] {
             #expect(throws: (any Error).self, "\(json)") { try config(json) }
         }
     }
@@ -87,12 +93,14 @@ import Testing
         original.placeholder = "ph"
         original.roots = ColumnRoots(primary: "list", secondary: "detail")
         let encoded = try object(original)
-        let wireKeys = ["style", "preferredDisplayMode", "preferredSplitBehavior", "preferredPrimaryColumnWidth",
-                        "preferredPrimaryColumnWidthFraction", "minimumPrimaryColumnWidth", "maximumPrimaryColumnWidth",
-                        "preferredSupplementaryColumnWidth", "preferredSupplementaryColumnWidthFraction",
-                        "minimumSupplementaryColumnWidth", "maximumSupplementaryColumnWidth", "primaryEdge",
-                        "presentsWithGesture", "roots", "placeholder", "tabs", "collapsePolicy", "expandPolicy",
-                        "topColumnForCollapsing", "detailRouting", "sizePolicy"]
+        let wireKeys = [
+            "style", "preferredDisplayMode", "preferredSplitBehavior", "preferredPrimaryColumnWidth",
+            "preferredPrimaryColumnWidthFraction", "minimumPrimaryColumnWidth", "maximumPrimaryColumnWidth",
+            "preferredSupplementaryColumnWidth", "preferredSupplementaryColumnWidthFraction",
+            "minimumSupplementaryColumnWidth", "maximumSupplementaryColumnWidth", "primaryEdge",
+            "presentsWithGesture", "roots", "placeholder", "tabs", "collapsePolicy", "expandPolicy",
+            "topColumnForCollapsing", "detailRouting", "sizePolicy",
+        ]
         #expect(Set(wireKeys).isSubset(of: Set(encoded.keys)))
         #expect(encoded["style"] as? String == "doubleColumn")
         #expect(encoded["preferredDisplayMode"] as? String == "oneOverSecondary")
@@ -105,13 +113,16 @@ import Testing
     @Test func patchDistinguishesAbsentNullAndValue() throws {
         let empty = try patch("{}")
         #expect(empty == SplitConfigPatch())
-        let reset = try patch(#"{"preferredPrimaryColumnWidth": null, "preferredPrimaryColumnWidthFraction": "automatic", "placeholder": null}"#)
+        let reset = try patch(
+            #"{"preferredPrimaryColumnWidth": null, "preferredPrimaryColumnWidthFraction": "automatic", "placeholder": null}"#
+        )
         #expect(reset.preferredPrimaryColumnWidth == .some(nil))
         #expect(reset.preferredPrimaryColumnWidthFraction == .some(nil))
         #expect(reset.placeholder == .some(nil))
         #expect(reset.preferredSupplementaryColumnWidth == nil)
         #expect(reset.style == nil)
-        let set = try patch(#"{"preferredPrimaryColumnWidth": 300, "placeholder": "ph", "maximumPrimaryColumnWidth": 500}"#)
+        let set = try patch(
+            #"{"preferredPrimaryColumnWidth": 300, "placeholder": "ph", "maximumPrimaryColumnWidth": 500}"#)
         #expect(set.preferredPrimaryColumnWidth == .some(300))
         #expect(set.placeholder == .some("ph"))
         #expect(set.maximumPrimaryColumnWidth == 500)
@@ -125,7 +136,10 @@ import Testing
         original.placeholder = .some(nil)
         original.style = .tripleColumn
         let encoded = try object(original)
-        #expect(Set(encoded.keys) == ["preferredPrimaryColumnWidth", "preferredSupplementaryColumnWidth", "placeholder", "style"])
+        #expect(
+            Set(encoded.keys) == [
+                "preferredPrimaryColumnWidth", "preferredSupplementaryColumnWidth", "placeholder", "style",
+            ])
         #expect(encoded["preferredPrimaryColumnWidth"] is NSNull)
         #expect(try JSONDecoder().decode(SplitConfigPatch.self, from: JSONEncoder().encode(original)) == original)
     }
@@ -134,7 +148,8 @@ import Testing
         var base = SplitConfig()
         base.preferredPrimaryColumnWidth = 300
         base.placeholder = "ph"
-        let changed = try base.applying(try patch(#"{"preferredPrimaryColumnWidth": null, "style": "doubleColumn", "placeholder": null}"#))
+        let changed = try base.applying(
+            try patch(#"{"preferredPrimaryColumnWidth": null, "style": "doubleColumn", "placeholder": null}"#))
         #expect(changed.preferredPrimaryColumnWidth == nil)
         #expect(changed.placeholder == nil)
         #expect(changed.style == .doubleColumn)
@@ -147,7 +162,9 @@ import Testing
         #expect(try patch(#"{"style": "tripleColumn"}"#).apply(to: base).style == .tripleColumn)
         // A minimum above the (default) maximum is taken: the minimum wins in the widths.
         #expect(try base.applying(try patch(#"{"minimumPrimaryColumnWidth": 400}"#)).minimumPrimaryColumnWidth == 400)
-        #expect(try base.applying(try patch(#"{"minimumPrimaryColumnWidth": 400, "maximumPrimaryColumnWidth": 500}"#)).minimumPrimaryColumnWidth == 400)
+        #expect(
+            try base.applying(try patch(#"{"minimumPrimaryColumnWidth": 400, "maximumPrimaryColumnWidth": 500}"#))
+                .minimumPrimaryColumnWidth == 400)
         // An invalid result is refused.
         #expect(Fixture.code { _ = try base.applying(try patch(#"{"minimumPrimaryColumnWidth": -1}"#)) } == .badRequest)
     }
@@ -158,12 +175,21 @@ import Testing
         ("preferredPrimaryColumnWidth", { (c: inout SplitConfig) in c.preferredPrimaryColumnWidth = .nan }),
         ("preferredPrimaryColumnWidth", { (c: inout SplitConfig) in c.preferredPrimaryColumnWidth = .infinity }),
         ("preferredPrimaryColumnWidth", { (c: inout SplitConfig) in c.preferredPrimaryColumnWidth = 100_001 }),
-        ("preferredPrimaryColumnWidthFraction", { (c: inout SplitConfig) in c.preferredPrimaryColumnWidthFraction = 1.5 }),
-        ("preferredPrimaryColumnWidthFraction", { (c: inout SplitConfig) in c.preferredPrimaryColumnWidthFraction = -0.1 }),
+        (
+            "preferredPrimaryColumnWidthFraction",
+            { (c: inout SplitConfig) in c.preferredPrimaryColumnWidthFraction = 1.5 }
+        ),
+        (
+            "preferredPrimaryColumnWidthFraction",
+            { (c: inout SplitConfig) in c.preferredPrimaryColumnWidthFraction = -0.1 }
+        ),
         ("minimumPrimaryColumnWidth", { (c: inout SplitConfig) in c.minimumPrimaryColumnWidth = -5 }),
         ("maximumPrimaryColumnWidth", { (c: inout SplitConfig) in c.maximumPrimaryColumnWidth = .infinity }),
         ("preferredSupplementaryColumnWidth", { (c: inout SplitConfig) in c.preferredSupplementaryColumnWidth = -0.5 }),
-        ("preferredSupplementaryColumnWidthFraction", { (c: inout SplitConfig) in c.preferredSupplementaryColumnWidthFraction = .nan }),
+        (
+            "preferredSupplementaryColumnWidthFraction",
+            { (c: inout SplitConfig) in c.preferredSupplementaryColumnWidthFraction = .nan }
+        ),
         ("minimumSupplementaryColumnWidth", { (c: inout SplitConfig) in c.minimumSupplementaryColumnWidth = 100_001 }),
         ("maximumSupplementaryColumnWidth", { (c: inout SplitConfig) in c.maximumSupplementaryColumnWidth = 200_000 }),
         ("tabs[1].root", { (c: inout SplitConfig) in c.tabs = [TabConfig(root: "a"), TabConfig(root: "")] }),

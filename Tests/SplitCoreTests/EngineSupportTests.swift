@@ -18,8 +18,10 @@ func patch(_ build: (inout SplitConfigPatch) -> Void) -> SplitConfigPatch {
 }
 
 /// Roots primary "list", secondary "detail-root" unless told otherwise.
-func makeScene(_ device: String = "ipad-pro-12.9", size: Size? = padLandscape,
-               _ build: (inout SplitConfigPatch) -> Void = { _ in }) throws -> SceneState {
+func makeScene(
+    _ device: String = "ipad-pro-12.9", size: Size? = padLandscape,
+    _ build: (inout SplitConfigPatch) -> Void = { _ in }
+) throws -> SceneState {
     try engine.createScene(id: "s1", device: device, size: size, config: patch(build))
 }
 

@@ -12,9 +12,13 @@ import Testing
     }
 
     @Test func placeholderIsTheSecondaryRootWhenNoneIsConfigured() throws {
-        let s = try makeScene { $0.roots = ColumnRoots(primary: "list"); $0.placeholder = "empty" }
+        let s = try makeScene {
+            $0.roots = ColumnRoots(primary: "list"); $0.placeholder = "empty"
+        }
         #expect(s.visibleStack(.secondary) == ["empty"])
-        let t = try makeScene { $0.roots = ColumnRoots(primary: "list", secondary: "detail"); $0.placeholder = "empty" }
+        let t = try makeScene {
+            $0.roots = ColumnRoots(primary: "list", secondary: "detail"); $0.placeholder = "empty"
+        }
         #expect(t.visibleStack(.secondary) == ["detail"])
     }
 
@@ -52,10 +56,20 @@ import Testing
     }
 
     @Test func refusesUnknownDevicesMissingAndInvalidSizes() {
-        #expect(errorCode { _ = try engine.createScene(id: "a", device: "nokia-3310", size: nil, config: nil) } == .unknownDevice)
-        #expect(errorCode { _ = try engine.createScene(id: "a", device: "material", size: nil, config: nil) } == .badRequest)
-        #expect(errorCode { _ = try engine.createScene(id: "a", device: "mac", size: Size(width: 0, height: 10), config: nil) } == .badRequest)
-        #expect(errorCode { _ = try engine.createScene(id: "a", device: "mac", size: Size(width: 100_001, height: 10), config: nil) } == .badRequest)
+        #expect(
+            errorCode { _ = try engine.createScene(id: "a", device: "nokia-3310", size: nil, config: nil) }
+                == .unknownDevice)
+        #expect(
+            errorCode { _ = try engine.createScene(id: "a", device: "material", size: nil, config: nil) } == .badRequest
+        )
+        #expect(
+            errorCode {
+                _ = try engine.createScene(id: "a", device: "mac", size: Size(width: 0, height: 10), config: nil)
+            } == .badRequest)
+        #expect(
+            errorCode {
+                _ = try engine.createScene(id: "a", device: "mac", size: Size(width: 100_001, height: 10), config: nil)
+            } == .badRequest)
     }
 
     @Test func refusesTooManyTabsAndInvalidRootIds() {
@@ -63,9 +77,11 @@ import Testing
         limits.maxTabs = 2
         let small = SplitEngine(limits: limits)
         let tabs = patch { $0.tabs = ["a", "b", "c"].map { TabConfig(root: $0) } }
-        #expect(errorCode { _ = try small.createScene(id: "a", device: "mac", size: nil, config: tabs) } == .limitExceeded)
+        #expect(
+            errorCode { _ = try small.createScene(id: "a", device: "mac", size: nil, config: tabs) } == .limitExceeded)
         let empty = patch { $0.roots = ColumnRoots(primary: "") }
-        #expect(errorCode { _ = try engine.createScene(id: "a", device: "mac", size: nil, config: empty) } == .badRequest)
+        #expect(
+            errorCode { _ = try engine.createScene(id: "a", device: "mac", size: nil, config: empty) } == .badRequest)
     }
 
     @Test func resizeToTheSameSizeIsANoOp() throws {
@@ -95,7 +111,9 @@ import Testing
         let s = try makeScene()
         #expect(errorCode { _ = try resized(s, size) } == .badRequest)
         #expect(errorCode { _ = try engine.snapshot(s, sizes: [padPortrait, size]) } == .badRequest)
-        #expect(errorCode { _ = try engine.createScene(id: "a", device: "material", size: size, config: nil) } == .badRequest)
+        #expect(
+            errorCode { _ = try engine.createScene(id: "a", device: "material", size: size, config: nil) }
+                == .badRequest)
         #expect(try resized(s, Size(width: 100_000, height: 100_000)).changed)
     }
 
@@ -111,7 +129,9 @@ import Testing
             patch { $0.maximumSupplementaryColumnWidth = -320 },
         ]
         for config in bad {
-            #expect(errorCode { _ = try engine.createScene(id: "a", device: "mac", size: nil, config: config) } == .badRequest)
+            #expect(
+                errorCode { _ = try engine.createScene(id: "a", device: "mac", size: nil, config: config) }
+                    == .badRequest)
             #expect(errorCode { _ = try engine.apply(.intent(.setConfig(config)), to: s) } == .badRequest)
         }
     }
@@ -134,8 +154,11 @@ import Testing
     }
 
     @Test func sceneStateRoundTripsThroughJSON() throws {
-        let s = try run([.push(column: .primary, vc: "a"), .present(vc: "m", style: .formSheet)],
-                        on: makeScene { $0.tabs = [TabConfig(root: "t0"), TabConfig(root: "t1")]; $0.placeholder = "ph" })
+        let s = try run(
+            [.push(column: .primary, vc: "a"), .present(vc: "m", style: .formSheet)],
+            on: makeScene {
+                $0.tabs = [TabConfig(root: "t0"), TabConfig(root: "t1")]; $0.placeholder = "ph"
+            })
         let collapsed = try resized(s, padThird).state
         for state in [s, collapsed] {
             let data = try JSONEncoder().encode(state)

@@ -16,49 +16,54 @@ import Testing
     /// comes before the size change (seed 003: willTransition(to:) before viewWillTransition).
     @Test func collapseEventsInOrder() throws {
         let t = try resized(scene(), padThird)
-        #expect(t.events == [
-            .traitsChanged(from: .regularRegular, to: .compactRegular),
-            .willCollapse(moved: ["detail"]),
-            .didCollapse(moved: ["detail"]),
-            .displayModeChanged(from: .oneBesideSecondary, to: nil),
-            .viewWillTransition(to: padThird),
-            // detail stays visible (top of the collapsed stack): no event for it.
-            .disappear(vc: "list", column: .primary),
-        ])
+        #expect(
+            t.events == [
+                .traitsChanged(from: .regularRegular, to: .compactRegular),
+                .willCollapse(moved: ["detail"]),
+                .didCollapse(moved: ["detail"]),
+                .displayModeChanged(from: .oneBesideSecondary, to: nil),
+                .viewWillTransition(to: padThird),
+                // detail stays visible (top of the collapsed stack): no event for it.
+                .disappear(vc: "list", column: .primary),
+            ])
     }
 
     @Test func expandEventsInOrder() throws {
         let c = try resized(scene(), padThird).state
         let t = try resized(c, padLandscape)
-        #expect(t.events == [
-            .traitsChanged(from: .compactRegular, to: .regularRegular),
-            .willExpand(moved: ["detail"]),
-            .didExpand(moved: ["detail"]),
-            .displayModeChanged(from: nil, to: .oneBesideSecondary),
-            .viewWillTransition(to: padLandscape),
-            .appear(vc: "list", column: .primary),
-        ])
+        #expect(
+            t.events == [
+                .traitsChanged(from: .compactRegular, to: .regularRegular),
+                .willExpand(moved: ["detail"]),
+                .didExpand(moved: ["detail"]),
+                .displayModeChanged(from: nil, to: .oneBesideSecondary),
+                .viewWillTransition(to: padLandscape),
+                .appear(vc: "list", column: .primary),
+            ])
     }
 
     @Test func rotationHidesTheSidebarWithoutTraitChange() throws {
         let t = try resized(scene(), padPortrait)
-        #expect(t.events == [
-            .displayModeChanged(from: .oneBesideSecondary, to: .secondaryOnly),
-            .viewWillTransition(to: padPortrait),
-            .disappear(vc: "list", column: .primary),
-        ])
+        #expect(
+            t.events == [
+                .displayModeChanged(from: .oneBesideSecondary, to: .secondaryOnly),
+                .viewWillTransition(to: padPortrait),
+                .disappear(vc: "list", column: .primary),
+            ])
     }
 
     /// A change of the vertical class alone is a trait change too (material: below 480 pt
     /// high is vertically compact), announced before the size.
     @Test func verticalClassChangeAloneIsATraitChange() throws {
-        let s = try engine.createScene(id: "m", device: "material", size: Size(width: 1000, height: 500),
-                                       config: patch { $0.roots = ColumnRoots(primary: "list", secondary: "detail") })
+        let s = try engine.createScene(
+            id: "m", device: "material", size: Size(width: 1000, height: 500),
+            config: patch { $0.roots = ColumnRoots(primary: "list", secondary: "detail") })
         let short = Size(width: 1000, height: 470)
-        #expect(try resized(s, short).events == [
-            .traitsChanged(from: .regularRegular, to: .regularCompact),
-            .viewWillTransition(to: short),
-        ])
+        #expect(
+            try resized(s, short).events == [
+                .traitsChanged(from: .regularRegular, to: .regularCompact),
+                .viewWillTransition(to: short),
+            ])
     }
 
     @Test func sameClassResizeOnlyAnnouncesTheSize() throws {
@@ -82,11 +87,17 @@ import Testing
         let sheet = try engine.apply(.intent(.present(vc: "m", style: .pageSheet)), to: s)
         #expect(sheet.events == [.presented(vc: "m", style: .pageSheet)])
         let full = try engine.apply(.intent(.present(vc: "f", style: .fullScreen)), to: sheet.state)
-        #expect(full.events == [.disappear(vc: "list", column: .primary), .disappear(vc: "detail", column: .secondary),
-                                .presented(vc: "f", style: .fullScreen)])
+        #expect(
+            full.events == [
+                .disappear(vc: "list", column: .primary), .disappear(vc: "detail", column: .secondary),
+                .presented(vc: "f", style: .fullScreen),
+            ])
         let dismissed = try engine.apply(.intent(.dismiss), to: full.state)
-        #expect(dismissed.events == [.appear(vc: "list", column: .primary), .appear(vc: "detail", column: .secondary),
-                                     .dismissed(vc: "f")])
+        #expect(
+            dismissed.events == [
+                .appear(vc: "list", column: .primary), .appear(vc: "detail", column: .secondary),
+                .dismissed(vc: "f"),
+            ])
     }
 
     @Test func presentedCarriesTheAdaptedStyle() throws {
@@ -99,14 +110,19 @@ import Testing
         let portrait = try resized(scene(), padPortrait).state
         let t = try engine.apply(.intent(.displayModeButton), to: portrait)
         #expect(t.changed)
-        #expect(t.events == [.displayModeChanged(from: .secondaryOnly, to: t.layout.displayMode),
-                             .appear(vc: "list", column: .primary)])
+        #expect(
+            t.events == [
+                .displayModeChanged(from: .secondaryOnly, to: t.layout.displayMode),
+                .appear(vc: "list", column: .primary),
+            ])
     }
 
     @Test func noOpsEmitNothing() throws {
         let s = try scene()
-        for change: SceneChange in [.resize(padLandscape), .intent(.popToRoot(column: .secondary)),
-                                    .intent(.setPreferredDisplayMode(.automatic)), .intent(.setConfig(SplitConfigPatch()))] {
+        for change: SceneChange in [
+            .resize(padLandscape), .intent(.popToRoot(column: .secondary)),
+            .intent(.setPreferredDisplayMode(.automatic)), .intent(.setConfig(SplitConfigPatch())),
+        ] {
             let t = try engine.apply(change, to: s)
             #expect(!t.changed && t.events.isEmpty && t.state.revision == s.revision)
         }

@@ -46,7 +46,8 @@ func fieldDifferences(_ expected: Any, _ actual: Any, path: String = "") -> [Str
         return found
     }
     if (e.displayStyle == .struct || e.displayStyle == .tuple || e.displayStyle == .class),
-       e.children.count == a.children.count, !e.children.isEmpty {
+        e.children.count == a.children.count, !e.children.isEmpty
+    {
         var found: [String] = []
         for (index, (left, right)) in zip(e.children, a.children).enumerated() {
             let name = left.label ?? String(index)
@@ -69,9 +70,10 @@ struct EngineTestStore {
 
     /// Applies `change`; `expect` receives the state and layout as they were and an empty
     /// event list, and makes them what the change must give. Every difference is an issue.
-    mutating func send(_ change: SceneChange, sourceLocation: SourceLocation = #_sourceLocation,
-                       _ expect: (_ state: inout SceneState, _ layout: inout Layout, _ events: inout [SceneEvent]) -> Void)
-    {
+    mutating func send(
+        _ change: SceneChange, sourceLocation: SourceLocation = #_sourceLocation,
+        _ expect: (_ state: inout SceneState, _ layout: inout Layout, _ events: inout [SceneEvent]) -> Void
+    ) {
         var expectedState = state
         var expectedLayout = layout
         var expectedEvents: [SceneEvent] = []
@@ -83,7 +85,8 @@ struct EngineTestStore {
             Issue.record("\(change) was refused: \(error)", sourceLocation: sourceLocation)
             return
         }
-        let found = fieldDifferences(expectedState, transition.state, path: "state")
+        let found =
+            fieldDifferences(expectedState, transition.state, path: "state")
             + fieldDifferences(expectedLayout, transition.layout, path: "layout")
             + fieldDifferences(expectedEvents, transition.events, path: "events")
         for difference in found {
@@ -122,7 +125,10 @@ extension Layout {
     /// The mail scene of the README: a 12.9" iPad in landscape, primary `inbox`, placeholder
     /// `empty` as the secondary's root.
     static func mail() throws -> EngineTestStore {
-        try EngineTestStore(makeScene { $0.roots = ColumnRoots(primary: "inbox"); $0.placeholder = "empty" })
+        try EngineTestStore(
+            makeScene {
+                $0.roots = ColumnRoots(primary: "inbox"); $0.placeholder = "empty"
+            })
     }
 
     /// The helper itself: two differing fields are two issues, each named by its path.
@@ -134,8 +140,9 @@ extension Layout {
         let found = fieldDifferences(state, other, path: "state")
         #expect(found.count == 2, "\(found)")
         #expect(found.contains { $0.hasPrefix("state.revision: expected 1, got 9") }, "\(found)")
-        #expect(found.contains { $0.hasPrefix("state.navigation.secondary[1]: expected nothing, got \"extra\"") },
-                "\(found)")
+        #expect(
+            found.contains { $0.hasPrefix("state.navigation.secondary[1]: expected nothing, got \"extra\"") },
+            "\(found)")
         #expect(fieldDifferences(state, state).isEmpty)
         let events: [SceneEvent] = [.displayModeChanged(from: .secondaryOnly, to: .oneOverSecondary)]
         let moved: [SceneEvent] = [.displayModeChanged(from: .secondaryOnly, to: .oneBesideSecondary)]
@@ -176,27 +183,36 @@ extension Layout {
             state.revision = 3
             state.display.lastTraits = Self.compactRegular
             let entries = [StackEntry(vc: "inbox", origin: .primary), StackEntry(vc: "message-7", origin: .secondary)]
-            state.navigation.collapsed = CollapsedStack(entries: entries, built: entries,
-                                                        shares: ColumnShares(primary: 1, secondary: 1))
-            layout = Layout(size: padThird, orientation: .portrait, traits: Self.compactRegular, collapsed: true,
-                            displayMode: nil, splitBehavior: nil,
-                            columns: [ColumnLayout(column: .compact, visible: true, x: 0, width: 375, overlay: false,
-                                                   dimmed: false, stack: ["inbox", "message-7"])],
-                            presentations: [], selectedTab: nil)
-            events = [.traitsChanged(from: Self.regularRegular, to: Self.compactRegular),
-                      .willCollapse(moved: ["message-7"]), .didCollapse(moved: ["message-7"]),
-                      .displayModeChanged(from: .oneBesideSecondary, to: nil),
-                      .viewWillTransition(to: padThird), .disappear(vc: "inbox", column: .primary)]
+            state.navigation.collapsed = CollapsedStack(
+                entries: entries, built: entries,
+                shares: ColumnShares(primary: 1, secondary: 1))
+            layout = Layout(
+                size: padThird, orientation: .portrait, traits: Self.compactRegular, collapsed: true,
+                displayMode: nil, splitBehavior: nil,
+                columns: [
+                    ColumnLayout(
+                        column: .compact, visible: true, x: 0, width: 375, overlay: false,
+                        dimmed: false, stack: ["inbox", "message-7"])
+                ],
+                presentations: [], selectedTab: nil)
+            events = [
+                .traitsChanged(from: Self.regularRegular, to: Self.compactRegular),
+                .willCollapse(moved: ["message-7"]), .didCollapse(moved: ["message-7"]),
+                .displayModeChanged(from: .oneBesideSecondary, to: nil),
+                .viewWillTransition(to: padThird), .disappear(vc: "inbox", column: .primary),
+            ]
         }
 
         store.send(.resize(padLandscape)) { state, layout, events in
             state = expanded
             state.revision = 4
             layout = engine.layout(of: expanded)
-            events = [.traitsChanged(from: Self.compactRegular, to: Self.regularRegular),
-                      .willExpand(moved: ["message-7"]), .didExpand(moved: ["message-7"]),
-                      .displayModeChanged(from: nil, to: .oneBesideSecondary),
-                      .viewWillTransition(to: padLandscape), .appear(vc: "inbox", column: .primary)]
+            events = [
+                .traitsChanged(from: Self.compactRegular, to: Self.regularRegular),
+                .willExpand(moved: ["message-7"]), .didExpand(moved: ["message-7"]),
+                .displayModeChanged(from: nil, to: .oneBesideSecondary),
+                .viewWillTransition(to: padLandscape), .appear(vc: "inbox", column: .primary),
+            ]
         }
     }
 
@@ -213,15 +229,19 @@ extension Layout {
             layout[column: .primary].visible = true
             layout[column: .primary].overlay = true
             layout[column: .secondary].dimmed = true
-            events = [.displayModeChanged(from: .secondaryOnly, to: .oneOverSecondary),
-                      .appear(vc: "list", column: .primary)]
+            events = [
+                .displayModeChanged(from: .secondaryOnly, to: .oneOverSecondary),
+                .appear(vc: "list", column: .primary),
+            ]
         }
         store.send(.intent(.tapDimmed)) { state, layout, events in
             state.revision = 3
             state.display.userDisplayMode = .secondaryOnly
             layout = before
-            events = [.displayModeChanged(from: .oneOverSecondary, to: .secondaryOnly),
-                      .disappear(vc: "list", column: .primary)]
+            events = [
+                .displayModeChanged(from: .oneOverSecondary, to: .secondaryOnly),
+                .disappear(vc: "list", column: .primary),
+            ]
         }
     }
 
@@ -258,8 +278,10 @@ extension Layout {
             layout[column: .primary].visible = false
             layout[column: .secondary].x = 0
             layout[column: .secondary].width = 1366
-            events = [.displayModeChanged(from: .oneBesideSecondary, to: .secondaryOnly),
-                      .disappear(vc: "inbox", column: .primary)]
+            events = [
+                .displayModeChanged(from: .oneBesideSecondary, to: .secondaryOnly),
+                .disappear(vc: "inbox", column: .primary),
+            ]
         }
         store.send(hide) { _, _, _ in }
     }

@@ -5,11 +5,13 @@ import Testing
 /// the round trip is exact: RoundTripTests).
 @Suite struct ExpandTests {
     func collapsed(_ build: (inout SplitConfigPatch) -> Void) throws -> SceneState {
-        let s = try run([.push(column: .secondary, vc: "d1")], on: makeScene {
-            $0.roots = ColumnRoots(primary: "list")
-            $0.placeholder = "ph"
-            build(&$0)
-        })
+        let s = try run(
+            [.push(column: .secondary, vc: "d1")],
+            on: makeScene {
+                $0.roots = ColumnRoots(primary: "list")
+                $0.placeholder = "ph"
+                build(&$0)
+            })
         return try resized(s, padThird).state
     }
 
@@ -32,7 +34,8 @@ import Testing
     }
 
     @Test func uikitPutsTheRootBackUnderWhatMoveDetailExceptRootMoved() throws {
-        let s = try run([.push(column: .primary, vc: "d2")], on: collapsed { $0.collapsePolicy = .moveDetailExceptRoot })
+        let s = try run(
+            [.push(column: .primary, vc: "d2")], on: collapsed { $0.collapsePolicy = .moveDetailExceptRoot })
         #expect(s.collapsedStack == ["list", "d1", "d2"])
         let t = try resized(s, padLandscape)
         #expect(t.state.visibleStack(.secondary) == ["ph", "d1", "d2"])
@@ -49,8 +52,11 @@ import Testing
     @Test func detailContentFollowsTheDetailRouting() throws {
         let replace = try run([.showDetail(vc: "x")], on: collapsed { $0.collapsePolicy = .keepPrimary })
         #expect(try resized(replace, padLandscape).state.visibleStack(.secondary) == ["x"])
-        let reset = try run([.showDetail(vc: "x"), .push(column: .primary, vc: "y")],
-                            on: collapsed { $0.collapsePolicy = .keepPrimary; $0.detailRouting = .resetAndPush })
+        let reset = try run(
+            [.showDetail(vc: "x"), .push(column: .primary, vc: "y")],
+            on: collapsed {
+                $0.collapsePolicy = .keepPrimary; $0.detailRouting = .resetAndPush
+            })
         let t = try resized(reset, padLandscape)
         #expect(t.state.visibleStack(.secondary) == ["ph", "x", "y"])
         #expect(t.state.visibleStack(.primary) == ["list"])
@@ -83,8 +89,11 @@ import Testing
     }
 
     @Test func moveAllButRootMovesEverythingAboveThePrimaryRoot() throws {
-        let s = try run([.push(column: .primary, vc: "a")],
-                        on: collapsed { $0.collapsePolicy = .moveDetailExceptRoot; $0.expandPolicy = .moveAllButRoot })
+        let s = try run(
+            [.push(column: .primary, vc: "a")],
+            on: collapsed {
+                $0.collapsePolicy = .moveDetailExceptRoot; $0.expandPolicy = .moveAllButRoot
+            })
         #expect(s.collapsedStack == ["list", "d1", "a"])
         let t = try resized(s, padLandscape)
         #expect(t.state.visibleStack(.primary) == ["list"])
@@ -106,10 +115,12 @@ import Testing
     }
 
     @Test func columnStylesGiveEachColumnItsEntriesBack() throws {
-        let s = try run([.push(column: .supplementary, vc: "m1")], on: makeScene {
-            $0.style = .tripleColumn
-            $0.roots = ColumnRoots(primary: "p", supplementary: "m", secondary: "d")
-        })
+        let s = try run(
+            [.push(column: .supplementary, vc: "m1")],
+            on: makeScene {
+                $0.style = .tripleColumn
+                $0.roots = ColumnRoots(primary: "p", supplementary: "m", secondary: "d")
+            })
         let c = try run([.push(column: .secondary, vc: "d1")], on: resized(s, padThird).state)
         #expect(c.collapsedStack == ["p", "m", "m1", "d", "d1"])
         let e = try resized(c, padLandscape).state
@@ -120,8 +131,10 @@ import Testing
 
     /// WIRE: a visible column's stack has a top; popping a tripleColumn's supplementary
     /// entries away while collapsed must not leave it empty on expand.
-    @Test(arguments: [[Intent.back, .back], [.pop(column: .compact), .pop(column: .compact)],
-                      [.popToRoot(column: .supplementary)]])
+    @Test(arguments: [
+        [Intent.back, .back], [.pop(column: .compact), .pop(column: .compact)],
+        [.popToRoot(column: .supplementary)],
+    ])
     func aSupplementaryPoppedAwayWhileCollapsedComesBackAsItsRoot(_ intents: [Intent]) throws {
         let s = try makeScene {
             $0.style = .tripleColumn

@@ -31,15 +31,22 @@ import Testing
         if old.traits != new.traits { events.append(.traitsChanged(from: old.traits, to: new.traits)) }
         if let moved = note.collapsed { events += [.willCollapse(moved: moved), .didCollapse(moved: moved)] }
         if let moved = note.expanded { events += [.willExpand(moved: moved), .didExpand(moved: moved)] }
-        if old.displayMode != new.displayMode { events.append(.displayModeChanged(from: old.displayMode, to: new.displayMode)) }
+        if old.displayMode != new.displayMode {
+            events.append(.displayModeChanged(from: old.displayMode, to: new.displayMode))
+        }
         if old.size != new.size { events.append(.viewWillTransition(to: new.size)) }
         let before = tops(old), after = tops(new)
-        events += before.filter { top in !after.contains { $0.vc == top.vc } }.map { .disappear(vc: $0.vc, column: $0.column) }
-        events += after.filter { top in !before.contains { $0.vc == top.vc } }.map { .appear(vc: $0.vc, column: $0.column) }
+        events += before.filter { top in !after.contains { $0.vc == top.vc } }.map {
+            .disappear(vc: $0.vc, column: $0.column)
+        }
+        events += after.filter { top in !before.contains { $0.vc == top.vc } }.map {
+            .appear(vc: $0.vc, column: $0.column)
+        }
         var common = 0
         while common < min(old.presentations.count, new.presentations.count),
-              old.presentations[common].vc == new.presentations[common].vc,
-              old.presentations[common].style == new.presentations[common].style {
+            old.presentations[common].vc == new.presentations[common].vc,
+            old.presentations[common].style == new.presentations[common].style
+        {
             common += 1
         }
         events += old.presentations[common...].reversed().map { .dismissed(vc: $0.vc) }
@@ -56,7 +63,6 @@ import Testing
         }
         return tops
     }
-
 
     @Test func applyWithTheKeptLayoutGivesTheReferenceTransition() async {
         await propertyCheck(count: 200, input: Self.seeds, Self.steps) { seed, steps in
@@ -94,9 +100,12 @@ import Testing
             var dice = Dice(seed)
             for _ in 0..<20 {
                 let old = dice.pick(layouts), new = dice.pick(layouts)
-                let note = TransitionNote(collapsed: dice.chance(20) ? ["x", "y"] : nil,
-                                          expanded: dice.chance(20) ? ["z"] : nil)
-                #expect(EventOrder.events(from: old, to: new, note: note) == Self.referenceEvents(from: old, to: new, note: note))
+                let note = TransitionNote(
+                    collapsed: dice.chance(20) ? ["x", "y"] : nil,
+                    expanded: dice.chance(20) ? ["z"] : nil)
+                #expect(
+                    EventOrder.events(from: old, to: new, note: note)
+                        == Self.referenceEvents(from: old, to: new, note: note))
             }
         }
     }

@@ -20,10 +20,12 @@ import Testing
         next.size = size
         // Revision 2 (SEMANTICS 1): the interface orientation by the rule, else the last one.
         let held = engine.interfaceOrientation(of: state)
-        engine.setInterfaceOrientation(engine.catalog.interfaceOrientationRule(device: state.device, size: size) ?? held, of: &next)
+        engine.setInterfaceOrientation(
+            engine.catalog.interfaceOrientationRule(device: state.device, size: size) ?? held, of: &next)
         next.traits = traits
-        next.display = DisplayResolver.expire(state.display, from: state.size, to: size,
-                                              oldTraits: state.traits, newTraits: traits)
+        next.display = DisplayResolver.expire(
+            state.display, from: state.size, to: size,
+            oldTraits: state.traits, newTraits: traits)
         next.display.lastTraits = traits
         var note = TransitionNote.none
         let compact = traits.horizontalSizeClass == .compact
@@ -60,9 +62,9 @@ import Testing
         }
         next.revision = state.revision + 1
         let old = engine.layout(of: state), new = engine.layout(of: next)
-        return Transition(state: next, layout: new, events: EventOrder.events(from: old, to: new, note: note), changed: true)
+        return Transition(
+            state: next, layout: new, events: EventOrder.events(from: old, to: new, note: note), changed: true)
     }
-
 
     @Test func resizeInPlaceGivesTheCopyingResizesTransition() async {
         await propertyCheck(count: 200, input: Self.seeds, Self.steps) { seed, steps in
@@ -71,9 +73,12 @@ import Testing
                 var dice = Dice(step)
                 // Every other step a resize (half of them flipping the size class), so that
                 // collapse and expand meet every kind of navigation the history built.
-                let change = dice.chance(50) ? RandomScene.change(state, &dice)
-                    : .resize((state.collapsed ? RandomScene.regularSize(for: state) : RandomScene.compactSize(for: state))
-                              ?? RandomScene.size(device: state.device, &dice))
+                let change =
+                    dice.chance(50)
+                    ? RandomScene.change(state, &dice)
+                    : .resize(
+                        (state.collapsed ? RandomScene.regularSize(for: state) : RandomScene.compactSize(for: state))
+                            ?? RandomScene.size(device: state.device, &dice))
                 if case .resize(let size) = change {
                     let expected = transitionOutcome { () throws(CoreError) in try Self.referenceApply(size, state) }
                     let actual = transitionOutcome { () throws(CoreError) in
@@ -81,7 +86,9 @@ import Testing
                     }
                     expectSameOutcome(actual, as: expected, for: change)
                 }
-                if case let .success(t) = transitionOutcome({ () throws(CoreError) in try engine.apply(change, to: state) }) {
+                if case let .success(t) = transitionOutcome({ () throws(CoreError) in
+                    try engine.apply(change, to: state)
+                }) {
                     state = t.state
                 }
             }

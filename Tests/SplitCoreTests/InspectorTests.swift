@@ -3,7 +3,8 @@ import Testing
 
 /// SEMANTICS 6 (revision 2): the inspector column.
 @Suite struct InspectorTests {
-    func inspected(size: Size = padLandscape, _ build: (inout SplitConfigPatch) -> Void = { _ in }) throws -> SceneState {
+    func inspected(size: Size = padLandscape, _ build: (inout SplitConfigPatch) -> Void = { _ in }) throws -> SceneState
+    {
         try makeScene(size: size) {
             $0.style = .doubleColumn
             $0.roots = ColumnRoots(primary: "list", secondary: "detail", inspector: "info")
@@ -45,9 +46,13 @@ import Testing
     }
 
     @Test func widthsAndMirroring() throws {
-        let s = try apply(.show, try inspected {
-            $0.preferredInspectorColumnWidthFraction = .some(0.5); $0.maximumInspectorColumnWidth = 300; $0.primaryEdge = .trailing
-        }).state
+        let s = try apply(
+            .show,
+            try inspected {
+                $0.preferredInspectorColumnWidthFraction = .some(0.5); $0.maximumInspectorColumnWidth = 300;
+                $0.primaryEdge = .trailing
+            }
+        ).state
         let inspector = try #require(engine.inspectorLayout(of: s))
         #expect(inspector.width == 300 && inspector.x == 0)
         let secondary = try #require(s.layout.columns.first { $0.column == .secondary })
@@ -87,10 +92,15 @@ import Testing
         #expect(engine.inspectorLayout(of: none) == nil)
         #expect(errorCode { _ = try apply(.show, none) } == .invalidIntent)
         // setConfig adding an inspector starts it hidden at its root; other keys keep it.
-        let added = try engine.apply(.intent(.setConfig(patch { $0.roots = ColumnRoots(primary: "list", secondary: "detail", inspector: "info") })), to: none).state
+        let added = try engine.apply(
+            .intent(
+                .setConfig(patch { $0.roots = ColumnRoots(primary: "list", secondary: "detail", inspector: "info") })),
+            to: none
+        ).state
         #expect(engine.inspectorLayout(of: added)?.stack == ["info"])
         let shown = try apply(.show, added).state
-        let kept = try engine.apply(.intent(.setConfig(patch { $0.preferredDisplayMode = .secondaryOnly })), to: shown).state
+        let kept = try engine.apply(.intent(.setConfig(patch { $0.preferredDisplayMode = .secondaryOnly })), to: shown)
+            .state
         #expect(engine.inspectorLayout(of: kept)?.visible == true)
     }
 }

@@ -9,10 +9,12 @@ import Testing
             for behavior in SplitBehavior.allCases {
                 let allowed = DisplayResolver.allowedModes(behavior: behavior, style: style)
                 for mode in DisplayMode.allCases {
-                    let sidebars = DisplayResolver.sidebarCount(DisplayResolver.oneSidebarEquivalent(mode, style: style))
+                    let sidebars = DisplayResolver.sidebarCount(
+                        DisplayResolver.oneSidebarEquivalent(mode, style: style))
                     let expected = allowed[min(sidebars, allowed.count - 1)]
-                    #expect(DisplayResolver.interpret(mode, behavior: behavior, style: style) == expected,
-                            "\(mode) under \(behavior) in \(style)")
+                    #expect(
+                        DisplayResolver.interpret(mode, behavior: behavior, style: style) == expected,
+                        "\(mode) under \(behavior) in \(style)")
                 }
             }
         }

@@ -22,7 +22,8 @@ import Testing
 
     @Test func showIsAPushInTheSendersColumn() throws {
         let s = try expanded()
-        #expect(try run([.show(vc: "x", column: .secondary)], on: s) == run([.push(column: .secondary, vc: "x")], on: s))
+        #expect(
+            try run([.show(vc: "x", column: .secondary)], on: s) == run([.push(column: .secondary, vc: "x")], on: s))
     }
 
     @Test func popAtARootIsAnErrorAndLeavesTheStateAlone() throws {
@@ -40,19 +41,26 @@ import Testing
 
     @Test func columnsTheStyleLacksAreInvalid() throws {
         let s = try expanded()
-        for intent: Intent in [.push(column: .supplementary, vc: "x"), .pop(column: .supplementary),
-                               .popToRoot(column: .supplementary), .push(column: .compact, vc: "x"),
-                               .showColumn(.supplementary), .hideColumn(.compact)] {
+        for intent: Intent in [
+            .push(column: .supplementary, vc: "x"), .pop(column: .supplementary),
+            .popToRoot(column: .supplementary), .push(column: .compact, vc: "x"),
+            .showColumn(.supplementary), .hideColumn(.compact),
+        ] {
             #expect(errorCode { _ = try engine.apply(.intent(intent), to: s) } == .invalidIntent)
         }
-        let triple = try expanded { $0.style = .tripleColumn; $0.roots?.supplementary = "mid" }
-        #expect(try run([.push(column: .supplementary, vc: "x")], on: triple).visibleStack(.supplementary) == ["mid", "x"])
+        let triple = try expanded {
+            $0.style = .tripleColumn; $0.roots?.supplementary = "mid"
+        }
+        #expect(
+            try run([.push(column: .supplementary, vc: "x")], on: triple).visibleStack(.supplementary) == ["mid", "x"])
     }
 
     @Test func viewControllerIdsMustBeOneTo128Characters() throws {
         let s = try expanded()
         for vc in ["", String(repeating: "v", count: 129)] {
-            for intent: Intent in [.push(column: .primary, vc: vc), .showDetail(vc: vc), .present(vc: vc, style: .pageSheet)] {
+            for intent: Intent in [
+                .push(column: .primary, vc: vc), .showDetail(vc: vc), .present(vc: vc, style: .pageSheet),
+            ] {
                 #expect(errorCode { _ = try engine.apply(.intent(intent), to: s) } == .badRequest)
             }
         }
@@ -63,8 +71,9 @@ import Testing
         var limits = CoreLimits()
         limits.maxStackDepth = 3
         let small = SplitEngine(limits: limits)
-        var s = try small.createScene(id: "a", device: "ipad-pro-12.9", size: padLandscape,
-                                      config: patch { $0.roots = ColumnRoots(primary: "list") })
+        var s = try small.createScene(
+            id: "a", device: "ipad-pro-12.9", size: padLandscape,
+            config: patch { $0.roots = ColumnRoots(primary: "list") })
         for vc in ["a", "b"] { s = try small.apply(.intent(.push(column: .primary, vc: vc)), to: s).state }
         #expect(errorCode { _ = try small.apply(.intent(.push(column: .primary, vc: "c")), to: s) } == .limitExceeded)
         let collapsed = try small.apply(.resize(padThird), to: s).state
@@ -77,8 +86,11 @@ import Testing
     }
 
     @Test func showDetailResetAndPushKeepsThePlaceholderRoot() throws {
-        let s = try run([.showDetail(vc: "d1"), .push(column: .secondary, vc: "d2"), .showDetail(vc: "d3")],
-                        on: makeScene { $0.roots = ColumnRoots(primary: "list"); $0.placeholder = "empty"; $0.detailRouting = .resetAndPush })
+        let s = try run(
+            [.showDetail(vc: "d1"), .push(column: .secondary, vc: "d2"), .showDetail(vc: "d3")],
+            on: makeScene {
+                $0.roots = ColumnRoots(primary: "list"); $0.placeholder = "empty"; $0.detailRouting = .resetAndPush
+            })
         #expect(s.visibleStack(.secondary) == ["empty", "d3"])
     }
 
@@ -88,7 +100,8 @@ import Testing
     }
 
     @Test func showDetailWhileCollapsedPushesDetailContent() throws {
-        let s = try run([.showDetail(vc: "d")], on: resized(expanded { $0.collapsePolicy = .keepPrimary }, padThird).state)
+        let s = try run(
+            [.showDetail(vc: "d")], on: resized(expanded { $0.collapsePolicy = .keepPrimary }, padThird).state)
         #expect(s.collapsedStack == ["list", "d"])
         #expect(s.navigation.collapsed?.entries.last == StackEntry(vc: "d", origin: .detail))
     }
@@ -103,8 +116,9 @@ import Testing
     }
 
     @Test func backUntilLayoutChangePopsTheColumnToItsRoot() throws {
-        let s = try run([.push(column: .secondary, vc: "s1"), .push(column: .secondary, vc: "s2"), .back],
-                        on: expanded { $0.backBehavior = .popUntilLayoutChange })
+        let s = try run(
+            [.push(column: .secondary, vc: "s1"), .push(column: .secondary, vc: "s2"), .back],
+            on: expanded { $0.backBehavior = .popUntilLayoutChange })
         #expect(s.visibleStack(.secondary) == ["detail"])
     }
 
@@ -141,7 +155,8 @@ import Testing
         #expect(errorCode { _ = try engine.apply(.intent(.pop(column: .compact)), to: rooted) } == .invalidIntent)
         // Expanded, `compact` is no column of a doubleColumn split.
         let wide = try makeScene { $0.style = .doubleColumn }
-        #expect(errorCode { _ = try engine.apply(.intent(.push(column: .compact, vc: "x")), to: wide) } == .invalidIntent)
+        #expect(
+            errorCode { _ = try engine.apply(.intent(.push(column: .compact, vc: "x")), to: wide) } == .invalidIntent)
     }
 
     @Test func backAtTheRootOfTheCollapsedStackIsAnError() throws {
@@ -157,8 +172,9 @@ import Testing
     }
 
     @Test func collapsedBackUntilLayoutChangeLeavesTheDetailAtOnce() throws {
-        let s = try run([.push(column: .secondary, vc: "s1"), .push(column: .secondary, vc: "s2")],
-                        on: expanded { $0.backBehavior = .popUntilLayoutChange })
+        let s = try run(
+            [.push(column: .secondary, vc: "s1"), .push(column: .secondary, vc: "s2")],
+            on: expanded { $0.backBehavior = .popUntilLayoutChange })
         let collapsed = try resized(s, padThird).state
         #expect(collapsed.collapsedStack == ["list", "detail", "s1", "s2"])
         let back = try run([.push(column: .primary, vc: "pushed"), .back], on: collapsed)
@@ -171,8 +187,12 @@ import Testing
             $0.placeholder = "empty"
             $0.detailRouting = .resetAndPush
         }
-        s = try run([.showDetail(vc: "chat1"), .push(column: .secondary, vc: "profile"), .push(column: .primary, vc: "search"),
-                     .selectTab(index: 1)], on: s)
+        s = try run(
+            [
+                .showDetail(vc: "chat1"), .push(column: .secondary, vc: "profile"),
+                .push(column: .primary, vc: "search"),
+                .selectTab(index: 1),
+            ], on: s)
         #expect(s.visibleStack(.primary) == ["contacts"])
         #expect(s.visibleStack(.secondary) == ["empty"])
         #expect(s.layout.selectedTab == 1)
@@ -186,10 +206,12 @@ import Testing
     /// Under `replace` routing the detail stack no longer starts at the placeholder; coming
     /// back to the tab restores it as it was, without a placeholder slipped under it.
     @Test func selectTabRestoresAReplacedDetailExactly() throws {
-        let s = try run([.showDetail(vc: "chat1"), .push(column: .secondary, vc: "profile")], on: makeScene {
-            $0.tabs = [TabConfig(root: "chats"), TabConfig(root: "contacts")]
-            $0.placeholder = "empty"
-        })
+        let s = try run(
+            [.showDetail(vc: "chat1"), .push(column: .secondary, vc: "profile")],
+            on: makeScene {
+                $0.tabs = [TabConfig(root: "chats"), TabConfig(root: "contacts")]
+                $0.placeholder = "empty"
+            })
         #expect(s.visibleStack(.secondary) == ["chat1", "profile"])
         let away = try run([.selectTab(index: 1)], on: s)
         #expect(away.visibleStack(.secondary) == ["empty"])
@@ -234,17 +256,21 @@ import Testing
     @Test func presentationsAdaptToPageSheetInACompactWidth() throws {
         let styles: [PresentationStyle] = [.popover, .formSheet, .pageSheet, .fullScreen]
         // Revision 2: a popover shown as a popover needs an anchor (seed 003).
-        let anchored = try engine.apply(.present(PresentationRequest(vc: "popover", style: .popover, anchor: "displayModeButton")),
-                                        to: expanded()).state
+        let anchored = try engine.apply(
+            .present(PresentationRequest(vc: "popover", style: .popover, anchor: "displayModeButton")),
+            to: expanded()
+        ).state
         let s = try run(styles.dropFirst().map { .present(vc: $0.rawValue, style: $0) }, on: anchored)
         #expect(s.layout.presentations.map(\.effectiveStyle) == styles)
         let compact = try resized(s, padThird).state
         #expect(compact.layout.presentations.map(\.style) == styles)
-        #expect(compact.layout.presentations.map(\.effectiveStyle) == [.pageSheet, .pageSheet, .pageSheet, .fullScreen])
+        #expect(
+            compact.layout.presentations.map(\.effectiveStyle) == [.pageSheet, .pageSheet, .pageSheet, .fullScreen])
     }
 
     @Test func dismissPopsTheTopPresentationAndFailsWhenNothingIsPresented() throws {
-        let s = try run([.present(vc: "a", style: .pageSheet), .present(vc: "b", style: .formSheet), .dismiss], on: expanded())
+        let s = try run(
+            [.present(vc: "a", style: .pageSheet), .present(vc: "b", style: .formSheet), .dismiss], on: expanded())
         #expect(s.layout.presentations.map(\.vc) == ["a"])
         #expect(errorCode { _ = try engine.apply(.intent(.dismiss), to: expanded()) } == .invalidIntent)
     }
@@ -254,7 +280,8 @@ import Testing
         limits.maxPresentations = 1
         let small = SplitEngine(limits: limits)
         let s = try small.apply(.intent(.present(vc: "a", style: .pageSheet)), to: expanded()).state
-        #expect(errorCode { _ = try small.apply(.intent(.present(vc: "b", style: .pageSheet)), to: s) } == .limitExceeded)
+        #expect(
+            errorCode { _ = try small.apply(.intent(.present(vc: "b", style: .pageSheet)), to: s) } == .limitExceeded)
     }
 
     @Test func settingThePreferredModeItAlreadyHasIsANoOp() throws {
@@ -273,10 +300,12 @@ import Testing
     /// A new preferred mode is the app's request: it supersedes the user's choice, whether it
     /// comes as setPreferredDisplayMode or inside setConfig.
     @Test func aNewPreferredModeSupersedesTheUsersChoice() throws {
-        let chosen = try run([.displayModeButton], on: expanded())   // landscape: sidebar hidden
+        let chosen = try run([.displayModeButton], on: expanded())  // landscape: sidebar hidden
         #expect(chosen.layout.displayMode == .secondaryOnly)
-        for intent: Intent in [.setPreferredDisplayMode(.oneBesideSecondary),
-                               .setConfig(patch { $0.preferredDisplayMode = .oneBesideSecondary })] {
+        for intent: Intent in [
+            .setPreferredDisplayMode(.oneBesideSecondary),
+            .setConfig(patch { $0.preferredDisplayMode = .oneBesideSecondary }),
+        ] {
             let t = try engine.apply(.intent(intent), to: chosen)
             #expect(t.layout.displayMode == .oneBesideSecondary)
             #expect(t.state.display.userDisplayMode == nil)
@@ -311,21 +340,25 @@ import Testing
     }
 
     @Test func showColumnThenPopIsTheSameStateAgain() throws {
-        let s = try resized(makeScene {
-            $0.style = .doubleColumn
-            $0.roots = ColumnRoots(primary: "p")
-            $0.placeholder = "ph"
-            $0.topColumnForCollapsing = .primary
-        }, padThird).state
+        let s = try resized(
+            makeScene {
+                $0.style = .doubleColumn
+                $0.roots = ColumnRoots(primary: "p")
+                $0.placeholder = "ph"
+                $0.topColumnForCollapsing = .primary
+            }, padThird
+        ).state
         let t = try run([.showColumn(.secondary), .pop(column: .secondary)], on: s)
         #expect(t.navigation == s.navigation)
     }
 
     @Test func collapsedHideColumnPopsItWhenOnTopAndIgnoresThePrimary() throws {
-        let s = try resized(makeScene {
-            $0.style = .doubleColumn
-            $0.roots = ColumnRoots(primary: "p", secondary: "d")
-        }, padThird).state
+        let s = try resized(
+            makeScene {
+                $0.style = .doubleColumn
+                $0.roots = ColumnRoots(primary: "p", secondary: "d")
+            }, padThird
+        ).state
         #expect(s.collapsedStack == ["p", "d"])
         #expect(try !engine.apply(.intent(.hideColumn(.primary)), to: s).changed)
         let hidden = try run([.push(column: .secondary, vc: "d2"), .hideColumn(.secondary)], on: s)
@@ -334,14 +367,19 @@ import Testing
     }
 
     @Test func setConfigRootChangeRestartsOnlyThatColumn() throws {
-        let s = try run([.push(column: .primary, vc: "a"), .push(column: .secondary, vc: "b"),
-                         .setConfig(patch { $0.roots = ColumnRoots(primary: "list", secondary: "other") })], on: expanded())
+        let s = try run(
+            [
+                .push(column: .primary, vc: "a"), .push(column: .secondary, vc: "b"),
+                .setConfig(patch { $0.roots = ColumnRoots(primary: "list", secondary: "other") }),
+            ], on: expanded())
         #expect(s.visibleStack(.primary) == ["list", "a"])
         #expect(s.visibleStack(.secondary) == ["other"])
     }
 
     @Test func setConfigStyleChangeKeepsTheSupplementaryStack() throws {
-        var s = try makeScene { $0.style = .tripleColumn; $0.roots = ColumnRoots(primary: "p", supplementary: "m", secondary: "d") }
+        var s = try makeScene {
+            $0.style = .tripleColumn; $0.roots = ColumnRoots(primary: "p", supplementary: "m", secondary: "d")
+        }
         s = try run([.push(column: .supplementary, vc: "m2"), .setConfig(patch { $0.style = .doubleColumn })], on: s)
         #expect(s.layout.columns.map(\.column) == [.primary, .secondary])
         s = try run([.setConfig(patch { $0.style = .tripleColumn })], on: s)
@@ -357,27 +395,41 @@ import Testing
     }
 
     @Test func setConfigTabsKeepTheirStacksWhenTheirRootStays() throws {
-        var s = try makeScene { $0.tabs = [TabConfig(root: "a"), TabConfig(root: "b")]; $0.placeholder = "ph" }
-        s = try run([.push(column: .primary, vc: "a1"), .selectTab(index: 1), .push(column: .primary, vc: "b1"),
-                     .setConfig(patch { $0.tabs = [TabConfig(root: "a"), TabConfig(root: "b"), TabConfig(root: "c")] })], on: s)
+        var s = try makeScene {
+            $0.tabs = [TabConfig(root: "a"), TabConfig(root: "b")]; $0.placeholder = "ph"
+        }
+        s = try run(
+            [
+                .push(column: .primary, vc: "a1"), .selectTab(index: 1), .push(column: .primary, vc: "b1"),
+                .setConfig(patch { $0.tabs = [TabConfig(root: "a"), TabConfig(root: "b"), TabConfig(root: "c")] }),
+            ], on: s)
         #expect(s.layout.selectedTab == 1 && s.visibleStack(.primary) == ["b", "b1"])
         s = try run([.selectTab(index: 0)], on: s)
         #expect(s.visibleStack(.primary) == ["a", "a1"])
         s = try run([.setConfig(patch { $0.tabs = [TabConfig(root: "z")] })], on: s)
         #expect(s.layout.selectedTab == 0 && s.visibleStack(.primary) == ["z"])
-        s = try run([.setConfig(patch { $0.tabs = []; $0.roots = ColumnRoots(primary: "home") })], on: s)
+        s = try run(
+            [
+                .setConfig(
+                    patch {
+                        $0.tabs = []; $0.roots = ColumnRoots(primary: "home")
+                    })
+            ], on: s)
         #expect(s.layout.selectedTab == nil && s.visibleStack(.primary) == ["home"])
     }
 
     @Test func setConfigWithFewerTabsThanTheSelectedIndexSelectsTheFirst() throws {
-        let s = try run([.selectTab(index: 2), .setConfig(patch { $0.tabs = [TabConfig(root: "a")] })],
-                        on: makeScene { $0.tabs = ["a", "b", "c"].map { TabConfig(root: $0) } })
+        let s = try run(
+            [.selectTab(index: 2), .setConfig(patch { $0.tabs = [TabConfig(root: "a")] })],
+            on: makeScene { $0.tabs = ["a", "b", "c"].map { TabConfig(root: $0) } })
         #expect(s.layout.selectedTab == 0 && s.visibleStack(.primary) == ["a"])
     }
 
     @Test func setConfigAddingACompactColumnWhileCollapsedShowsIt() throws {
         let s = try resized(expanded(), padThird).state
-        let t = try run([.setConfig(patch { $0.roots = ColumnRoots(primary: "list", secondary: "detail", compact: "phone") })], on: s)
+        let t = try run(
+            [.setConfig(patch { $0.roots = ColumnRoots(primary: "list", secondary: "detail", compact: "phone") })],
+            on: s)
         #expect(t.collapsedStack == ["phone"])
     }
 }

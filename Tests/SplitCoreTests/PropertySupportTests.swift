@@ -40,8 +40,9 @@ enum RandomScene {
         p.layoutDirection = dice.pick(LayoutDirection.allCases)
         p.presentsWithGesture = dice.chance(80)
         p.showsSecondaryOnlyButton = dice.chance(30)
-        p.roots = ColumnRoots(primary: dice.chance(90) ? "p" : nil, supplementary: dice.chance(80) ? "m" : nil,
-                              secondary: dice.chance(50) ? "s" : nil, compact: dice.chance(10) ? "c" : nil)
+        p.roots = ColumnRoots(
+            primary: dice.chance(90) ? "p" : nil, supplementary: dice.chance(80) ? "m" : nil,
+            secondary: dice.chance(50) ? "s" : nil, compact: dice.chance(10) ? "c" : nil)
         p.placeholder = .some(dice.chance(60) ? "ph" : nil)
         p.tabs = dice.chance(40) ? (0..<(2 + dice.below(3))).map { TabConfig(root: "t\($0)") } : []
         p.collapsePolicy = dice.pick(CollapsePolicy.allCases)
@@ -62,7 +63,8 @@ enum RandomScene {
     }
 
     static func size(device: String, _ dice: inout Dice) -> Size {
-        dice.chance(70) ? dice.pick(sizes(device: device))
+        dice.chance(70)
+            ? dice.pick(sizes(device: device))
             : Size(width: dice.number(200...1600), height: dice.number(200...1600))
     }
 
@@ -116,17 +118,23 @@ enum RandomScene {
 
     /// A size at which `state`'s device is horizontally compact, if there is one.
     static func compactSize(for state: SceneState) -> Size? {
-        let candidates = [Size(width: 300, height: 1000), Size(width: 320, height: 1024), Size(width: 375, height: 667)]
+        let candidates = [
+            Size(width: 300, height: 1000), Size(width: 320, height: 1024), Size(width: 375, height: 667),
+        ]
         return candidates.first {
-            (try? engine.catalog.traits(device: state.device, size: $0, previous: state.traits))?.horizontalSizeClass == .compact
+            (try? engine.catalog.traits(device: state.device, size: $0, previous: state.traits))?.horizontalSizeClass
+                == .compact
         }
     }
 
     /// A size at which `state`'s device is horizontally regular, if there is one.
     static func regularSize(for state: SceneState) -> Size? {
-        let candidates = [Size(width: 1366, height: 1024), Size(width: 1600, height: 1000), Size(width: 956, height: 440)]
+        let candidates = [
+            Size(width: 1366, height: 1024), Size(width: 1600, height: 1000), Size(width: 956, height: 440),
+        ]
         return candidates.first {
-            (try? engine.catalog.traits(device: state.device, size: $0, previous: state.traits))?.horizontalSizeClass == .regular
+            (try? engine.catalog.traits(device: state.device, size: $0, previous: state.traits))?.horizontalSizeClass
+                == .regular
         }
     }
 }

@@ -10,7 +10,9 @@ import Testing
     static let steps = Gen.int(in: 0...Int(Int32.max)).array(of: 1...30)
 
     /// Runs a random history, calling `check` with each state before a change and its outcome.
-    func history(_ seed: Int, _ steps: [Int], check: (SceneState, SceneChange, Result<Transition, CoreError>) throws -> Void) throws {
+    func history(
+        _ seed: Int, _ steps: [Int], check: (SceneState, SceneChange, Result<Transition, CoreError>) throws -> Void
+    ) throws {
         var state = try RandomScene.scene(seed)
         for step in steps {
             var dice = Dice(step)
@@ -58,14 +60,19 @@ import Testing
             // Overlaid sidebars may reach past the trailing edge of a narrow window.
             let overlaid = column.column != .secondary && layout.splitBehavior == .overlay
             if !displaced && !overlaid {
-                #expect(column.x >= -1e-9 && column.x + column.width <= layout.size.width + 1e-9,
-                        "\(column.column) \(column.x)+\(column.width) outside \(layout.size)")
+                #expect(
+                    column.x >= -1e-9 && column.x + column.width <= layout.size.width + 1e-9,
+                    "\(column.column) \(column.x)+\(column.width) outside \(layout.size)")
             }
             if column.column == .primary {
-                #expect(column.width >= c.minimumPrimaryColumnWidth - 1e-9 && column.width <= c.maximumPrimaryColumnWidth + 1e-9)
+                #expect(
+                    column.width >= c.minimumPrimaryColumnWidth - 1e-9
+                        && column.width <= c.maximumPrimaryColumnWidth + 1e-9)
             }
             if column.column == .supplementary {
-                #expect(column.width >= c.minimumSupplementaryColumnWidth - 1e-9 && column.width <= c.maximumSupplementaryColumnWidth + 1e-9)
+                #expect(
+                    column.width >= c.minimumSupplementaryColumnWidth - 1e-9
+                        && column.width <= c.maximumSupplementaryColumnWidth + 1e-9)
             }
         }
         if let selected = layout.selectedTab { #expect(state.navigation.tabs.indices.contains(selected)) }
@@ -107,7 +114,7 @@ import Testing
             try history(seed, steps) { before, _, _ in
                 if !before.collapsed, let compact = RandomScene.compactSize(for: before) {
                     let back = try resized(resized(before, compact).state, before.size).state
-                    guard !back.collapsed else { return } // rule-set hysteresis kept it compact
+                    guard !back.collapsed else { return }  // rule-set hysteresis kept it compact
                     #expect(back.navigation == before.navigation)
                     #expect(back.config == before.config && back.size == before.size)
                 } else if before.collapsed, let regular = RandomScene.regularSize(for: before) {
@@ -125,7 +132,8 @@ import Testing
             try history(seed, steps) { before, _, _ in
                 guard let collapsed = before.navigation.collapsed else { return }
                 let expanded = Expand.expand(before.navigation, config: before.config).0
-                #expect(Collapse.wouldRebuild(collapsed, from: expanded, config: before.config)
+                #expect(
+                    Collapse.wouldRebuild(collapsed, from: expanded, config: before.config)
                         == (Collapse.buildStack(expanded, config: before.config) == collapsed))
             }
         }
@@ -152,7 +160,9 @@ import Testing
                 if exact && home.traits == before.traits {
                     // Revision 2 (SEMANTICS 8.3): a display mode the user chose and the live
                     // replay expired is the one loss, named `displayMode`.
-                    if before.display.userDisplayMode == nil || home.display.userDisplayMode == before.display.userDisplayMode {
+                    if before.display.userDisplayMode == nil
+                        || home.display.userDisplayMode == before.display.userDisplayMode
+                    {
                         #expect(forward.roundTrip.lossless, "\(forward.roundTrip.differences)")
                     } else {
                         #expect(forward.roundTrip.lost == ["displayMode"], "\(forward.roundTrip.differences)")
@@ -205,7 +215,8 @@ import Testing
         await propertyCheck(count: 150, input: PropertyTests.seeds, PropertyTests.steps) { seed, steps in
             try history(seed, steps) { state in
                 guard let current = state.navigation.selectedTab, state.navigation.tabs.count > 1,
-                      RandomScene.isFresh(state) else { return }
+                    RandomScene.isFresh(state)
+                else { return }
                 let other = (current + 1) % state.navigation.tabs.count
                 let back = try run([.selectTab(index: other), .selectTab(index: current)], on: state)
                 // Switching tabs is navigation: what the last expand kept is dropped.
@@ -224,7 +235,8 @@ extension HistoryRuleTests {
     @Test func eventsFollowTheSection7Order() async {
         let rank: [String: Int] = [
             "traitsChanged": 0, "willCollapse": 1, "didCollapse": 2, "willExpand": 1, "didExpand": 2,
-            "displayModeChanged": 3, "viewWillTransition": 4, "disappear": 5, "appear": 6, "dismissed": 7, "presented": 8,
+            "displayModeChanged": 3, "viewWillTransition": 4, "disappear": 5, "appear": 6, "dismissed": 7,
+            "presented": 8,
         ]
         await propertyCheck(count: 150, input: PropertyTests.seeds, PropertyTests.steps) { seed, steps in
             var dice = Dice(seed)

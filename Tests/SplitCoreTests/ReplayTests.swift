@@ -13,9 +13,13 @@ import Testing
                 var dice = Dice(step)
                 let change = RandomScene.change(state, &dice)
                 let applied: Result<Transition, CoreError>
-                do throws(CoreError) { applied = .success(try engine.apply(change, to: state)) } catch { applied = .failure(error) }
+                do throws(CoreError) { applied = .success(try engine.apply(change, to: state)) } catch {
+                    applied = .failure(error)
+                }
                 let replayed: Result<Transition, CoreError>
-                do throws(CoreError) { replayed = .success(try engine.replay(change, to: state)) } catch { replayed = .failure(error) }
+                do throws(CoreError) { replayed = .success(try engine.replay(change, to: state)) } catch {
+                    replayed = .failure(error)
+                }
                 switch (applied, replayed) {
                 case let (.success(a), .success(r)):
                     #expect(r.state == a.state)

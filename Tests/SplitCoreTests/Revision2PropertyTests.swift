@@ -14,7 +14,8 @@ import Testing
         let style = dice.pick([SplitStyle.doubleColumn, .tripleColumn])
         let s = try makeScene(size: padLandscape) {
             $0.style = style
-            $0.roots = ColumnRoots(primary: "p", supplementary: "m", secondary: "s", compact: dice.chance(30) ? "c" : nil)
+            $0.roots = ColumnRoots(
+                primary: "p", supplementary: "m", secondary: "s", compact: dice.chance(30) ? "c" : nil)
             $0.topColumnForCollapsing = style == .tripleColumn ? dice.pick([.primary, .supplementary]) : .primary
             $0.collapsePolicy = dice.pick(CollapsePolicy.allCases)
             $0.expandPolicy = dice.pick(ExpandPolicy.allCases)
@@ -35,8 +36,10 @@ import Testing
                 var d = Dice(step)
                 let column = d.pick(hidden)
                 let vc = d.pick(RandomScene.ids)
-                let intent = d.pick([Intent.push(column: column, vc: vc), .show(vc: vc, column: column),
-                                     .pop(column: column), .popToRoot(column: column)])
+                let intent = d.pick([
+                    Intent.push(column: column, vc: vc), .show(vc: vc, column: column),
+                    .pop(column: column), .popToRoot(column: column),
+                ])
                 let before = state
                 do {
                     let t = try engine.apply(.intent(intent), to: state)
@@ -68,14 +71,21 @@ import Testing
     @Test func columnsTheCollapsedStackShowsBehaveAsInRevisionOne() throws {
         // Default topColumnForCollapsing (secondary): every column is on the stack; a push
         // naming the primary goes onto the visible stack.
-        let s = try resized(try makeScene { $0.style = .doubleColumn; $0.roots = ColumnRoots(primary: "p", secondary: "s") }, padThird).state
+        let s = try resized(
+            try makeScene {
+                $0.style = .doubleColumn; $0.roots = ColumnRoots(primary: "p", secondary: "s")
+            }, padThird
+        ).state
         let pushed = try run([.push(column: .primary, vc: "x")], on: s)
         #expect(pushed.collapsedStack == ["p", "s", "x"])
         // With topColumnForCollapsing primary, the secondary is hidden: the push is invisible
         // and shows on expand.
-        let top = try resized(try makeScene {
-            $0.style = .doubleColumn; $0.roots = ColumnRoots(primary: "p", secondary: "s"); $0.topColumnForCollapsing = .primary
-        }, padThird).state
+        let top = try resized(
+            try makeScene {
+                $0.style = .doubleColumn; $0.roots = ColumnRoots(primary: "p", secondary: "s");
+                $0.topColumnForCollapsing = .primary
+            }, padThird
+        ).state
         #expect(top.collapsedStack == ["p"])
         let hidden = try engine.apply(.intent(.push(column: .secondary, vc: "x")), to: top)
         #expect(hidden.changed && hidden.events.isEmpty && hidden.state.collapsedStack == ["p"])
@@ -95,12 +105,17 @@ import Testing
                 var dice = Dice(step)
                 if case let .success(t) = transitionOutcome({ () throws(CoreError) in
                     try engine.apply(RandomScene.change(state, &dice), to: state)
-                }) { state = t.state }
+                }) {
+                    state = t.state
+                }
                 let button = engine.revision2Layout(of: state).displayModeButton
-                #expect(button.visible == DisplayResolver.isButtonVisible(config: state.config, collapsed: state.collapsed))
+                #expect(
+                    button.visible == DisplayResolver.isButtonVisible(config: state.config, collapsed: state.collapsed))
                 #expect((button.target == nil) == !button.visible)
                 if state.collapsed { #expect(!button.visible) }
-                let tap = transitionOutcome { () throws(CoreError) in try engine.apply(.intent(.displayModeButton), to: state) }
+                let tap = transitionOutcome { () throws(CoreError) in
+                    try engine.apply(.intent(.displayModeButton), to: state)
+                }
                 switch tap {
                 case .success(let t):
                     if button.visible { #expect(t.layout.displayMode == button.target) }
@@ -116,20 +131,22 @@ import Testing
     @Test func adaptationIsAFunctionOfTheCurrentTraits() async {
         await propertyCheck(count: 100, input: Self.seeds, Self.steps) { seed, steps in
             var dice = Dice(seed)
-            var state = try makeScene(dice.pick(["iphone-14", "iphone-14-plus", "ipad-pro-12.9", "iphone-16-pro-max"]),
-                                      size: Size(width: 375, height: 667))
-            let request = PresentationRequest(vc: "sheet", style: dice.pick([nil, .pageSheet, .formSheet, .fullScreen]),
-                                              prefersEdgeAttachedInCompactHeight: dice.chance(50))
+            var state = try makeScene(
+                dice.pick(["iphone-14", "iphone-14-plus", "ipad-pro-12.9", "iphone-16-pro-max"]),
+                size: Size(width: 375, height: 667))
+            let request = PresentationRequest(
+                vc: "sheet", style: dice.pick([nil, .pageSheet, .formSheet, .fullScreen]),
+                prefersEdgeAttachedInCompactHeight: dice.chance(50))
             state = try engine.apply(.present(request), to: state).state
             for step in steps {
                 var d = Dice(step)
                 state = try engine.apply(.resize(RandomScene.size(device: state.device, &d)), to: state).state
                 let effective = try #require(state.layout.presentations.first?.effectiveStyle)
                 let style = request.style ?? .pageSheet
-                let expected: PresentationStyle = if style == .fullScreen { .fullScreen }
-                    else if state.traits.verticalSizeClass == .compact { request.prefersEdgeAttachedInCompactHeight ? .pageSheet : .fullScreen }
-                    else if state.traits.horizontalSizeClass == .compact { .pageSheet }
-                    else { style }
+                let expected: PresentationStyle =
+                    if style == .fullScreen { .fullScreen } else if state.traits.verticalSizeClass == .compact {
+                        request.prefersEdgeAttachedInCompactHeight ? .pageSheet : .fullScreen
+                    } else if state.traits.horizontalSizeClass == .compact { .pageSheet } else { style }
                 #expect(effective == expected)
             }
         }
@@ -144,7 +161,9 @@ import Testing
                 var dice = Dice(step)
                 if case let .success(t) = transitionOutcome({ () throws(CoreError) in
                     try engine.apply(RandomScene.change(state, &dice), to: state)
-                }) { state = t.state }
+                }) {
+                    state = t.state
+                }
             }
             guard state.activation != .background else { return }
             let t = try engine.apply(.activation(.background, backgroundSession: "auto"), to: state)
@@ -154,7 +173,10 @@ import Testing
             #expect(t.state == expected)
             #expect(t.layout == engine.layout(of: state))
             #expect(t.events.isEmpty)
-            #expect(t.timeline == [.activationChanged(from: state.activation, to: .background), .snapshotTaken(session: "auto")])
+            #expect(
+                t.timeline == [
+                    .activationChanged(from: state.activation, to: .background), .snapshotTaken(session: "auto"),
+                ])
             let session = try #require(t.backgroundSnapshot)
             #expect(session == (try engine.snapshot(t.state, preset: "appSwitcher")))
         }

@@ -22,7 +22,9 @@ import Testing
         let portrait = try resized(third, Size(width: 375, height: 1366)).state
         #expect(engine.interfaceOrientation(of: portrait) == .portrait)
         // Within 1 pt.
-        #expect(engine.catalog.interfaceOrientationRule(device: "ipad-pro-12.9", size: Size(width: 500, height: 1023.5)) == .landscape)
+        #expect(
+            engine.catalog.interfaceOrientationRule(device: "ipad-pro-12.9", size: Size(width: 500, height: 1023.5))
+                == .landscape)
     }
 
     @Test func slideOverHeightsKeepTheLastValue() throws {
@@ -63,11 +65,14 @@ import Testing
         let result = try engine.snapshot(third, preset: "appSwitcher")
         #expect(result.snapshots.first?.size == padPortrait)
         // The same window size held in portrait (stated): the other is landscape.
-        let stated = try apply(.resize(Size(width: 375, height: 1000), interfaceOrientation: .portrait), try makeScene()).state
+        let stated = try apply(
+            .resize(Size(width: 375, height: 1000), interfaceOrientation: .portrait), try makeScene()
+        ).state
         let other = try engine.snapshot(stated, preset: "appSwitcher")
         #expect(other.snapshots.first?.size == padLandscape)
         // Stated landscape for a window the size alone would call portrait: the other is portrait.
-        let held = try apply(.resize(Size(width: 375, height: 1000), interfaceOrientation: .landscape), try makeScene()).state
+        let held = try apply(.resize(Size(width: 375, height: 1000), interfaceOrientation: .landscape), try makeScene())
+            .state
         #expect(try engine.snapshot(held, preset: "appSwitcher").snapshots.first?.size == padPortrait)
     }
 
@@ -75,12 +80,18 @@ import Testing
 
     @Test func currentLineupRowsCiteTheirSourceAndMarkWhatIsUnpublished() throws {
         let rows: [(String, Size, SizeClass)] = [
-            ("ipad-pro-13-m4", Size(width: 1032, height: 1376), .regular), ("ipad-pro-11-m4", Size(width: 834, height: 1210), .regular),
-            ("ipad-air-13", Size(width: 1024, height: 1366), .regular), ("ipad-air-11", Size(width: 820, height: 1180), .regular),
-            ("ipad-a16", Size(width: 820, height: 1180), .regular), ("ipad-mini-a17-pro", Size(width: 744, height: 1133), .regular),
-            ("iphone-16", Size(width: 393, height: 852), .compact), ("iphone-16-plus", Size(width: 430, height: 932), .regular),
-            ("iphone-16-pro", Size(width: 402, height: 874), .compact), ("iphone-16-pro-max", Size(width: 440, height: 956), .regular),
-            ("iphone-16e", Size(width: 390, height: 844), .compact), ("iphone-17", Size(width: 402, height: 874), .compact),
+            ("ipad-pro-13-m4", Size(width: 1032, height: 1376), .regular),
+            ("ipad-pro-11-m4", Size(width: 834, height: 1210), .regular),
+            ("ipad-air-13", Size(width: 1024, height: 1366), .regular),
+            ("ipad-air-11", Size(width: 820, height: 1180), .regular),
+            ("ipad-a16", Size(width: 820, height: 1180), .regular),
+            ("ipad-mini-a17-pro", Size(width: 744, height: 1133), .regular),
+            ("iphone-16", Size(width: 393, height: 852), .compact),
+            ("iphone-16-plus", Size(width: 430, height: 932), .regular),
+            ("iphone-16-pro", Size(width: 402, height: 874), .compact),
+            ("iphone-16-pro-max", Size(width: 440, height: 956), .regular),
+            ("iphone-16e", Size(width: 390, height: 844), .compact),
+            ("iphone-17", Size(width: 402, height: 874), .compact),
             ("iphone-air", Size(width: 420, height: 912), .compact),
         ]
         for (id, screen, landscape) in rows {
@@ -107,17 +118,23 @@ import Testing
 
     @Test func traitOverridesOverrideOnlyTheClassesARuleSets() throws {
         // Seed 004: an iPhone 8 Plus with regular-above-414.
-        let plus = try makeScene("iphone-8-plus", size: Size(width: 736, height: 414)) { $0.traitOverrides = "regular-above-414" }
+        let plus = try makeScene("iphone-8-plus", size: Size(width: 736, height: 414)) {
+            $0.traitOverrides = "regular-above-414"
+        }
         #expect(plus.traits == .regularCompact)
         let plusPortrait = try resized(plus, Size(width: 414, height: 736)).state
         #expect(plusPortrait.traits == .compactRegular)
         // An iPhone 8 in landscape is compact/compact alone, regular/compact with the override.
         #expect(try makeScene("iphone-8", size: Size(width: 667, height: 375)).traits == .compactCompact)
-        let eight = try makeScene("iphone-8", size: Size(width: 667, height: 375)) { $0.traitOverrides = "regular-above-414" }
+        let eight = try makeScene("iphone-8", size: Size(width: 667, height: 375)) {
+            $0.traitOverrides = "regular-above-414"
+        }
         #expect(eight.traits == .regularCompact)
         #expect(!eight.collapsed)
         // Seed 000: compact-below-1000 collapses an 11" iPad's full portrait screen (834 pt).
-        let pad = try makeScene("ipad-pro-11", size: Size(width: 834, height: 1194)) { $0.traitOverrides = "compact-below-1000" }
+        let pad = try makeScene("ipad-pro-11", size: Size(width: 834, height: 1194)) {
+            $0.traitOverrides = "compact-below-1000"
+        }
         #expect(pad.traits == .compactRegular && pad.collapsed)
         #expect(try resized(pad, Size(width: 1194, height: 834)).state.traits == .regularRegular)
         #expect(try makeScene(size: padPortrait) { $0.traitOverrides = "compact-below-1000" }.traits == .regularRegular)
@@ -136,7 +153,9 @@ import Testing
     }
 
     @Test func settingTraitOverridesCollapsesWithItsEvents() throws {
-        let s = try makeScene("ipad-pro-11", size: Size(width: 834, height: 1194)) { $0.roots = ColumnRoots(primary: "list", secondary: "detail") }
+        let s = try makeScene("ipad-pro-11", size: Size(width: 834, height: 1194)) {
+            $0.roots = ColumnRoots(primary: "list", secondary: "detail")
+        }
         let t = try engine.apply(.intent(.setConfig(patch { $0.traitOverrides = "compact-below-1000" })), to: s)
         #expect(t.state.collapsed)
         #expect(t.events.contains(.willCollapse(moved: ["detail"])))
@@ -150,28 +169,48 @@ import Testing
     // MARK: 4. displayModeButtonVisibility
 
     @Test func buttonVisibility() throws {
-        func button(_ build: (inout SplitConfigPatch) -> Void, size: Size = padLandscape) throws -> DisplayModeButtonLayout {
+        func button(
+            _ build: (inout SplitConfigPatch) -> Void, size: Size = padLandscape
+        ) throws -> DisplayModeButtonLayout {
             engine.revision2Layout(of: try makeScene(size: size, build)).displayModeButton
         }
-        #expect(try button { $0.style = .doubleColumn } == DisplayModeButtonLayout(visible: true, target: .secondaryOnly))
-        #expect(try button { $0.style = .doubleColumn; $0.presentsWithGesture = false } == .hidden)
-        #expect(try button { $0.style = .doubleColumn; $0.presentsWithGesture = false; $0.displayModeButtonVisibility = .always }.visible)
-        #expect(try button { $0.style = .doubleColumn; $0.displayModeButtonVisibility = .never } == .hidden)
+        #expect(
+            try button { $0.style = .doubleColumn } == DisplayModeButtonLayout(visible: true, target: .secondaryOnly))
+        #expect(
+            try button {
+                $0.style = .doubleColumn; $0.presentsWithGesture = false
+            } == .hidden)
+        #expect(
+            try button {
+                $0.style = .doubleColumn; $0.presentsWithGesture = false; $0.displayModeButtonVisibility = .always
+            }.visible)
+        #expect(
+            try button {
+                $0.style = .doubleColumn; $0.displayModeButtonVisibility = .never
+            } == .hidden)
         // Classic ignores the setting and keeps revision 1's button.
         #expect(try button { $0.displayModeButtonVisibility = .never }.visible)
         // Never while collapsed.
-        #expect(try button({ $0.style = .doubleColumn; $0.displayModeButtonVisibility = .always }, size: padThird) == .hidden)
+        #expect(
+            try button(
+                {
+                    $0.style = .doubleColumn; $0.displayModeButtonVisibility = .always
+                }, size: padThird) == .hidden)
         // Portrait overlay: the tap reveals the sidebar.
         #expect(try button({ $0.style = .tripleColumn }, size: padPortrait).target == .oneOverSecondary)
     }
 
     @Test func theButtonIntentIsRefusedWhileHidden() throws {
-        let s = try makeScene { $0.style = .doubleColumn; $0.displayModeButtonVisibility = .never }
+        let s = try makeScene {
+            $0.style = .doubleColumn; $0.displayModeButtonVisibility = .never
+        }
         #expect(errorCode { _ = try engine.apply(.intent(.displayModeButton), to: s) } == .invalidIntent)
         let collapsed = try makeScene(size: padThird) { $0.style = .doubleColumn }
         #expect(errorCode { _ = try engine.apply(.intent(.displayModeButton), to: collapsed) } == .invalidIntent)
         // The gesture depends on presentsWithGesture only.
-        let always = try makeScene(size: padPortrait) { $0.style = .doubleColumn; $0.displayModeButtonVisibility = .never }
+        let always = try makeScene(size: padPortrait) {
+            $0.style = .doubleColumn; $0.displayModeButtonVisibility = .never
+        }
         #expect(try engine.apply(.intent(.gesture), to: always).state.display.userDisplayMode == .oneOverSecondary)
         // Classic, collapsed: revision 1's no-op.
         let classic = try makeScene(size: padThird)
@@ -190,7 +229,8 @@ import Testing
     // MARK: 5. the secondary column, showDetail's dismissal
 
     @Test func showColumnSecondaryUncoversTheSecondary() throws {
-        let overlay = try run([.showColumn(.primary)], on: try makeScene(size: padPortrait) { $0.style = .doubleColumn })
+        let overlay = try run(
+            [.showColumn(.primary)], on: try makeScene(size: padPortrait) { $0.style = .doubleColumn })
         #expect(overlay.layout.displayMode == .oneOverSecondary)
         #expect(try run([.showColumn(.secondary)], on: overlay).layout.displayMode == .secondaryOnly)
         let displaced = try run([.displayModeButton], on: try makeScene { $0.style = .tripleColumn })
@@ -206,7 +246,9 @@ import Testing
     }
 
     @Test func showDetailDismissesARevealedSidebar() throws {
-        let s = try makeScene(size: padPortrait) { $0.style = .doubleColumn; $0.roots = ColumnRoots(primary: "list", secondary: "detail") }
+        let s = try makeScene(size: padPortrait) {
+            $0.style = .doubleColumn; $0.roots = ColumnRoots(primary: "list", secondary: "detail")
+        }
         let revealed = try run([.displayModeButton], on: s)
         #expect(revealed.layout.displayMode == .oneOverSecondary)
         let t = try engine.apply(.intent(.showDetail(vc: "message")), to: revealed)
@@ -216,14 +258,18 @@ import Testing
         let types = t.timeline.map(\.type)
         #expect(types == ["willHideColumn", "disappear", "disappear", "appear", "displayModeChanged"])
         // An explicit preferred mode stays.
-        let explicit = try makeScene(size: padPortrait) { $0.style = .doubleColumn; $0.preferredDisplayMode = .oneOverSecondary }
+        let explicit = try makeScene(size: padPortrait) {
+            $0.style = .doubleColumn; $0.preferredDisplayMode = .oneOverSecondary
+        }
         #expect(try run([.showDetail(vc: "m")], on: explicit).layout.displayMode == .oneOverSecondary)
     }
 
     // MARK: 9. willShowColumn / willHideColumn
 
     @Test func columnEventsComeWithTheButtonAndSizeChangesNotWithShowColumn() throws {
-        let s = try makeScene(size: padPortrait) { $0.style = .doubleColumn; $0.roots = ColumnRoots(primary: "list", secondary: "detail") }
+        let s = try makeScene(size: padPortrait) {
+            $0.style = .doubleColumn; $0.roots = ColumnRoots(primary: "list", secondary: "detail")
+        }
         let button = try engine.apply(.intent(.displayModeButton), to: s)
         #expect(button.timeline.first == .willShowColumn(.primary))
         let rotate = try engine.apply(.resize(padLandscape), to: s)
@@ -236,11 +282,14 @@ import Testing
 
     @Test func compactHeightAdaptsSheetsToFullScreen() throws {
         for device in ["iphone-14", "iphone-14-plus"] {
-            let landscape = try makeScene(device, size: Size(width: device == "iphone-14" ? 844 : 926, height: device == "iphone-14" ? 390 : 428))
+            let landscape = try makeScene(
+                device, size: Size(width: device == "iphone-14" ? 844 : 926, height: device == "iphone-14" ? 390 : 428))
             for style in [PresentationStyle.pageSheet, .formSheet, .popover] {
                 let t = try engine.apply(.intent(.present(vc: "sheet", style: style)), to: landscape)
                 #expect(t.layout.presentations.last?.effectiveStyle == .fullScreen, "\(device) \(style)")
-                let edge = try engine.apply(.present(PresentationRequest(vc: "sheet", style: style, prefersEdgeAttachedInCompactHeight: true)), to: landscape)
+                let edge = try engine.apply(
+                    .present(PresentationRequest(vc: "sheet", style: style, prefersEdgeAttachedInCompactHeight: true)),
+                    to: landscape)
                 #expect(edge.layout.presentations.last?.effectiveStyle == .pageSheet, "\(device) \(style)")
             }
         }
@@ -261,13 +310,24 @@ import Testing
     @Test func popoverAnchors() throws {
         let s = try makeScene { $0.roots = ColumnRoots(primary: "list", secondary: "detail") }
         // Regular width and height: a popover needs a visible anchor.
-        #expect(errorCode { _ = try engine.apply(.intent(.present(vc: "pop", style: .popover)), to: s) } == .invalidIntent)
-        #expect(errorCode { _ = try engine.apply(.present(PresentationRequest(vc: "pop", style: .popover, anchor: "nowhere")), to: s) } == .invalidIntent)
-        #expect(errorCode { _ = try engine.apply(.present(PresentationRequest(vc: "pop", style: .formSheet, anchor: "detail")), to: s) } == .invalidIntent)
-        let anchored = try engine.apply(.present(PresentationRequest(vc: "pop", style: .popover, anchor: "detail")), to: s)
+        #expect(
+            errorCode { _ = try engine.apply(.intent(.present(vc: "pop", style: .popover)), to: s) } == .invalidIntent)
+        #expect(
+            errorCode {
+                _ = try engine.apply(
+                    .present(PresentationRequest(vc: "pop", style: .popover, anchor: "nowhere")), to: s)
+            } == .invalidIntent)
+        #expect(
+            errorCode {
+                _ = try engine.apply(
+                    .present(PresentationRequest(vc: "pop", style: .formSheet, anchor: "detail")), to: s)
+            } == .invalidIntent)
+        let anchored = try engine.apply(
+            .present(PresentationRequest(vc: "pop", style: .popover, anchor: "detail")), to: s)
         #expect(anchored.layout.presentations.first?.effectiveStyle == .popover)
         #expect(engine.revision2Layout(of: anchored.state).presentations.first?.anchor == "detail")
-        let button = try engine.apply(.present(PresentationRequest(vc: "pop", style: .popover, anchor: "displayModeButton")), to: s)
+        let button = try engine.apply(
+            .present(PresentationRequest(vc: "pop", style: .popover, anchor: "displayModeButton")), to: s)
         #expect(button.changed)
         // Where it adapts no anchor is needed; back in regular/regular it is a formSheet.
         let third = try resized(s, padThird).state
@@ -293,7 +353,8 @@ import Testing
     @Test func enteringBackgroundTakesTheAppSwitcherSession() throws {
         let s = try makeScene { $0.roots = ColumnRoots(primary: "list", secondary: "detail") }
         let t = try apply(.activation(.background, backgroundSession: "s7"), s)
-        #expect(t.timeline == [.activationChanged(from: .foregroundActive, to: .background), .snapshotTaken(session: "s7")])
+        #expect(
+            t.timeline == [.activationChanged(from: .foregroundActive, to: .background), .snapshotTaken(session: "s7")])
         let session = try #require(t.backgroundSnapshot)
         #expect(session.baseRevision == t.state.revision)
         #expect(session == (try engine.snapshot(t.state, preset: "appSwitcher")))

@@ -8,8 +8,10 @@ import Testing
     static let expandPolicies = ExpandPolicy.allCases
 
     /// A scene with something in every column and in a saved tab.
-    func busyScene(style: SplitStyle, collapse: CollapsePolicy, expand: ExpandPolicy,
-                   top: TopColumnForCollapsing, tabs: Bool) throws -> SceneState {
+    func busyScene(
+        style: SplitStyle, collapse: CollapsePolicy, expand: ExpandPolicy,
+        top: TopColumnForCollapsing, tabs: Bool
+    ) throws -> SceneState {
         let s = try makeScene {
             $0.style = style
             $0.roots = ColumnRoots(primary: "p", supplementary: "m", secondary: tabs ? nil : "d")
@@ -20,7 +22,11 @@ import Testing
             $0.topColumnForCollapsing = top
         }
         var intents: [Intent] = [.push(column: .primary, vc: "p1"), .push(column: .secondary, vc: "d1")]
-        if tabs { intents += [.selectTab(index: 1), .push(column: .primary, vc: "q1"), .showDetail(vc: "e1"), .selectTab(index: 0)] }
+        if tabs {
+            intents += [
+                .selectTab(index: 1), .push(column: .primary, vc: "q1"), .showDetail(vc: "e1"), .selectTab(index: 0),
+            ]
+        }
         if style == .tripleColumn { intents.append(.push(column: .supplementary, vc: "m1")) }
         intents.append(.push(column: .secondary, vc: "d2"))
         return try run(intents, on: s)
@@ -63,8 +69,9 @@ import Testing
     }
 
     @Test func manySizeChangesInARowStayExact() throws {
-        let s = try busyScene(style: .tripleColumn, collapse: .moveDetailExceptRoot, expand: .moveAllButRoot,
-                              top: .lastNavigated, tabs: true)
+        let s = try busyScene(
+            style: .tripleColumn, collapse: .moveDetailExceptRoot, expand: .moveAllButRoot,
+            top: .lastNavigated, tabs: true)
         var t = s
         for size in [padThird, padHalf, padPortrait, Size(width: 320, height: 1024), padThird, padLandscape] {
             t = try resized(t, size).state
@@ -76,7 +83,9 @@ import Testing
     /// collapse again with no navigation in between gives the collapsed scene back exactly,
     /// whatever the policies.
     @Test(arguments: collapsePolicies, expandPolicies)
-    func expandThenCollapseAfterNavigatingWhileCollapsedIsExact(_ collapse: CollapsePolicy, _ expand: ExpandPolicy) throws {
+    func expandThenCollapseAfterNavigatingWhileCollapsedIsExact(
+        _ collapse: CollapsePolicy, _ expand: ExpandPolicy
+    ) throws {
         for style in SplitStyle.allCases {
             for top in TopColumnForCollapsing.allCases {
                 let s = try makeScene("ipad-pro-11", size: Size(width: 375, height: 834)) {
@@ -87,8 +96,11 @@ import Testing
                     $0.topColumnForCollapsing = top
                 }
                 #expect(s.collapsed)
-                let navigated = try run([.push(column: .compact, vc: "c1"), .showDetail(vc: "d1"),
-                                         .push(column: .compact, vc: "x")], on: s)
+                let navigated = try run(
+                    [
+                        .push(column: .compact, vc: "c1"), .showDetail(vc: "d1"),
+                        .push(column: .compact, vc: "x"),
+                    ], on: s)
                 let expanded = try resized(navigated, Size(width: 1194, height: 834))
                 #expect(!expanded.state.collapsed)
                 let back = try resized(expanded.state, navigated.size)

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import PropertyBased
 import Testing
@@ -56,7 +56,8 @@ import Testing
     }
 
     @Test func lastMatchingRuleWinsPerClass() throws {
-        let set = try ruleSet("""
+        let set = try ruleSet(
+            """
             {"name": "t", "defaults": {"horizontal": "compact", "vertical": "compact"}, "rules": [
               {"when": {"min-width": 500}, "horizontal": "regular", "vertical": "regular"},
               {"when": {"min-width": 800}, "horizontal": "compact"},
@@ -71,24 +72,28 @@ import Testing
 
     @Test func allAnyAndNesting() throws {
         // Regular when (wide and tall) or (very wide and landscape-shaped).
-        let set = try ruleSet("""
+        let set = try ruleSet(
+            """
             {"name": "t", "defaults": {"horizontal": "compact"}, "rules": [
               {"when": {"any": [{"min-width": 700, "min-height": 700},
                                 {"all": [{"min-width": 1000}, {"min-aspect": 1.5}]}]},
                "horizontal": "regular"}]}
             """)
-        func horizontal(_ w: Double, _ h: Double) -> SizeClass { set.traits(for: Size(width: w, height: h), previous: nil).horizontalSizeClass }
+        func horizontal(_ w: Double, _ h: Double) -> SizeClass {
+            set.traits(for: Size(width: w, height: h), previous: nil).horizontalSizeClass
+        }
         #expect(horizontal(700, 700) == .regular)
         #expect(horizontal(700, 699) == .compact)
-        #expect(horizontal(1200, 600) == .regular)    // aspect 2
+        #expect(horizontal(1200, 600) == .regular)  // aspect 2
         #expect(horizontal(1200, 500) == .regular)
-        #expect(horizontal(999, 500) == .compact)     // aspect ~2 but narrower than 1000
+        #expect(horizontal(999, 500) == .compact)  // aspect ~2 but narrower than 1000
         #expect(horizontal(600, 1000) == .compact)
         #expect(set.traits(for: Size(width: 1, height: 1), previous: nil).verticalSizeClass == .regular)
     }
 
     @Test func aspectAndHeightBounds() throws {
-        let set = try ruleSet("""
+        let set = try ruleSet(
+            """
             {"name": "t", "rules": [
               {"when": {"max-aspect": 0.75}, "horizontal": "compact"},
               {"when": {"max-height": 500}, "vertical": "compact"}]}
@@ -102,7 +107,8 @@ import Testing
     /// max-width 400 with a 16-pt band: a class flips only once the window is 16 points past
     /// the breakpoint, in each direction.
     @Test func hysteresisOnAMaximum() throws {
-        let set = try ruleSet(#"{"name": "t", "hysteresis": 16, "rules": [{"when": {"max-width": 400}, "horizontal": "compact"}]}"#)
+        let set = try ruleSet(
+            #"{"name": "t", "hysteresis": 16, "rules": [{"when": {"max-width": 400}, "horizontal": "compact"}]}"#)
         func horizontal(_ w: Double, after previous: Traits?) -> SizeClass {
             set.traits(for: Size(width: w, height: 800), previous: previous).horizontalSizeClass
         }
@@ -118,7 +124,8 @@ import Testing
     }
 
     @Test func hysteresisOnAMinimumAndOnBothClasses() throws {
-        let set = try ruleSet("""
+        let set = try ruleSet(
+            """
             {"name": "t", "defaults": {"horizontal": "compact", "vertical": "compact"}, "hysteresis": 10, "rules": [
               {"when": {"min-width": 840}, "horizontal": "regular"},
               {"when": {"min-height": 480}, "vertical": "regular"}]}
@@ -138,8 +145,10 @@ import Testing
     /// With no hysteresis the previous traits never matter.
     @Test func noHysteresisIgnoresPrevious() async throws {
         let sets = Spec.ruleSets
-        await propertyCheck(count: 300, input: Gen.element(of: sets), Gen.double(in: 1...2000), Gen.double(in: 1...2000),
-                            Gen.element(of: [Traits.compactCompact, .compactRegular, .regularCompact, .regularRegular])) { name, w, h, previous in
+        await propertyCheck(
+            count: 300, input: Gen.element(of: sets), Gen.double(in: 1...2000), Gen.double(in: 1...2000),
+            Gen.element(of: [Traits.compactCompact, .compactRegular, .regularCompact, .regularRegular])
+        ) { name, w, h, previous in
             guard let name, let previous else { return }
             let exact = try catalog.traits(device: name, size: Size(width: w, height: h), previous: nil)
             let after = try catalog.traits(device: name, size: Size(width: w, height: h), previous: previous)
@@ -150,23 +159,30 @@ import Testing
     /// With hysteresis h, each class is either the exact one or the previous one, and it is
     /// the exact one when the window is more than h away from every breakpoint.
     @Test func hysteresisOnlyDelaysFlips() async throws {
-        let set = try ruleSet("""
+        let set = try ruleSet(
+            """
             {"name": "t", "hysteresis": 16, "rules": [
               {"when": {"max-width": 400}, "horizontal": "compact"},
               {"when": {"min-width": 1000}, "horizontal": "compact"},
               {"when": {"max-height": 300}, "vertical": "compact"}]}
             """)
         let widthBreaks = [400.0, 1000], heightBreaks = [300.0]
-        await propertyCheck(count: 500, input: Gen.double(in: 1...1400), Gen.double(in: 1...700),
-                            Gen.element(of: [Traits.compactCompact, .compactRegular, .regularCompact, .regularRegular])) { w, h, previous in
+        await propertyCheck(
+            count: 500, input: Gen.double(in: 1...1400), Gen.double(in: 1...700),
+            Gen.element(of: [Traits.compactCompact, .compactRegular, .regularCompact, .regularRegular])
+        ) { w, h, previous in
             guard let previous else { return }
             let size = Size(width: w, height: h)
             let exact = set.traits(for: size, previous: nil)
             let sticky = set.traits(for: size, previous: previous)
             #expect([exact.horizontalSizeClass, previous.horizontalSizeClass].contains(sticky.horizontalSizeClass))
             #expect([exact.verticalSizeClass, previous.verticalSizeClass].contains(sticky.verticalSizeClass))
-            if widthBreaks.allSatisfy({ abs(w - $0) > 17 }) { #expect(sticky.horizontalSizeClass == exact.horizontalSizeClass) }
-            if heightBreaks.allSatisfy({ abs(h - $0) > 17 }) { #expect(sticky.verticalSizeClass == exact.verticalSizeClass) }
+            if widthBreaks.allSatisfy({ abs(w - $0) > 17 }) {
+                #expect(sticky.horizontalSizeClass == exact.horizontalSizeClass)
+            }
+            if heightBreaks.allSatisfy({ abs(h - $0) > 17 }) {
+                #expect(sticky.verticalSizeClass == exact.verticalSizeClass)
+            }
         }
     }
 
@@ -175,7 +191,10 @@ import Testing
         #expect(set.defaults == .regularRegular)
         #expect(set.traits(for: Size(width: 5000, height: 5000), previous: nil) == .compactRegular)
         #expect(throws: CoreError.self) {
-            try RuleSet(name: "bad", rules: [SizeClassRule(when: .bound(RuleBound(.minimum, .width, .nan)), horizontal: .compact)]).validate()
+            try RuleSet(
+                name: "bad",
+                rules: [SizeClassRule(when: .bound(RuleBound(.minimum, .width, .nan)), horizontal: .compact)]
+            ).validate()
         }
     }
 }

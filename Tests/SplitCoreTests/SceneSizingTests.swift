@@ -4,7 +4,9 @@ import Testing
 
 @Suite("SceneSizing (size policies, SEMANTICS 9)")
 struct SceneSizingTests {
-    private static let sizes = Gen.int(in: 1...3000).array(of: 2).map { Size(width: Double($0[0]), height: Double($0[1])) }
+    private static let sizes = Gen.int(in: 1...3000).array(of: 2).map {
+        Size(width: Double($0[0]), height: Double($0[1]))
+    }
 
     private func windows(_ sizes: [Size]) -> [SceneSizing.Window] {
         sizes.enumerated().map { SceneSizing.Window(size: $0.element, reportedAt: UInt64($0.offset + 1)) }
@@ -22,7 +24,8 @@ struct SceneSizingTests {
     }
 
     @Test func componentWiseMeansTheResultNeedNotBeAnyWindow() {
-        let result = SceneSizing.aggregate(.largest, windows: windows([Size(width: 1366, height: 500), Size(width: 500, height: 1024)]))
+        let result = SceneSizing.aggregate(
+            .largest, windows: windows([Size(width: 1366, height: 500), Size(width: 500, height: 1024)]))
         #expect(result == Size(width: 1366, height: 1024))
     }
 
@@ -34,12 +37,18 @@ struct SceneSizingTests {
     }
 
     @Test func latestFallsBackToTheMostRecentRemainingWindowOnlyWhenTheSourceLeft() {
-        let remaining = [SceneSizing.Window(size: Size(width: 300, height: 300), reportedAt: 9),
-                         SceneSizing.Window(size: Size(width: 700, height: 700), reportedAt: 4)]
-        #expect(SceneSizing.afterWindowLeft(.latest, remaining: remaining, leaverWasLatest: true) == Size(width: 300, height: 300))
+        let remaining = [
+            SceneSizing.Window(size: Size(width: 300, height: 300), reportedAt: 9),
+            SceneSizing.Window(size: Size(width: 700, height: 700), reportedAt: 4),
+        ]
+        #expect(
+            SceneSizing.afterWindowLeft(.latest, remaining: remaining, leaverWasLatest: true)
+                == Size(width: 300, height: 300))
         #expect(SceneSizing.afterWindowLeft(.latest, remaining: remaining, leaverWasLatest: false) == nil)
         #expect(SceneSizing.afterWindowLeft(.manual, remaining: remaining, leaverWasLatest: true) == nil)
-        #expect(SceneSizing.afterWindowLeft(.smallest, remaining: remaining, leaverWasLatest: false) == Size(width: 300, height: 300))
+        #expect(
+            SceneSizing.afterWindowLeft(.smallest, remaining: remaining, leaverWasLatest: false)
+                == Size(width: 300, height: 300))
     }
 
     @Test func onlyWindowsMayResizeUnderLargestAndSmallest() {

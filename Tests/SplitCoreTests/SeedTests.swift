@@ -8,16 +8,18 @@ import Testing
     /// (secondary pops to its root, the rest moves) and expand (everything above the
     /// primary's root goes back on top of the placeholder).
     func weChat(device: String = "ipad-pro-12.9", size: Size = padLandscape) throws -> SceneState {
-        try engine.createScene(id: "wechat", device: device, size: size, config: patch {
-            $0.tabs = ["chats", "contacts", "discover", "me"].map { TabConfig(root: $0) }
-            $0.placeholder = "empty"
-            $0.detailRouting = .resetAndPush
-            $0.collapsePolicy = .moveDetailExceptRoot
-            $0.expandPolicy = .moveAllButRoot
-            $0.preferredDisplayMode = .oneBesideSecondary
-            $0.preferredPrimaryColumnWidthFraction = 1.0
-            $0.maximumPrimaryColumnWidth = 380
-        })
+        try engine.createScene(
+            id: "wechat", device: device, size: size,
+            config: patch {
+                $0.tabs = ["chats", "contacts", "discover", "me"].map { TabConfig(root: $0) }
+                $0.placeholder = "empty"
+                $0.detailRouting = .resetAndPush
+                $0.collapsePolicy = .moveDetailExceptRoot
+                $0.expandPolicy = .moveAllButRoot
+                $0.preferredDisplayMode = .oneBesideSecondary
+                $0.preferredPrimaryColumnWidthFraction = 1.0
+                $0.maximumPrimaryColumnWidth = 380
+            })
     }
 
     @Test func weChatShowsTabsBesideThePlaceholder() throws {
@@ -30,15 +32,19 @@ import Testing
     }
 
     @Test func weChatRoutesDetailsFromTheTabsAndPushesInsideTheDetail() throws {
-        let s = try run([.showDetail(vc: "chat:alice"), .push(column: .secondary, vc: "profile:alice"),
-                         .showDetail(vc: "chat:bob")], on: weChat())
+        let s = try run(
+            [
+                .showDetail(vc: "chat:alice"), .push(column: .secondary, vc: "profile:alice"),
+                .showDetail(vc: "chat:bob"),
+            ], on: weChat())
         #expect(s.visibleStack(.secondary) == ["empty", "chat:bob"])
     }
 
     @Test func weChatOnAOneThirdWindowHidesThePlaceholder() throws {
         let empty = try resized(weChat(), padThird).state
         #expect(empty.collapsedStack == ["chats"])
-        let chatting = try run([.showDetail(vc: "chat:alice"), .push(column: .secondary, vc: "profile:alice")], on: weChat())
+        let chatting = try run(
+            [.showDetail(vc: "chat:alice"), .push(column: .secondary, vc: "profile:alice")], on: weChat())
         let t = try resized(chatting, padThird)
         #expect(t.state.collapsedStack == ["chats", "chat:alice", "profile:alice"])
         #expect(t.events.contains(.didCollapse(moved: ["chat:alice", "profile:alice"])))
@@ -54,8 +60,11 @@ import Testing
     }
 
     @Test func weChatTabSwitchSavesAndRestoresTheDetailStack() throws {
-        var s = try run([.showDetail(vc: "chat:alice"), .push(column: .secondary, vc: "profile:alice"),
-                         .selectTab(index: 1)], on: weChat())
+        var s = try run(
+            [
+                .showDetail(vc: "chat:alice"), .push(column: .secondary, vc: "profile:alice"),
+                .selectTab(index: 1),
+            ], on: weChat())
         #expect(s.visibleStack(.primary) == ["contacts"] && s.visibleStack(.secondary) == ["empty"])
         s = try run([.showDetail(vc: "card:bob"), .selectTab(index: 0)], on: s)
         #expect(s.visibleStack(.secondary) == ["empty", "chat:alice", "profile:alice"])
@@ -72,10 +81,12 @@ import Testing
 
     /// Seed 000's surprise: with UIKit's default collapse an iPhone opens on the placeholder.
     @Test func uikitDefaultShowsThePlaceholderOnIPhone() throws {
-        let s = try engine.createScene(id: "phone", device: "iphone-14", size: phonePortrait, config: patch {
-            $0.roots = ColumnRoots(primary: "tabs")
-            $0.placeholder = "empty"
-        })
+        let s = try engine.createScene(
+            id: "phone", device: "iphone-14", size: phonePortrait,
+            config: patch {
+                $0.roots = ColumnRoots(primary: "tabs")
+                $0.placeholder = "empty"
+            })
         #expect(s.collapsedStack == ["tabs", "empty"])
         #expect(s.layout.columns.first?.stack.last == "empty")
     }
@@ -84,12 +95,14 @@ import Testing
     /// selected the collapse keeps the primary (the empty photo page is not shown) and the
     /// expand shows the empty photo page; with a photo selected it is stacked on the list.
     func photos() throws -> SceneState {
-        try engine.createScene(id: "photos", device: "regular-above-414", size: Size(width: 736, height: 414), config: patch {
-            $0.roots = ColumnRoots(primary: "photoList")
-            $0.placeholder = "emptyPhoto"
-            $0.detailRouting = .resetAndPush
-            $0.collapsePolicy = .moveDetailExceptRoot
-        })
+        try engine.createScene(
+            id: "photos", device: "regular-above-414", size: Size(width: 736, height: 414),
+            config: patch {
+                $0.roots = ColumnRoots(primary: "photoList")
+                $0.placeholder = "emptyPhoto"
+                $0.detailRouting = .resetAndPush
+                $0.collapsePolicy = .moveDetailExceptRoot
+            })
     }
 
     @Test func photoBrowserIsRegularOnlyAbove414Points() throws {

@@ -12,11 +12,12 @@ import Testing
 
     /// `allowedModes` as first written: a literal per behavior, cut to two for two-column styles.
     static func referenceAllowedModes(behavior: SplitBehavior, style: SplitStyle) -> [DisplayMode] {
-        let modes: [DisplayMode] = switch behavior {
-        case .tile, .automatic: [.secondaryOnly, .oneBesideSecondary, .twoBesideSecondary]
-        case .overlay: [.secondaryOnly, .oneOverSecondary, .twoOverSecondary]
-        case .displace: [.secondaryOnly, .oneBesideSecondary, .twoDisplaceSecondary]
-        }
+        let modes: [DisplayMode] =
+            switch behavior {
+            case .tile, .automatic: [.secondaryOnly, .oneBesideSecondary, .twoBesideSecondary]
+            case .overlay: [.secondaryOnly, .oneOverSecondary, .twoOverSecondary]
+            case .displace: [.secondaryOnly, .oneBesideSecondary, .twoDisplaceSecondary]
+            }
         return style == .tripleColumn ? modes : Array(modes.prefix(2))
     }
 
@@ -27,20 +28,24 @@ import Testing
         }
         let selectedTab = state.navigation.tabs.isEmpty ? nil : state.navigation.selectedTab
         if let collapsed = state.navigation.collapsed {
-            let column = ColumnLayout(column: .compact, visible: true, x: 0, width: state.size.width,
-                                      stack: collapsed.entries.map(\.vc))
-            return Layout(size: state.size, orientation: state.size.orientation, traits: state.traits, collapsed: true,
-                          displayMode: nil, splitBehavior: nil, columns: [column],
-                          presentations: presentations, selectedTab: selectedTab)
+            let column = ColumnLayout(
+                column: .compact, visible: true, x: 0, width: state.size.width,
+                stack: collapsed.entries.map(\.vc))
+            return Layout(
+                size: state.size, orientation: state.size.orientation, traits: state.traits, collapsed: true,
+                displayMode: nil, splitBehavior: nil, columns: [column],
+                presentations: presentations, selectedTab: selectedTab)
         }
         let resolution = DisplayResolver.resolve(config: state.config, size: state.size, memory: state.display)
         let columns = resolution.frames.map { frame in
-            ColumnLayout(column: frame.column, visible: frame.visible, x: frame.x, width: frame.width,
-                         overlay: frame.overlay, dimmed: frame.dimmed, stack: state.navigation.stack(frame.column))
+            ColumnLayout(
+                column: frame.column, visible: frame.visible, x: frame.x, width: frame.width,
+                overlay: frame.overlay, dimmed: frame.dimmed, stack: state.navigation.stack(frame.column))
         }
-        return Layout(size: state.size, orientation: state.size.orientation, traits: state.traits, collapsed: false,
-                      displayMode: resolution.displayMode, splitBehavior: resolution.splitBehavior,
-                      columns: columns, presentations: presentations, selectedTab: selectedTab)
+        return Layout(
+            size: state.size, orientation: state.size.orientation, traits: state.traits, collapsed: false,
+            displayMode: resolution.displayMode, splitBehavior: resolution.splitBehavior,
+            columns: columns, presentations: presentations, selectedTab: selectedTab)
     }
 
     /// The moved ids as first written: a filter of the entries.
@@ -55,7 +60,8 @@ import Testing
     @Test func allowedModesAreTheFormerOnes() {
         for style in SplitStyle.allCases {
             for behavior in SplitBehavior.allCases {
-                #expect(DisplayResolver.allowedModes(behavior: behavior, style: style)
+                #expect(
+                    DisplayResolver.allowedModes(behavior: behavior, style: style)
                         == Self.referenceAllowedModes(behavior: behavior, style: style), "\(behavior) in \(style)")
             }
         }
@@ -68,26 +74,34 @@ import Testing
             for behavior in SplitBehavior.allCases where behavior != .automatic {
                 for mode in DisplayMode.allCases where mode != .automatic {
                     for windowWidth in [500.0, 1024, 1366] {
-                        var config = Fixture.config { $0.style = style; $0.preferredPrimaryColumnWidth = 300 }
+                        var config = Fixture.config {
+                            $0.style = style; $0.preferredPrimaryColumnWidth = 300
+                        }
                         let widths = ColumnWidths(config: config, windowWidth: windowWidth)
-                        let plain = ColumnFrames.frames(config: config, behavior: behavior, mode: mode,
-                                                        widths: widths, windowWidth: windowWidth)
+                        let plain = ColumnFrames.frames(
+                            config: config, behavior: behavior, mode: mode,
+                            widths: widths, windowWidth: windowWidth)
                         for (edge, direction) in [(PrimaryEdge.trailing, LayoutDirection.ltr), (.leading, .rtl)] {
                             config.primaryEdge = edge
                             config.layoutDirection = direction
-                            let mirrored = ColumnFrames.frames(config: config, behavior: behavior, mode: mode,
-                                                               widths: widths, windowWidth: windowWidth)
+                            let mirrored = ColumnFrames.frames(
+                                config: config, behavior: behavior, mode: mode,
+                                widths: widths, windowWidth: windowWidth)
                             let expected = plain.map { frame in
                                 var f = frame
                                 f.x = windowWidth - frame.x - frame.width
                                 return f
                             }
-                            #expect(mirrored == expected, "\(style) \(behavior) \(mode) \(windowWidth) \(edge) \(direction)")
+                            #expect(
+                                mirrored == expected, "\(style) \(behavior) \(mode) \(windowWidth) \(edge) \(direction)"
+                            )
                         }
                         config.primaryEdge = .trailing
                         config.layoutDirection = .rtl
-                        #expect(ColumnFrames.frames(config: config, behavior: behavior, mode: mode,
-                                                    widths: widths, windowWidth: windowWidth) == plain)
+                        #expect(
+                            ColumnFrames.frames(
+                                config: config, behavior: behavior, mode: mode,
+                                widths: widths, windowWidth: windowWidth) == plain)
                     }
                 }
             }
@@ -111,15 +125,17 @@ import Testing
     }
 
     @Test func idsReuseTheCandidateOnlyWhenTheyAreIt() {
-        func entries(_ pairs: [(String, EntryOrigin)]) -> [StackEntry] { pairs.map { StackEntry(vc: $0.0, origin: $0.1) } }
+        func entries(_ pairs: [(String, EntryOrigin)]) -> [StackEntry] {
+            pairs.map { StackEntry(vc: $0.0, origin: $0.1) }
+        }
         let moved: (EntryOrigin) -> Bool = { $0 != .primary }
         let stack = entries([("p", .primary), ("s", .secondary), ("d1", .secondary), ("d2", .pushed)])
         let cases: [(candidate: [String], shared: Bool)] = [
             (["s", "d1", "d2"], true),
-            (["s", "d1"], false),              // the candidate is shorter
+            (["s", "d1"], false),  // the candidate is shorter
             (["s", "d1", "d2", "d3"], false),  // the candidate is longer
-            (["s", "x", "d2"], false),         // differs in the middle
-            (["d1", "s", "d2"], false),        // another order
+            (["s", "x", "d2"], false),  // differs in the middle
+            (["d1", "s", "d2"], false),  // another order
             ([], false),
         ]
         for (candidate, shared) in cases {
@@ -143,7 +159,8 @@ import Testing
             let filters: [(EntryOrigin) -> Bool] = [{ $0 != .primary }, { $0 == .supplementary || $0 == .secondary }]
             for included in filters {
                 let expected = Self.referenceIds(entries, where: included)
-                let candidate = dice.chance(50) ? expected : (0..<dice.below(4)).map { _ in dice.pick(["a", "b", "c"]) }
+                let candidate =
+                    dice.chance(50) ? expected : (0..<dice.below(4)).map { _ in dice.pick(["a", "b", "c"]) }
                 #expect(Collapse.ids(of: entries, where: included, reusing: candidate) == expected)
             }
         }
@@ -152,8 +169,9 @@ import Testing
     /// The daemon's resize workload: a classic scene whose secondary moves whole onto the
     /// collapsed stack and back. The moved ids of both transitions are the secondary's array.
     @Test func aClassicResizeMovesTheSecondaryArrayItself() throws {
-        let scene = try run([.push(column: .secondary, vc: "d1")],
-                            on: makeScene { $0.roots = ColumnRoots(primary: "inbox", secondary: "thread") })
+        let scene = try run(
+            [.push(column: .secondary, vc: "d1")],
+            on: makeScene { $0.roots = ColumnRoots(primary: "inbox", secondary: "thread") })
         var navigation = scene.navigation
         let collapsedMoved = Collapse.collapse(&navigation, config: scene.config)
         #expect(collapsedMoved == ["thread", "d1"])

@@ -4,8 +4,11 @@ import Testing
 /// SEMANTICS 8: snapshot sessions as pure functions of a base state.
 @Suite struct SnapshotTests {
     func base() throws -> SceneState {
-        try run([.push(column: .primary, vc: "p1"), .showDetail(vc: "d1")],
-                on: makeScene { $0.roots = ColumnRoots(primary: "p"); $0.placeholder = "ph" })
+        try run(
+            [.push(column: .primary, vc: "p1"), .showDetail(vc: "d1")],
+            on: makeScene {
+                $0.roots = ColumnRoots(primary: "p"); $0.placeholder = "ph"
+            })
     }
 
     let sizes = [padPortrait, padThird, padHalf, Size(width: 981, height: 1024)]
@@ -48,8 +51,9 @@ import Testing
             $0.placeholder = "ph"
             $0.expandPolicy = .moveAllButRoot
         }
-        let c = try run([.push(column: .primary, vc: "item"), .pop(column: .primary)],
-                        on: resized(run([.push(column: .primary, vc: "item")], on: s), padThird).state)
+        let c = try run(
+            [.push(column: .primary, vc: "item"), .pop(column: .primary)],
+            on: resized(run([.push(column: .primary, vc: "item")], on: s), padThird).state)
         let navigated = try run([.push(column: .primary, vc: "x")], on: c)
         let report = try engine.snapshot(navigated, sizes: [padLandscape]).roundTrip
         #expect(report.lossless, "\(report.differences)")
@@ -74,9 +78,13 @@ import Testing
         other.navigation.presentations = [Presentation(vc: "m", style: .pageSheet)]
         let differences = RoundTripComparison.differences(base, other)
         #expect(differences.contains("size: was 375x1024, now 375.5x1024"), "\(differences)")
-        #expect(differences.contains("traits: was horizontal compact, vertical regular, now horizontal regular, vertical compact"),
-                "\(differences)")
-        #expect(differences.contains { $0.hasPrefix("visible stack: was [\"") && $0.hasSuffix("\"d1\", \"d2\"]") }, "\(differences)")
+        #expect(
+            differences.contains(
+                "traits: was horizontal compact, vertical regular, now horizontal regular, vertical compact"),
+            "\(differences)")
+        #expect(
+            differences.contains { $0.hasPrefix("visible stack: was [\"") && $0.hasSuffix("\"d1\", \"d2\"]") },
+            "\(differences)")
         #expect(differences.contains("presentations: was [], now [\"m\" (pageSheet)]"), "\(differences)")
         #expect(!differences.joined().contains("SplitCore"), "\(differences)")
         // Ids are JSON strings: one id holding `", "` never reads as two ids.

@@ -57,12 +57,15 @@ import Testing
     @Test func thresholdIsACatalogSetting() throws {
         let pad = try #require(catalog.profile("ipad-pro-12.9"))
         let strict = try DeviceCatalog(profiles: [pad], ruleSets: [], windowedRegularMinWidth: 700)
-        #expect(try strict.traits(device: pad.id, size: Size(width: 678, height: 1024), previous: nil) == .compactRegular)
-        #expect(try strict.traits(device: pad.id, size: Size(width: 1366, height: 1024), previous: nil) == .regularRegular)
+        #expect(
+            try strict.traits(device: pad.id, size: Size(width: 678, height: 1024), previous: nil) == .compactRegular)
+        #expect(
+            try strict.traits(device: pad.id, size: Size(width: 1366, height: 1024), previous: nil) == .regularRegular)
         var custom = pad
         custom.windowedRegularMinWidth = 500
         let loose = try DeviceCatalog(profiles: [custom], ruleSets: [])
-        #expect(try loose.traits(device: pad.id, size: Size(width: 504, height: 1366), previous: nil) == .regularRegular)
+        #expect(
+            try loose.traits(device: pad.id, size: Size(width: 504, height: 1366), previous: nil) == .regularRegular)
     }
 
     /// Per model, not per width: an 874-pt landscape 17 Pro is compact, a 736-pt 8 Plus regular.
@@ -77,15 +80,18 @@ import Testing
     }
 
     /// A Plus/Max phone in Display Zoom behaves like the smaller phone.
-    @Test(arguments: [("iphone-8-plus-zoomed", "iphone-8"), ("iphone-11-zoomed", "iphone-x"),
-                      ("iphone-14-plus-zoomed", "iphone-14"), ("iphone-15-pro-max-zoomed", "iphone-15-pro"),
-                      ("iphone-17-pro-max-zoomed", "iphone-17-pro")])
+    @Test(arguments: [
+        ("iphone-8-plus-zoomed", "iphone-8"), ("iphone-11-zoomed", "iphone-x"),
+        ("iphone-14-plus-zoomed", "iphone-14"), ("iphone-15-pro-max-zoomed", "iphone-15-pro"),
+        ("iphone-17-pro-max-zoomed", "iphone-17-pro"),
+    ])
     func zoomedPhonesBehaveLikeTheSmallerOne(zoomed: String, smaller: String) throws {
         let small = try #require(Spec.devices.first { $0.id == smaller })
         let profile = try #require(catalog.profile(zoomed))
         #expect(profile.screen == small.portrait)
         #expect(profile.zoomOf == String(zoomed.dropLast("-zoomed".count)))
-        #expect(try catalog.traits(device: zoomed, size: Spec.landscape(small.portrait), previous: nil) == .compactCompact)
+        #expect(
+            try catalog.traits(device: zoomed, size: Spec.landscape(small.portrait), previous: nil) == .compactCompact)
         #expect(try catalog.traits(device: zoomed, size: small.portrait, previous: nil) == .compactRegular)
         #expect(catalog.defaultSize(device: zoomed) == Spec.landscape(small.portrait))
     }
@@ -98,7 +104,9 @@ import Testing
 
     @Test func unknownDeviceAndInvalidSizes() throws {
         #expect(Fixture.code { _ = try traits("ipad-pro-13", 100, 100) } == .unknownDevice)
-        for (w, h) in [(0.0, 100.0), (-1, 100), (100, 0), (.nan, 100), (100, .infinity), (100_000.5, 100), (100, 200_000)] {
+        for (w, h) in [
+            (0.0, 100.0), (-1, 100), (100, 0), (.nan, 100), (100, .infinity), (100_000.5, 100), (100, 200_000),
+        ] {
             #expect(Fixture.code { _ = try traits("ipad-pro-12.9", w, h) } == .badRequest, "\(w)x\(h)")
             #expect(Fixture.code { _ = try traits("material", w, h) } == .badRequest, "\(w)x\(h)")
         }
@@ -116,7 +124,9 @@ import Testing
     /// at least 640 wide is horizontally regular, else compact; vertical always regular.
     @Test func padWindowsFollowTheThreshold() async {
         let pads = Spec.devices.filter { $0.idiom == .pad }
-        await propertyCheck(count: 300, input: Gen.element(of: pads), Gen.double(in: 100...1500), Gen.double(in: 100...1500)) { pad, width, height in
+        await propertyCheck(
+            count: 300, input: Gen.element(of: pads), Gen.double(in: 100...1500), Gen.double(in: 100...1500)
+        ) { pad, width, height in
             guard let pad else { return }
             let window = Size(width: width, height: height)
             let screen = window.orientation == .landscape ? Spec.landscape(pad.portrait) : pad.portrait

@@ -8,8 +8,10 @@ func transitionOutcome(_ body: () throws(CoreError) -> Transition) -> Result<Tra
 }
 
 /// Records an issue unless both outcomes are the same transition or the same error.
-func expectSameOutcome(_ actual: Result<Transition, CoreError>, as expected: Result<Transition, CoreError>,
-                       for change: SceneChange, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectSameOutcome(
+    _ actual: Result<Transition, CoreError>, as expected: Result<Transition, CoreError>,
+    for change: SceneChange, sourceLocation: SourceLocation = #_sourceLocation
+) {
     switch (expected, actual) {
     case let (.success(e), .success(a)):
         #expect(a.state == e.state, sourceLocation: sourceLocation)

@@ -5,7 +5,9 @@ import Testing
 @Suite("LineFramer")
 struct LineFramerTests {
     /// Feeds `chunks` of `bytes` and collects the delivered lines.
-    private func frame(_ bytes: [UInt8], chunks: [Int], max: Int) -> (lines: [[UInt8]], outcome: LineFramer.Outcome, maxBuffered: Int) {
+    private func frame(
+        _ bytes: [UInt8], chunks: [Int], max: Int
+    ) -> (lines: [[UInt8]], outcome: LineFramer.Outcome, maxBuffered: Int) {
         var framer = LineFramer(maxLineLength: max)
         var lines: [[UInt8]] = []
         var outcome = LineFramer.Outcome.consumed
@@ -13,7 +15,8 @@ struct LineFramerTests {
         var index = 0
         var maxBuffered = 0
         while offset < bytes.count, outcome == .consumed {
-            let size = Swift.min(chunks.isEmpty ? bytes.count : Swift.max(chunks[index % chunks.count], 1), bytes.count - offset)
+            let size = Swift.min(
+                chunks.isEmpty ? bytes.count : Swift.max(chunks[index % chunks.count], 1), bytes.count - offset)
             index += 1
             outcome = bytes[offset..<(offset + size)].withUnsafeBytes { chunk in
                 framer.feed(chunk) { line in

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import SplitCore
 import Testing
@@ -15,9 +15,12 @@ enum Scenes {
     }
 
     /// A scene of `device` at `size` with `config`, after `intents`.
-    static func state(on device: String = "ipad-pro-12.9", _ width: Double, _ height: Double, config: String,
-                      intents: [Intent] = [], then commands: [SceneCommand] = []) throws -> SceneState {
-        var state = try engine.createScene(id: "s", device: device, size: Size(width: width, height: height), config: patch(config))
+    static func state(
+        on device: String = "ipad-pro-12.9", _ width: Double, _ height: Double, config: String,
+        intents: [Intent] = [], then commands: [SceneCommand] = []
+    ) throws -> SceneState {
+        var state = try engine.createScene(
+            id: "s", device: device, size: Size(width: width, height: height), config: patch(config))
         for intent in intents { state = try engine.apply(.intent(intent), to: state).state }
         for command in commands { state = try engine.apply(command, to: state).state }
         return state
@@ -25,30 +28,75 @@ enum Scenes {
 
     /// `commands` run after `intents`: revision 2's requests (a popover's anchor) that no
     /// protocol-1 intent can say.
-    static func layout(on device: String = "ipad-pro-12.9", _ width: Double, _ height: Double, config: String,
-                       intents: [Intent] = [], then commands: [SceneCommand] = []) throws -> Layout {
+    static func layout(
+        on device: String = "ipad-pro-12.9", _ width: Double, _ height: Double, config: String,
+        intents: [Intent] = [], then commands: [SceneCommand] = []
+    ) throws -> Layout {
         engine.layout(of: try state(on: device, width, height, config: config, intents: intents, then: commands))
     }
 
     static let mail = #"{"roots":{"primary":"inbox","secondary":"detail"}}"#
-    static let board = #"{"style":"tripleColumn","roots":{"primary":"folders","supplementary":"threads","secondary":"message"}}"#
+    static let board =
+        #"{"style":"tripleColumn","roots":{"primary":"folders","supplementary":"threads","secondary":"message"}}"#
 
     /// Every golden case: name, layout, options.
     static func cases() throws -> [(String, Layout, RenderOptions)] {
         [
             ("classic-landscape", try layout(1366, 1024, config: mail), RenderOptions(title: "classic, full screen")),
-            ("double-portrait-overlay", try layout(1024, 1366, config: #"{"style":"doubleColumn","roots":{"primary":"inbox","secondary":"detail"}}"#,
-                                                   intents: [.displayModeButton]), RenderOptions(title: "doubleColumn, overlay")),
-            ("triple-tile", try layout(1366, 1024, config: #"{"style":"tripleColumn","preferredDisplayMode":"twoBesideSecondary","roots":{"primary":"folders","supplementary":"threads","secondary":"message"}}"#), RenderOptions()),
-            ("triple-displace", try layout(1366, 1024, config: #"{"style":"tripleColumn","preferredSplitBehavior":"displace","preferredDisplayMode":"twoDisplaceSecondary","roots":{"primary":"folders","supplementary":"threads","secondary":"message"}}"#), RenderOptions(title: "displace")),
-            ("collapsed-detail", try layout(375, 1024, config: mail, intents: [.showDetail(vc: "message-7")]), RenderOptions(title: "collapsed")),
-            ("presentations-regular", try layout(1366, 1024, config: mail, intents: [.present(vc: "compose", style: .formSheet)],
-                                                      then: [.present(PresentationRequest(vc: "share", style: .popover, anchor: "detail"))]),
-             RenderOptions()),
-            ("presentation-compact", try layout(375, 1024, config: mail, intents: [.present(vc: "compose", style: .popover)]), RenderOptions()),
-            ("rtl-triple", try layout(1366, 1024, config: #"{"style":"tripleColumn","layoutDirection":"rtl","preferredDisplayMode":"twoBesideSecondary","roots":{"primary":"folders","supplementary":"threads","secondary":"message"}}"#), RenderOptions(title: "rtl", layoutDirection: .rtl)),
-            ("tabs-phone", try layout(on: "iphone-14", 390, 844, config: #"{"tabs":[{"root":"chats","title":"Chats"},{"root":"contacts","title":"Contacts"}],"roots":{"secondary":"empty"}}"#,
-                                      intents: [.selectTab(index: 1)]), RenderOptions(tabTitles: ["Chats", "Contacts"])),
+            (
+                "double-portrait-overlay",
+                try layout(
+                    1024, 1366, config: #"{"style":"doubleColumn","roots":{"primary":"inbox","secondary":"detail"}}"#,
+                    intents: [.displayModeButton]), RenderOptions(title: "doubleColumn, overlay")
+            ),
+            (
+                "triple-tile",
+                try layout(
+                    1366, 1024,
+                    config:
+                        #"{"style":"tripleColumn","preferredDisplayMode":"twoBesideSecondary","roots":{"primary":"folders","supplementary":"threads","secondary":"message"}}"#
+                ), RenderOptions()
+            ),
+            (
+                "triple-displace",
+                try layout(
+                    1366, 1024,
+                    config:
+                        #"{"style":"tripleColumn","preferredSplitBehavior":"displace","preferredDisplayMode":"twoDisplaceSecondary","roots":{"primary":"folders","supplementary":"threads","secondary":"message"}}"#
+                ), RenderOptions(title: "displace")
+            ),
+            (
+                "collapsed-detail", try layout(375, 1024, config: mail, intents: [.showDetail(vc: "message-7")]),
+                RenderOptions(title: "collapsed")
+            ),
+            (
+                "presentations-regular",
+                try layout(
+                    1366, 1024, config: mail, intents: [.present(vc: "compose", style: .formSheet)],
+                    then: [.present(PresentationRequest(vc: "share", style: .popover, anchor: "detail"))]),
+                RenderOptions()
+            ),
+            (
+                "presentation-compact",
+                try layout(375, 1024, config: mail, intents: [.present(vc: "compose", style: .popover)]),
+                RenderOptions()
+            ),
+            (
+                "rtl-triple",
+                try layout(
+                    1366, 1024,
+                    config:
+                        #"{"style":"tripleColumn","layoutDirection":"rtl","preferredDisplayMode":"twoBesideSecondary","roots":{"primary":"folders","supplementary":"threads","secondary":"message"}}"#
+                ), RenderOptions(title: "rtl", layoutDirection: .rtl)
+            ),
+            (
+                "tabs-phone",
+                try layout(
+                    on: "iphone-14", 390, 844,
+                    config:
+                        #"{"tabs":[{"root":"chats","title":"Chats"},{"root":"contacts","title":"Contacts"}],"roots":{"secondary":"empty"}}"#,
+                    intents: [.selectTab(index: 1)]), RenderOptions(tabTitles: ["Chats", "Contacts"])
+            ),
         ]
     }
 }
@@ -66,7 +114,9 @@ enum Golden {
             return
         }
         let golden = try String(contentsOf: url, encoding: .utf8)
-        #expect(golden == text, "\(name) differs from its golden file (SPLIT_RECORD_GOLDEN=1 rewrites it after an intended change)")
+        #expect(
+            golden == text,
+            "\(name) differs from its golden file (SPLIT_RECORD_GOLDEN=1 rewrites it after an intended change)")
     }
 }
 
@@ -92,8 +142,10 @@ final class SVGElements: NSObject, XMLParserDelegate {
         return delegate.elements
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         let column = attributes["data-column"] ?? open.last.flatMap { elements[$0].column }
         elements.append(Element(name: name, attributes: attributes, column: column))
         open.append(elements.count - 1)
@@ -125,7 +177,9 @@ final class SVGElements: NSObject, XMLParserDelegate {
             let frame = try #require(drawn.first, "no frame for \(column.column)")
             let x = try #require(Double(frame.attributes["x"] ?? ""))
             let width = try #require(Double(frame.attributes["width"] ?? ""))
-            #expect(abs(x - column.x) < 0.006 && abs(width - column.width) < 0.006, "\(column.column): drawn \(x)+\(width), layout \(column.x)+\(column.width)")
+            #expect(
+                abs(x - column.x) < 0.006 && abs(width - column.width) < 0.006,
+                "\(column.column): drawn \(x)+\(width), layout \(column.x)+\(column.width)")
             #expect(Double(frame.attributes["height"] ?? "") == layout.size.height)
         }
     }
@@ -177,33 +231,60 @@ final class SVGElements: NSObject, XMLParserDelegate {
         let tops = collapsed.filter { classes($0).contains("top") }
         #expect(tops.map { $0.attributes["data-vc"] } == ["message-7"])
         #expect(collapsed.contains { $0.name == "text" && $0.text == "collapsed" })
-        #expect(!collapsed.contains { classes($0).contains("display-mode-button") }, "no display-mode button while collapsed")
+        #expect(
+            !collapsed.contains { classes($0).contains("display-mode-button") },
+            "no display-mode button while collapsed")
         // Overlay column drawn above, the secondary dimmed with a tap target.
         let overlay = try elements("double-portrait-overlay")
         #expect(overlay.contains { classes($0).isSuperset(of: ["column", "primary", "overlay"]) })
-        #expect(overlay.contains { $0.attributes["class"] == "scrim" && $0.column == "secondary" && $0.attributes["data-intent"] == #"{"kind":"tapDimmed"}"# })
-        #expect(overlay.contains { classes($0).contains("display-mode-button") && $0.attributes["data-intent"] == #"{"kind":"displayModeButton"}"# })
+        #expect(
+            overlay.contains {
+                $0.attributes["class"] == "scrim" && $0.column == "secondary"
+                    && $0.attributes["data-intent"] == #"{"kind":"tapDimmed"}"#
+            })
+        #expect(
+            overlay.contains {
+                classes($0).contains("display-mode-button")
+                    && $0.attributes["data-intent"] == #"{"kind":"displayModeButton"}"#
+            })
         // The displaced column is partly off-window and veiled there.
         let displace = try elements("triple-displace")
         #expect(displace.contains { $0.attributes["class"] == "offwindow" })
         #expect(displace.contains { classes($0).contains("displaced") })
         // Presentations: a form sheet and a popover with its anchor; in compact the popover is a page sheet.
         let presented = try elements("presentations-regular")
-        #expect(presented.contains { classes($0) == ["presentation", "formSheet"] && $0.attributes["data-vc"] == "compose" })
+        #expect(
+            presented.contains {
+                classes($0) == ["presentation", "formSheet"] && $0.attributes["data-vc"] == "compose"
+            })
         #expect(presented.contains { classes($0) == ["presentation", "popover"] })
         #expect(presented.contains { $0.attributes["class"] == "anchor" })
         let compact = try elements("presentation-compact")
-        #expect(compact.contains { classes($0) == ["presentation", "pageSheet"] && $0.attributes["data-style"] == "popover" })
+        #expect(
+            compact.contains {
+                classes($0) == ["presentation", "pageSheet"] && $0.attributes["data-style"] == "popover"
+            })
         #expect(compact.contains { $0.text == "popover → pageSheet" })
         // Tabs: the selected one marked, each a selectTab.
         let tabs = try elements("tabs-phone")
         #expect(tabs.filter { classes($0).contains("tab") }.count == 2)
-        #expect(tabs.contains { classes($0) == ["tab", "selected"] && $0.attributes["data-intent"] == #"{"kind":"selectTab","index":1}"# })
+        #expect(
+            tabs.contains {
+                classes($0) == ["tab", "selected"] && $0.attributes["data-intent"] == #"{"kind":"selectTab","index":1}"#
+            })
         // Rows of a root list drive showDetail (or show in the supplementary).
         let classic = try elements("classic-landscape")
-        #expect(classic.contains { $0.attributes["class"] == "row" && $0.attributes["data-intent"] == #"{"kind":"showDetail","vc":"inbox-1"}"# })
+        #expect(
+            classic.contains {
+                $0.attributes["class"] == "row"
+                    && $0.attributes["data-intent"] == #"{"kind":"showDetail","vc":"inbox-1"}"#
+            })
         let triple = try elements("triple-tile")
-        #expect(triple.contains { $0.attributes["class"] == "row" && $0.attributes["data-intent"] == #"{"kind":"show","vc":"folders-1","column":"supplementary"}"# })
+        #expect(
+            triple.contains {
+                $0.attributes["class"] == "row"
+                    && $0.attributes["data-intent"] == #"{"kind":"show","vc":"folders-1","column":"supplementary"}"#
+            })
         // Caption: traits and display mode.
         #expect(classic.contains { $0.text == "1366x1024 landscape · horizontal regular · vertical regular" })
         #expect(classic.contains { $0.text == "expanded · oneBesideSecondary · tile" })

@@ -16,8 +16,11 @@ import Testing
 
     /// The summary a scene created at `from` shows after a resize to `width` (what a
     /// sweep's interval claims for every point in it).
-    func resized(_ device: String, config: String, from: Double, to width: Double, height: Double) throws -> SweepSummary {
-        let state = try engine.createScene(id: "s", device: device, size: Size(width: from, height: height), config: Scenes.patch(config))
+    func resized(
+        _ device: String, config: String, from: Double, to width: Double, height: Double
+    ) throws -> SweepSummary {
+        let state = try engine.createScene(
+            id: "s", device: device, size: Size(width: from, height: height), config: Scenes.patch(config))
         return SweepSummary(try engine.apply(.resize(Size(width: width, height: height)), to: state).layout)
     }
 
@@ -57,8 +60,10 @@ import Testing
                 checkShape(intervals, from: 200, to: to)
                 for interval in intervals {
                     for end in Set([interval.from, interval.to]) {
-                        #expect(try resized(device, config: config, from: 200, to: end, height: screen.height) == interval.summary,
-                                "\(device) \(config) at \(end)")
+                        #expect(
+                            try resized(device, config: config, from: 200, to: end, height: screen.height)
+                                == interval.summary,
+                            "\(device) \(config) at \(end)")
                     }
                 }
             }
@@ -67,12 +72,16 @@ import Testing
 
     /// Random points inside random sweeps agree with resizing there.
     @Test func randomPointsAgree() async {
-        let devices = engine.catalog.profiles.map(\.id) + ["material", "adwaita", "compact-below-1000", "regular-above-414"]
-        await propertyCheck(count: 60, input: Gen.element(of: devices), Gen.element(of: Self.styles),
-                            Gen.double(in: 100...1500), Gen.double(in: 300...1400)) { device, config, start, height in
+        let devices =
+            engine.catalog.profiles.map(\.id) + ["material", "adwaita", "compact-below-1000", "regular-above-414"]
+        await propertyCheck(
+            count: 60, input: Gen.element(of: devices), Gen.element(of: Self.styles),
+            Gen.double(in: 100...1500), Gen.double(in: 300...1400)
+        ) { device, config, start, height in
             guard let device, let config else { return }
             let from = start.rounded(), to = from + 300
-            let intervals = try engine.sweep(device: device, config: Scenes.patch(config), from: from, to: to, fixed: height)
+            let intervals = try engine.sweep(
+                device: device, config: Scenes.patch(config), from: from, to: to, fixed: height)
             checkShape(intervals, from: from, to: to)
             for point in stride(from: from, through: to, by: 37) {
                 let interval = try #require(intervals.first { $0.from <= point && point <= $0.to })
@@ -85,7 +94,9 @@ import Testing
         let material = try engine.sweep(device: "material", config: nil, axis: .height, from: 400, to: 600, fixed: 900)
         let flip = try #require(material.firstIndex { $0.summary.verticalSizeClass == .regular })
         #expect(material[flip].from == 480)
-        #expect(throws: CoreError.self) { try engine.sweep(device: "material", config: nil, from: 1, to: 100_001, fixed: 500) }
+        #expect(throws: CoreError.self) {
+            try engine.sweep(device: "material", config: nil, from: 1, to: 100_001, fixed: 500)
+        }
         #expect(throws: CoreError.self) { try engine.sweep(device: "material", config: nil, from: 10, to: 100) }
         #expect(throws: CoreError.self) { try engine.sweep(device: "nope", config: nil, from: 10, to: 100, fixed: 100) }
         #expect(throws: CoreError.self) { try engine.sweep(device: "mac", config: nil, from: 100, to: 50) }
@@ -95,13 +106,16 @@ import Testing
     }
 
     @Test func chart() throws {
-        let intervals = try engine.sweep(device: "ipad-pro-12.9", config: Scenes.patch(Self.styles[0]), from: 300, to: 1366)
+        let intervals = try engine.sweep(
+            device: "ipad-pro-12.9", config: Scenes.patch(Self.styles[0]), from: 300, to: 1366)
         let marks = engine.catalog.presets(device: "ipad-pro-12.9").filter { $0.orientation == .landscape }
             .map { SweepRenderer.Mark(name: $0.name, at: $0.size.width) }
         let svg = SweepRenderer.svg(intervals, title: "ipad-pro-12.9 classic", marks: marks)
         try Golden.check("sweep-ipad-pro-12.9.svg", svg)
         let elements = try SVGElements.parse(svg)
         #expect(elements.filter { $0.attributes["class"] == "band" }.count == intervals.count)
-        #expect(elements.filter { $0.attributes["class"] == "mark" }.map { $0.attributes["data-at"] } == marks.map { svgNumber($0.at) })
+        #expect(
+            elements.filter { $0.attributes["class"] == "mark" }.map { $0.attributes["data-at"] }
+                == marks.map { svgNumber($0.at) })
     }
 }

@@ -11,11 +11,14 @@ import Testing
 /// applied (SEMANTICS 9).
 @Suite("Attachments and failed commits", .serialized)
 struct AttachmentRollbackTests {
-    private let diskFull = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
+    private let diskFull = StoreError(
+        kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
 
     private func create(_ policy: String) -> JSONObject {
-        ["op": "scene.create", "scene": "s", "device": "mac", "size": ["width": 800, "height": 600],
-         "config": ["sizePolicy": .string(policy)]]
+        [
+            "op": "scene.create", "scene": "s", "device": "mac", "size": ["width": 800, "height": 600],
+            "config": ["sizePolicy": .string(policy)],
+        ]
     }
 
     private func attach(_ role: String, _ width: Int? = nil, _ height: Int? = nil) -> JSONObject {
@@ -80,7 +83,9 @@ struct AttachmentRollbackTests {
         #expect(try second.request(["op": "scene.detach", "scene": "s"]).errorCode == "storage")
         daemon.store.failure = nil
         #expect(try size(of: first) == ["width": 1000, "height": 900])
-        let change = try first.request(["op": "intent", "scene": "s", "intent": ["kind": "push", "column": "primary", "vc": "z"]])
+        let change = try first.request([
+            "op": "intent", "scene": "s", "intent": ["kind": "push", "column": "primary", "vc": "z"],
+        ])
         #expect(change["revision"] == 4)
         try second.drainPushes()
         #expect(second.pushes.last?["revision"] == 4, "still attached: it gets the push")
@@ -140,8 +145,9 @@ struct SweepFailureReadTests {
             #expect(try client.request(["op": "scene.create", "scene": .string(name), "device": "ipad-pro-12.9"]).isOK)
             #expect(try client.request(["op": "resize", "scene": .string(name), "width": 375, "height": 1024]).isOK)
         }
-        daemon.store.failure = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit",
-                                          message: "disk full", rolledBack: true)
+        daemon.store.failure = StoreError(
+            kind: .full, code: 13, extendedCode: 13, operation: "commit",
+            message: "disk full", rolledBack: true)
         defer { daemon.store.failure = nil }
         var failures: [String] = []
         let deadline = Date().addingTimeInterval(0.6)

@@ -32,17 +32,27 @@ struct IntegerKeyCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { key }
 }
 
-@Suite("database.checkpointEvery, database.replayBudget, database.walCheckpointPages and devices.windowedRegularMinWidth")
+@Suite(
+    "database.checkpointEvery, database.replayBudget, database.walCheckpointPages and devices.windowedRegularMinWidth")
 struct IntegerDatabaseKeyTests {
     static let cases = [
-        IntegerKeyCase(key: "database.checkpointEvery", variable: "SPLITD_DATABASE_CHECKPOINT_EVERY", defaultValue: 64,
-                       sample: "8", refused: ["0", "-1", "1000001", "often"]) { $0.checkpointEvery },
-        IntegerKeyCase(key: "database.replayBudget", variable: "SPLITD_DATABASE_REPLAY_BUDGET", defaultValue: 32_000,
-                       sample: "0", refused: ["-1", "1000000001", "lots"]) { $0.replayBudget },
-        IntegerKeyCase(key: "devices.windowedRegularMinWidth", variable: "SPLITD_DEVICES_WINDOWED_REGULAR_MIN_WIDTH", defaultValue: 640,
-                       sample: "700", refused: ["-1", "100001", "wide"]) { $0.windowedRegularMinWidth },
-        IntegerKeyCase(key: "database.walCheckpointPages", variable: "SPLITD_DATABASE_WAL_CHECKPOINT_PAGES", defaultValue: 16_000,
-                       sample: "4000", refused: ["99", "0", "1000001", "big"]) { Int($0.walCheckpointPages) },
+        IntegerKeyCase(
+            key: "database.checkpointEvery", variable: "SPLITD_DATABASE_CHECKPOINT_EVERY", defaultValue: 64,
+            sample: "8", refused: ["0", "-1", "1000001", "often"]
+        ) { $0.checkpointEvery },
+        IntegerKeyCase(
+            key: "database.replayBudget", variable: "SPLITD_DATABASE_REPLAY_BUDGET", defaultValue: 32_000,
+            sample: "0", refused: ["-1", "1000000001", "lots"]
+        ) { $0.replayBudget },
+        IntegerKeyCase(
+            key: "devices.windowedRegularMinWidth", variable: "SPLITD_DEVICES_WINDOWED_REGULAR_MIN_WIDTH",
+            defaultValue: 640,
+            sample: "700", refused: ["-1", "100001", "wide"]
+        ) { $0.windowedRegularMinWidth },
+        IntegerKeyCase(
+            key: "database.walCheckpointPages", variable: "SPLITD_DATABASE_WAL_CHECKPOINT_PAGES", defaultValue: 16_000,
+            sample: "4000", refused: ["99", "0", "1000001", "big"]
+        ) { Int($0.walCheckpointPages) },
     ]
 
     @Test(arguments: cases)
@@ -71,10 +81,11 @@ struct FlushDelayConfigTests {
         #expect(set.flushDelayMicroseconds == 0 && set.flushDelayCount == 64)
     }
 
-    @Test(arguments: [("SPLITD_DATABASE_FLUSH_DELAY_MICROSECONDS", "100001"), ("SPLITD_DATABASE_FLUSH_DELAY_MICROSECONDS", "-1"),
-                      ("SPLITD_DATABASE_FLUSH_DELAY_COUNT", "0"), ("SPLITD_DATABASE_FLUSH_DELAY_COUNT", "soon")])
+    @Test(arguments: [
+        ("SPLITD_DATABASE_FLUSH_DELAY_MICROSECONDS", "100001"), ("SPLITD_DATABASE_FLUSH_DELAY_MICROSECONDS", "-1"),
+        ("SPLITD_DATABASE_FLUSH_DELAY_COUNT", "0"), ("SPLITD_DATABASE_FLUSH_DELAY_COUNT", "soon"),
+    ])
     func outOfRangeIsRefused(variable: String, value: String) async throws {
         try await expectRefused(variable, value, naming: "database.flushDelay")
     }
 }
-

@@ -13,7 +13,8 @@ import Testing
 struct CheckpointReplayTests {
     private let create: JSONObject = ["op": "scene.create", "scene": "s", "device": "ipad-pro-12.9"]
     private let engine = SplitEngine()
-    private let diskFull = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
+    private let diskFull = StoreError(
+        kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
 
     private func resize(_ width: Int) -> JSONObject {
         ["op": "resize", "scene": "s", "width": .int(Int64(width)), "height": 1024]
@@ -29,7 +30,9 @@ struct CheckpointReplayTests {
     }
 
     @Test func aChangeStoresOnlyItsJournalEntryUntilCheckpointEveryChanges() throws {
-        let daemon = try TestDaemon { $0.checkpointEvery = 4; $0.checkpointSweepMilliseconds = 0 }
+        let daemon = try TestDaemon {
+            $0.checkpointEvery = 4; $0.checkpointSweepMilliseconds = 0
+        }
         let client = try daemon.connect()
         #expect(try client.request(create).isOK)
         let widths = [981, 678, 375, 1366, 700, 800]
@@ -41,7 +44,10 @@ struct CheckpointReplayTests {
         #expect(stored.rows.map(\.revision) == [5], "created at 1, checkpointed 4 changes later")
         #expect(stored.tails.map(\.revision) == [6, 7])
         let records = try stored.tails.map { try JournalRecordCoding.decode($0.change) }
-        #expect(records == [.change(.resize(Size(width: 700, height: 1024))), .change(.resize(Size(width: 800, height: 1024)))])
+        #expect(
+            records == [
+                .change(.resize(Size(width: 700, height: 1024))), .change(.resize(Size(width: 800, height: 1024))),
+            ])
         let journal = try daemon.store.journal(scene: "s", from: 0)
         #expect(try JournalRecordCoding.decode(journal[0].change) == .created)
         // Format 2: "2" and 14 hex digits.
@@ -50,43 +56,65 @@ struct CheckpointReplayTests {
 
     /// Resizes `scenes` scenes `rounds` times each, round by round, and answers the revision
     /// of each scene's row after a crash (its last checkpoint).
-    private func checkpointedRevisions(scenes: Int, rounds: Int, _ configure: @escaping (inout ServerSettings) -> Void) throws -> [Int64] {
-        let daemon = try TestDaemon { $0.checkpointSweepMilliseconds = 0; configure(&$0) }
+    private func checkpointedRevisions(
+        scenes: Int, rounds: Int, _ configure: @escaping (inout ServerSettings) -> Void
+    ) throws -> [Int64] {
+        let daemon = try TestDaemon {
+            $0.checkpointSweepMilliseconds = 0; configure(&$0)
+        }
         let client = try daemon.connect()
         for index in 0..<scenes {
-            #expect(try client.request(["op": "scene.create", "scene": .string("s\(index)"), "device": "ipad-pro-12.9"]).isOK)
+            #expect(
+                try client.request(["op": "scene.create", "scene": .string("s\(index)"), "device": "ipad-pro-12.9"])
+                    .isOK)
         }
         for round in 0..<rounds {
             for index in 0..<scenes {
                 let width: Int64 = round % 2 == 0 ? 700 : 1366
-                #expect(try client.request(["op": "resize", "scene": .string("s\(index)"), "width": .int(width), "height": 1024]).isOK)
+                #expect(
+                    try client.request([
+                        "op": "resize", "scene": .string("s\(index)"), "width": .int(width), "height": 1024,
+                    ]).isOK)
             }
         }
         client.close()
-        return try crash(daemon).rows.sorted { $0.id.localizedStandardCompare($1.id) == .orderedAscending }.map(\.revision)
+        return try crash(daemon).rows.sorted { $0.id.localizedStandardCompare($1.id) == .orderedAscending }.map(
+            \.revision)
     }
 
     @Test func aSceneIsCheckpointedEveryCheckpointEveryChangesWhileTheReplayBudgetHoldsTheirTails() throws {
         // 3 scenes × 8 changes fit a budget of 24: each is checkpointed after 8 changes.
-        let within = try checkpointedRevisions(scenes: 3, rounds: 10) { $0.checkpointEvery = 8; $0.replayBudget = 24 }
+        let within = try checkpointedRevisions(scenes: 3, rounds: 10) {
+            $0.checkpointEvery = 8; $0.replayBudget = 24
+        }
         #expect(within == [9, 9, 9], "created at 1, checkpointed at 9; 10 and 11 are in the journal")
         // 0 turns the budget off.
-        #expect(try checkpointedRevisions(scenes: 3, rounds: 10) { $0.checkpointEvery = 8; $0.replayBudget = 0 } == [9, 9, 9])
+        #expect(
+            try checkpointedRevisions(scenes: 3, rounds: 10) {
+                $0.checkpointEvery = 8; $0.replayBudget = 0
+            } == [9, 9, 9])
     }
 
     @Test func pastTheReplayBudgetScenesAreCheckpointedFourTimesAsOften() throws {
         // 3 scenes with changes above their checkpoint could hold 3 × 8 = 24 > 16 entries:
         // each is checkpointed every 8 / 4 = 2 changes, so a crash leaves at most 1 above it.
-        let over = try checkpointedRevisions(scenes: 3, rounds: 10) { $0.checkpointEvery = 8; $0.replayBudget = 16 }
+        let over = try checkpointedRevisions(scenes: 3, rounds: 10) {
+            $0.checkpointEvery = 8; $0.replayBudget = 16
+        }
         #expect(over == [11, 11, 11])
         // One busy scene alone stays within the same budget.
-        #expect(try checkpointedRevisions(scenes: 1, rounds: 10) { $0.checkpointEvery = 8; $0.replayBudget = 16 } == [9])
+        #expect(
+            try checkpointedRevisions(scenes: 1, rounds: 10) {
+                $0.checkpointEvery = 8; $0.replayBudget = 16
+            } == [9])
     }
 
     /// Starts a daemon on `store` and expects scene "s" at the `acknowledged` revision and
     /// layout; stops it gracefully.
-    private func expectRestartServes(_ acknowledged: JSONValue, from store: MemorySceneStore,
-                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func expectRestartServes(
+        _ acknowledged: JSONValue, from store: MemorySceneStore,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let restarted = try TestDaemon(store: store) { $0.checkpointSweepMilliseconds = 0 }
         let client = try restarted.connect()
         let served = try client.request(["op": "scene.get", "scene": "s"])
@@ -102,12 +130,22 @@ struct CheckpointReplayTests {
         let store = MemorySceneStore()
         var acknowledged: JSONValue = .null
         do {
-            let daemon = try TestDaemon(store: store) { $0.checkpointEvery = 1000; $0.checkpointSweepMilliseconds = 0 }
+            let daemon = try TestDaemon(store: store) {
+                $0.checkpointEvery = 1000; $0.checkpointSweepMilliseconds = 0
+            }
             let client = try daemon.connect(), window = try daemon.connect(), other = try daemon.connect()
             #expect(try client.request(create).isOK)
-            #expect(try window.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 800, "height": 900]]).isOK)
-            #expect(try other.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 1200, "height": 600]]).isOK)
-            acknowledged = try client.request(["op": "intent", "scene": "s", "intent": ["kind": "setConfig", "config": ["sizePolicy": "largest"]]])
+            #expect(
+                try window.request([
+                    "op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 800, "height": 900],
+                ]).isOK)
+            #expect(
+                try other.request([
+                    "op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 1200, "height": 600],
+                ]).isOK)
+            acknowledged = try client.request([
+                "op": "intent", "scene": "s", "intent": ["kind": "setConfig", "config": ["sizePolicy": "largest"]],
+            ])
             #expect(acknowledged["revision"] == 4)
             #expect(acknowledged["layout"]?["size"] == ["width": 1200, "height": 900])
             // Crashed with the windows attached: a window closing first would resize the
@@ -127,12 +165,17 @@ struct CheckpointReplayTests {
         let store = MemorySceneStore()
         var acknowledged: JSONValue = .null
         do {
-            let daemon = try TestDaemon(store: store) { $0.checkpointEvery = 1000; $0.checkpointSweepMilliseconds = 0 }
+            let daemon = try TestDaemon(store: store) {
+                $0.checkpointEvery = 1000; $0.checkpointSweepMilliseconds = 0
+            }
             let client = try daemon.connect()
             #expect(try client.request(create).isOK)
-            #expect(try client.request(["op": "intent", "scene": "s", "intent": ["kind": "showDetail", "vc": "mail"]]).isOK)
+            #expect(
+                try client.request(["op": "intent", "scene": "s", "intent": ["kind": "showDetail", "vc": "mail"]]).isOK)
             #expect(try client.request(resize(678)).isOK)
-            acknowledged = try client.request(["op": "intent", "scene": "s", "intent": ["kind": "present", "vc": "compose", "style": "formSheet"]])
+            acknowledged = try client.request([
+                "op": "intent", "scene": "s", "intent": ["kind": "present", "vc": "compose", "style": "formSheet"],
+            ])
             client.close()
             let stored = try crash(daemon)
             #expect(stored.rows.map(\.revision) == [1])
@@ -144,7 +187,9 @@ struct CheckpointReplayTests {
     }
 
     @Test func aFailedCommitPutsTheCheckpointBookkeepingBack() throws {
-        let daemon = try TestDaemon { $0.checkpointEvery = 2; $0.checkpointSweepMilliseconds = 0 }
+        let daemon = try TestDaemon {
+            $0.checkpointEvery = 2; $0.checkpointSweepMilliseconds = 0
+        }
         let client = try daemon.connect()
         #expect(try client.request(create).isOK)
         #expect(try client.request(resize(981))["revision"] == 2)
@@ -160,7 +205,9 @@ struct CheckpointReplayTests {
     }
 
     @Test func theSweepCheckpointsScenesLeftWithChanges() throws {
-        let daemon = try TestDaemon { $0.checkpointEvery = 1000; $0.checkpointSweepMilliseconds = 20 }
+        let daemon = try TestDaemon {
+            $0.checkpointEvery = 1000; $0.checkpointSweepMilliseconds = 20
+        }
         let client = try daemon.connect()
         #expect(try client.request(create).isOK)
         #expect(try client.request(resize(981)).isOK)
@@ -181,8 +228,10 @@ struct CheckpointReplayTests {
 
     /// A store holding `s` checkpointed at revision 1 and `changes` journaled above it, each
     /// entry with the digest of the layout it produced; `alter` edits the entries first.
-    private func store(with changes: [SceneChange], alter: (inout [(Int64, [UInt8], String?)]) -> Void = { _ in },
-                       digest: (Layout) -> String = { LayoutDigest.hex($0) }) throws -> (MemorySceneStore, Transition) {
+    private func store(
+        with changes: [SceneChange], alter: (inout [(Int64, [UInt8], String?)]) -> Void = { _ in },
+        digest: (Layout) -> String = { LayoutDigest.hex($0) }
+    ) throws -> (MemorySceneStore, Transition) {
         let created = try engine.createScene(id: "s", device: "ipad-pro-12.9", size: nil, config: nil)
         var state = created
         var last = Transition(state: created, layout: engine.layout(of: created), events: [], changed: false)
@@ -197,13 +246,17 @@ struct CheckpointReplayTests {
         var batch = StoreBatch()
         batch.upsertScene(id: "s", device: created.device, revision: 1, state: SceneBlob.encode(created))
         batch.appendJournal(scene: "s", revision: 1, change: JournalRecordCoding.encode(.created))
-        for (revision, change, hash) in entries { batch.appendJournal(scene: "s", revision: revision, change: change, layoutHash: hash) }
+        for (revision, change, hash) in entries {
+            batch.appendJournal(scene: "s", revision: revision, change: change, layoutHash: hash)
+        }
         try store.commit(batch)
         return (store, last)
     }
 
-    private let changes: [SceneChange] = [.intent(.showDetail(vc: "mail")), .resize(Size(width: 678, height: 1024)),
-                                          .intent(.present(vc: "compose", style: .formSheet)), .resize(Size(width: 1366, height: 1024))]
+    private let changes: [SceneChange] = [
+        .intent(.showDetail(vc: "mail")), .resize(Size(width: 678, height: 1024)),
+        .intent(.present(vc: "compose", style: .formSheet)), .resize(Size(width: 1366, height: 1024)),
+    ]
 
     @Test func replayGivesBackTheLastState() throws {
         let (store, last) = try store(with: changes)
@@ -225,7 +278,9 @@ struct CheckpointReplayTests {
     }
 
     @Test func replayRefusesAnUndecodableEntry() throws {
-        let (store, _) = try store(with: changes) { $0[2].1 = Array(#"{"id":1,"op":"resize","scene":"s","width":1,"height":1}"#.utf8) }
+        let (store, _) = try store(with: changes) {
+            $0[2].1 = Array(#"{"id":1,"op":"resize","scene":"s","width":1,"height":1}"#.utf8)
+        }
         do {
             _ = try SceneRestore.restore(from: store, engine: engine)
             Issue.record("a request line above the checkpoint was replayed")
@@ -270,7 +325,9 @@ struct CheckpointReplayTests {
         #expect(restored.scenes["s"]?.state == last.state)
         #expect(restored.scenes["s"]?.layout == last.layout)
         #expect(restored.diverged.map(\.scene) == ["s", "s"])
-        #expect(restored.diverged[0].description.contains("scene 's' revision 3") && restored.diverged[0].description.contains("another layout"))
+        #expect(
+            restored.diverged[0].description.contains("scene 's' revision 3")
+                && restored.diverged[0].description.contains("another layout"))
         #expect(restored.diverged[1].description.contains("scene 's' revision 5"))
     }
 
@@ -292,9 +349,13 @@ struct CheckpointReplayTests {
 
     @Test func acceptingDivergenceStillRefusesAGapAndAnUndecodableEntry() throws {
         let (gap, _) = try store(with: changes) { $0.remove(at: 1) }
-        #expect(throws: (any Error).self) { try SceneRestore.restore(from: gap, engine: engine, acceptDivergence: true) }
+        #expect(throws: (any Error).self) {
+            try SceneRestore.restore(from: gap, engine: engine, acceptDivergence: true)
+        }
         let (damaged, _) = try store(with: changes) { $0[2].1 = Array("not a record".utf8) }
-        #expect(throws: (any Error).self) { try SceneRestore.restore(from: damaged, engine: engine, acceptDivergence: true) }
+        #expect(throws: (any Error).self) {
+            try SceneRestore.restore(from: damaged, engine: engine, acceptDivergence: true)
+        }
     }
 
     @Test(arguments: [false, true])
@@ -329,7 +390,9 @@ struct CheckpointReplayTests {
         var other = last.layout
         other.size.height += 1
         #expect(LayoutDigest.verify(other, against: text) == .differs(computed: LayoutDigest.text(other)))
-        #expect(LayoutDigest.verify(other, against: LayoutDigest.hex(last.layout)) == .differs(computed: LayoutDigest.hex(other)))
+        #expect(
+            LayoutDigest.verify(other, against: LayoutDigest.hex(last.layout))
+                == .differs(computed: LayoutDigest.hex(other)))
         #expect(LayoutDigest.verify(last.layout, against: "") == .unknownFormat)
         #expect(LayoutDigest.verify(last.layout, against: "3" + text.dropFirst()) == .unknownFormat)
     }
@@ -337,10 +400,12 @@ struct CheckpointReplayTests {
     @Test func replayAcceptsEntriesOfBothDigestFormatsInOneTail() throws {
         // Entries of an earlier daemon (format 1) followed by this one's (format 2).
         var count = 0
-        let (store, last) = try store(with: changes, digest: { layout in
-            count += 1
-            return count <= 2 ? LayoutDigest.hex(layout) : LayoutDigest.text(layout)
-        })
+        let (store, last) = try store(
+            with: changes,
+            digest: { layout in
+                count += 1
+                return count <= 2 ? LayoutDigest.hex(layout) : LayoutDigest.text(layout)
+            })
         let restored = try SceneRestore.restore(from: store, engine: engine)
         #expect(restored.replayed == 4)
         #expect(restored.scenes["s"]?.layout == last.layout)
@@ -352,7 +417,9 @@ struct CheckpointReplayTests {
             _ = try SceneRestore.restore(from: store, engine: engine)
             Issue.record("a divergent replay was accepted")
         } catch {
-            #expect("\(error)".contains("REPLAY DIVERGED: scene 's' revision 5") && "\(error)".contains("stored 20123456789abcd"))
+            #expect(
+                "\(error)".contains("REPLAY DIVERGED: scene 's' revision 5")
+                    && "\(error)".contains("stored 20123456789abcd"))
         }
     }
 

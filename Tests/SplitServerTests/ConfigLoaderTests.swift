@@ -24,18 +24,22 @@ struct ConfigLoaderTests {
     }
 
     @Test func flagsBeatEnvironmentBeatFileBeatDefaults() async throws {
-        let file = writeFile(#"{"database": {"durability": "normal", "path": "/f/d.db"}, "limits": {"maxClients": 7, "maxScenes": 9}, "log": {"level": "debug"}}"#)
+        let file = writeFile(
+            #"{"database": {"durability": "normal", "path": "/f/d.db"}, "limits": {"maxClients": 7, "maxScenes": 9}, "log": {"level": "debug"}}"#
+        )
         var environment = baseEnvironment
         environment["SPLITD_LIMITS_MAX_CLIENTS"] = "8"
         environment["SPLITD_DATABASE"] = "/e/d.db"
-        let settings = try await ConfigLoader.load(ConfigSources(flags: ["database.path": "/flag/d.db"], configFile: file,
-                                                                 environment: environment))
-        #expect(settings.databasePath == "/flag/d.db")   // flag over env alias over file
-        #expect(settings.maxClients == 8)                  // env over file
-        #expect(settings.maxScenes == 9)                   // file over default
-        #expect(settings.durability == .normal)            // file
+        let settings = try await ConfigLoader.load(
+            ConfigSources(
+                flags: ["database.path": "/flag/d.db"], configFile: file,
+                environment: environment))
+        #expect(settings.databasePath == "/flag/d.db")  // flag over env alias over file
+        #expect(settings.maxClients == 8)  // env over file
+        #expect(settings.maxScenes == 9)  // file over default
+        #expect(settings.durability == .normal)  // file
         #expect(settings.logLevel == .debug)
-        #expect(settings.maxLineLength == 65536)           // default
+        #expect(settings.maxLineLength == 65536)  // default
     }
 
     /// An empty variable is an unset one (as `XDG_RUNTIME_DIR` and splitctl treat theirs):
@@ -82,27 +86,50 @@ struct ConfigLoaderTests {
 
     /// The problems in the user's terms: the variable and value set, the file's line and
     /// column, each problem once, no library internals.
-    @Test(arguments: [
-        (["SPLITD_LIMITS_MAX_CLIENTS": "abc"], nil, ["SPLITD_LIMITS_MAX_CLIENTS='abc' (limits.maxClients) must be an integer"]),
-        (["SPLITD_ACCESS_ALLOW_UIDS": "1000,x"], nil,
-         ["SPLITD_ACCESS_ALLOW_UIDS='1000,x' (access.allowUids) must be a comma-separated list of integers"]),
-        (["SPLITD_ACCESS_ALLOW_UIDS": "-1"], nil, ["SPLITD_ACCESS_ALLOW_UIDS='-1' (access.allowUids): -1 is not a valid id (0...4294967295)"]),
-        ([:], #"{"limits": {"maxClients": "5"}}"#, ["'limits.maxClients' must be an integer"]),
-        ([:], "{\n  \"limits\": {\n    \"maxClients\": 5\n    \"maxScenes\": 3\n  }\n}\n",
-         ["is not valid JSON: line 4, column 5 (byte 40): unexpected '\"', expected ',' or '}'"]),
-        // A section splitd does not have is named as one, empty or not.
-        ([:], #"{"bogus": 1}"#, ["unknown section 'bogus' (sections: access, database, devices, limits, log, loop, output, shutdown, socket)"]),
-        ([:], #"{"bogus": {}}"#, ["unknown section 'bogus'"]),
-        ([:], #"{"devices": {"ruleSetsFile": "/nonexistent/rules.json"}}"#, ["devices.ruleSetsFile: cannot read /nonexistent/rules.json"]),
-    ] as [([String: String], String?, [String])])
-    func problemsNameWhatTheUserWrote(environment extra: [String: String], file: String?, expected: [String]) async throws {
+    @Test(
+        arguments: [
+            (
+                ["SPLITD_LIMITS_MAX_CLIENTS": "abc"], nil,
+                ["SPLITD_LIMITS_MAX_CLIENTS='abc' (limits.maxClients) must be an integer"]
+            ),
+            (
+                ["SPLITD_ACCESS_ALLOW_UIDS": "1000,x"], nil,
+                ["SPLITD_ACCESS_ALLOW_UIDS='1000,x' (access.allowUids) must be a comma-separated list of integers"]
+            ),
+            (
+                ["SPLITD_ACCESS_ALLOW_UIDS": "-1"], nil,
+                ["SPLITD_ACCESS_ALLOW_UIDS='-1' (access.allowUids): -1 is not a valid id (0...4294967295)"]
+            ),
+            ([:], #"{"limits": {"maxClients": "5"}}"#, ["'limits.maxClients' must be an integer"]),
+            (
+                [:], "{\n  \"limits\": {\n    \"maxClients\": 5\n    \"maxScenes\": 3\n  }\n}\n",
+                ["is not valid JSON: line 4, column 5 (byte 40): unexpected '\"', expected ',' or '}'"]
+            ),
+            // A section splitd does not have is named as one, empty or not.
+            (
+                [:], #"{"bogus": 1}"#,
+                [
+                    "unknown section 'bogus' (sections: access, database, devices, limits, log, loop, output, shutdown, socket)"
+                ]
+            ),
+            ([:], #"{"bogus": {}}"#, ["unknown section 'bogus'"]),
+            (
+                [:], #"{"devices": {"ruleSetsFile": "/nonexistent/rules.json"}}"#,
+                ["devices.ruleSetsFile: cannot read /nonexistent/rules.json"]
+            ),
+        ] as [([String: String], String?, [String])])
+    func problemsNameWhatTheUserWrote(
+        environment extra: [String: String], file: String?, expected: [String]
+    ) async throws {
         let environment = baseEnvironment.merging(extra) { $1 }
         do {
             _ = try await ConfigLoader.load(ConfigSources(configFile: file.map(writeFile), environment: environment))
             Issue.record("an invalid configuration was accepted")
         } catch let error as ConfigError {
             #expect(error.problems.count == expected.count, "\(error.problems)")
-            for (problem, fragment) in zip(error.problems, expected) { #expect(problem.contains(fragment), "\(problem)") }
+            for (problem, fragment) in zip(error.problems, expected) {
+                #expect(problem.contains(fragment), "\(problem)")
+            }
             #expect(!error.description.contains("Provider"), "\(error.description)")
         }
     }
@@ -110,39 +137,77 @@ struct ConfigLoaderTests {
     /// A value out of range (or not one of the choices, or not an id) names the layer it
     /// came from, as a type error does: the file, the variable (as set), the flag. It said
     /// `limits.maxClients must be in 1..., got -1`, whichever layer had set it.
-    @Test(arguments: [
-        // The file: its path and the key, as for a wrong type.
-        ([:], [:], #"{"limits": {"maxClients": -1}}"#, ["FILE: 'limits.maxClients' must be in 1..., got -1"]),
-        ([:], [:], #"{"loop": {"busyPollMicroseconds": 100001}}"#, ["FILE: 'loop.busyPollMicroseconds' must be in 0...100000, got 100001"]),
-        ([:], [:], #"{"database": {"durability": "fast"}}"#, ["FILE: 'database.durability' must be one of full, normal, got 'fast'"]),
-        ([:], [:], #"{"access": {"allowGids": [5, -5]}}"#, ["FILE: 'access.allowGids': -5 is not a valid id (0...4294967295)"]),
-        // The environment: the variable and its value, over a valid file.
-        ([:], ["SPLITD_LIMITS_MAX_CLIENTS": "-1"], #"{"limits": {"maxClients": 5}}"#,
-         ["SPLITD_LIMITS_MAX_CLIENTS='-1' (limits.maxClients) must be in 1..."]),
-        ([:], ["SPLITD_DURABILITY": "fast"], nil, ["SPLITD_DURABILITY='fast' (database.durability) must be one of full, normal"]),
-        ([:], ["SPLITD_DATABASE_DURABILITY": "fast", "SPLITD_DURABILITY": "full"], nil,
-         ["SPLITD_DATABASE_DURABILITY='fast' (database.durability) must be one of full, normal"]),
-        ([:], ["SPLITD_ACCESS_ALLOW_UIDS": "1000,-1"], nil,
-         ["SPLITD_ACCESS_ALLOW_UIDS='1000,-1' (access.allowUids): -1 is not a valid id (0...4294967295)"]),
-        // A flag: its name; a key without one of its own is said to come from the command line.
-        (["database.durability": "fast"], ["SPLITD_DURABILITY": "normal"], nil,
-         ["--durability (database.durability) must be one of full, normal, got 'fast'"]),
-        (["access.allowUids": "-3"], [:], nil, ["--allow-uid (access.allowUids): -3 is not a valid id (0...4294967295)"]),
-        (["limits.maxClients": "0"], ["SPLITD_LIMITS_MAX_CLIENTS": "9"], nil,
-         ["limits.maxClients (command line) must be in 1..., got 0"]),
-        // Two keys out of step: each value with where it came from.
-        ([:], ["SPLITD_OUTPUT_TOTAL_LIMIT_BYTES": "8388608"], #"{"output": {"hardLimitBytes": 16777216}}"#,
-         ["output.totalLimitBytes (8388608, from SPLITD_OUTPUT_TOTAL_LIMIT_BYTES) must be at least output.hardLimitBytes (16777216, from FILE)"]),
-        ([:], [:], #"{"output": {"softLimitBytes": 20000000}}"#,
-         ["output.hardLimitBytes (16777216, the default) must be larger than output.softLimitBytes (20000000, from FILE)"]),
-    ] as [([String: String], [String: String], String?, [String])])
-    func rangeErrorsNameTheirLayer(flags: [String: String], environment extra: [String: String], file: String?,
-                                   expected: [String]) async throws {
+    @Test(
+        arguments: [
+            // The file: its path and the key, as for a wrong type.
+            ([:], [:], #"{"limits": {"maxClients": -1}}"#, ["FILE: 'limits.maxClients' must be in 1..., got -1"]),
+            (
+                [:], [:], #"{"loop": {"busyPollMicroseconds": 100001}}"#,
+                ["FILE: 'loop.busyPollMicroseconds' must be in 0...100000, got 100001"]
+            ),
+            (
+                [:], [:], #"{"database": {"durability": "fast"}}"#,
+                ["FILE: 'database.durability' must be one of full, normal, got 'fast'"]
+            ),
+            (
+                [:], [:], #"{"access": {"allowGids": [5, -5]}}"#,
+                ["FILE: 'access.allowGids': -5 is not a valid id (0...4294967295)"]
+            ),
+            // The environment: the variable and its value, over a valid file.
+            (
+                [:], ["SPLITD_LIMITS_MAX_CLIENTS": "-1"], #"{"limits": {"maxClients": 5}}"#,
+                ["SPLITD_LIMITS_MAX_CLIENTS='-1' (limits.maxClients) must be in 1..."]
+            ),
+            (
+                [:], ["SPLITD_DURABILITY": "fast"], nil,
+                ["SPLITD_DURABILITY='fast' (database.durability) must be one of full, normal"]
+            ),
+            (
+                [:], ["SPLITD_DATABASE_DURABILITY": "fast", "SPLITD_DURABILITY": "full"], nil,
+                ["SPLITD_DATABASE_DURABILITY='fast' (database.durability) must be one of full, normal"]
+            ),
+            (
+                [:], ["SPLITD_ACCESS_ALLOW_UIDS": "1000,-1"], nil,
+                ["SPLITD_ACCESS_ALLOW_UIDS='1000,-1' (access.allowUids): -1 is not a valid id (0...4294967295)"]
+            ),
+            // A flag: its name; a key without one of its own is said to come from the command line.
+            (
+                ["database.durability": "fast"], ["SPLITD_DURABILITY": "normal"], nil,
+                ["--durability (database.durability) must be one of full, normal, got 'fast'"]
+            ),
+            (
+                ["access.allowUids": "-3"], [:], nil,
+                ["--allow-uid (access.allowUids): -3 is not a valid id (0...4294967295)"]
+            ),
+            (
+                ["limits.maxClients": "0"], ["SPLITD_LIMITS_MAX_CLIENTS": "9"], nil,
+                ["limits.maxClients (command line) must be in 1..., got 0"]
+            ),
+            // Two keys out of step: each value with where it came from.
+            (
+                [:], ["SPLITD_OUTPUT_TOTAL_LIMIT_BYTES": "8388608"], #"{"output": {"hardLimitBytes": 16777216}}"#,
+                [
+                    "output.totalLimitBytes (8388608, from SPLITD_OUTPUT_TOTAL_LIMIT_BYTES) must be at least output.hardLimitBytes (16777216, from FILE)"
+                ]
+            ),
+            (
+                [:], [:], #"{"output": {"softLimitBytes": 20000000}}"#,
+                [
+                    "output.hardLimitBytes (16777216, the default) must be larger than output.softLimitBytes (20000000, from FILE)"
+                ]
+            ),
+        ] as [([String: String], [String: String], String?, [String])])
+    func rangeErrorsNameTheirLayer(
+        flags: [String: String], environment extra: [String: String], file: String?,
+        expected: [String]
+    ) async throws {
         let path = file.map(writeFile)
         defer { if let path { unlink(path) } }
         do {
-            _ = try await ConfigLoader.load(ConfigSources(flags: flags, configFile: path,
-                                                          environment: baseEnvironment.merging(extra) { $1 }))
+            _ = try await ConfigLoader.load(
+                ConfigSources(
+                    flags: flags, configFile: path,
+                    environment: baseEnvironment.merging(extra) { $1 }))
             Issue.record("an invalid configuration was accepted")
         } catch let error as ConfigError {
             #expect(error.problems == expected.map { $0.replacingOccurrences(of: "FILE", with: path ?? "") })
@@ -178,7 +243,8 @@ struct ConfigLoaderTests {
             #expect(error.problems == ["cannot read config file /tmp: it is a directory"])
         }
         do {
-            _ = try await ConfigLoader.load(ConfigSources(configFile: "/nonexistent/splitd.json", environment: baseEnvironment))
+            _ = try await ConfigLoader.load(
+                ConfigSources(configFile: "/nonexistent/splitd.json", environment: baseEnvironment))
             Issue.record("a missing config file was accepted")
         } catch let error as ConfigError {
             #expect(error.problems == ["cannot read config file /nonexistent/splitd.json: no such file"])
@@ -195,29 +261,42 @@ struct ConfigLoaderTests {
             _ = try await ConfigLoader.load(ConfigSources(environment: environment))
             Issue.record("a window over 100000 µs was accepted")
         } catch let error as ConfigError {
-            #expect(error.problems.contains { $0 == "SPLITD_LOOP_BUSY_POLL_MICROSECONDS='100001' (loop.busyPollMicroseconds) must be in 0...100000" })
+            #expect(
+                error.problems.contains {
+                    $0
+                        == "SPLITD_LOOP_BUSY_POLL_MICROSECONDS='100001' (loop.busyPollMicroseconds) must be in 0...100000"
+                })
         }
     }
 
     @Test func theTotalOutputLimitMayNotBeBelowTheHardLimit() async throws {
         await #expect(throws: ConfigError.self) {
-            _ = try await ConfigLoader.load(ConfigSources(flags: [:], configFile: writeFile(#"{"output": {"hardLimitBytes": 16777216, "totalLimitBytes": 8388608}}"#),
-                                                          environment: baseEnvironment))
+            _ = try await ConfigLoader.load(
+                ConfigSources(
+                    flags: [:],
+                    configFile: writeFile(#"{"output": {"hardLimitBytes": 16777216, "totalLimitBytes": 8388608}}"#),
+                    environment: baseEnvironment))
         }
-        let settings = try await ConfigLoader.load(ConfigSources(flags: [:], configFile: writeFile(#"{"output": {"hardLimitBytes": 16777216, "totalLimitBytes": 16777216}}"#),
-                                                                 environment: baseEnvironment))
+        let settings = try await ConfigLoader.load(
+            ConfigSources(
+                flags: [:],
+                configFile: writeFile(#"{"output": {"hardLimitBytes": 16777216, "totalLimitBytes": 16777216}}"#),
+                environment: baseEnvironment))
         #expect(settings.outputTotalLimit == 16_777_216)
     }
 
     @Test func hardLimitMustExceedSoftLimit() async throws {
         await #expect(throws: ConfigError.self) {
-            _ = try await ConfigLoader.load(ConfigSources(flags: [:], configFile: writeFile(#"{"output": {"softLimitBytes": 9000, "hardLimitBytes": 8000}}"#),
-                                                          environment: baseEnvironment))
+            _ = try await ConfigLoader.load(
+                ConfigSources(
+                    flags: [:], configFile: writeFile(#"{"output": {"softLimitBytes": 9000, "hardLimitBytes": 8000}}"#),
+                    environment: baseEnvironment))
         }
     }
 
     @Test func memoryDatabaseIsSpelledColonMemory() async throws {
-        let settings = try await ConfigLoader.load(ConfigSources(flags: ["database.path": ":memory:"], environment: baseEnvironment))
+        let settings = try await ConfigLoader.load(
+            ConfigSources(flags: ["database.path": ":memory:"], environment: baseEnvironment))
         #expect(settings.databasePath == nil)
     }
 

@@ -20,8 +20,9 @@ struct ConnectionEdgeCaseTests {
         #expect(try client.request(create).isOK)
         // More than a turn's share of lines, and more answers than the socket buffer holds.
         let count = 3000
-        client.sendInBackground(raw: (1...count).map { #"{"id":\#($0),"op":"scene.get","scene":"s"}"# + "\n" }.joined(),
-                                thenShutdown: true)
+        client.sendInBackground(
+            raw: (1...count).map { #"{"id":\#($0),"op":"scene.get","scene":"s"}"# + "\n" }.joined(),
+            thenShutdown: true)
         let lines = try client.readUntilClosed()
         let ids = try lines.map { try JSONParser.parse($0)["id"]?.int ?? -1 }
         #expect(ids == Array(1...count))
@@ -101,7 +102,9 @@ struct ConnectionEdgeCaseTests {
         try stalled.send(raw: (1...count).map { #"{"id":\#($0),"op":"scene.get","scene":"s"}"# + "\n" }.joined())
         // The writer is served meanwhile; its changes come after some of the reads.
         for step in 0..<50 {
-            #expect(try writer.request(["op": "resize", "scene": "s", "width": .int(Int64(700 + step)), "height": 1024]).isOK)
+            #expect(
+                try writer.request(["op": "resize", "scene": "s", "width": .int(Int64(700 + step)), "height": 1024])
+                    .isOK)
         }
         let stats = try writer.request(["op": "stats"])
         #expect(stats["slowClientsDisconnected"] == 0)
@@ -119,9 +122,11 @@ struct ConnectionEdgeCaseTests {
         defer { daemon.stop() }
         let client = try daemon.connect()
         #expect(try client.request(create).isOK)
-        daemon.store.failure = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
-        try client.send(raw: #"{"id":"c","op":"scene.create","scene":"t","device":"ipad-pro-11"}"# + "\n"
-                        + #"{"id":"l","op":"scene.list"}"# + "\n")
+        daemon.store.failure = StoreError(
+            kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
+        try client.send(
+            raw: #"{"id":"c","op":"scene.create","scene":"t","device":"ipad-pro-11"}"# + "\n"
+                + #"{"id":"l","op":"scene.list"}"# + "\n")
         let change = try client.readMessage()
         #expect(change["id"] == "c")
         #expect(change.errorCode == "storage")
@@ -145,15 +150,23 @@ struct ConnectionEdgeCaseTests {
         var manual: JSONObject = create
         manual["config"] = ["sizePolicy": "manual"]
         #expect(try a.request(manual).isOK)
-        #expect(try a.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 1200, "height": 800]]).isOK)
-        #expect(try b.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 1000, "height": 900]]).isOK)
+        #expect(
+            try a.request([
+                "op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 1200, "height": 800],
+            ]).isOK)
+        #expect(
+            try b.request([
+                "op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 1000, "height": 900],
+            ]).isOK)
         let resized = try c.request(["op": "resize", "scene": "s", "width": 900, "height": 700])
         #expect(resized["layout"]?["size"] == ["width": 900, "height": 700])
         let before = resized["revision"]?.int ?? 0
 
         try a.drainPushes()
         let pushesBefore = a.pushes.count
-        let set = try c.request(["op": "intent", "scene": "s", "intent": ["kind": "setConfig", "config": ["sizePolicy": "smallest"]]])
+        let set = try c.request([
+            "op": "intent", "scene": "s", "intent": ["kind": "setConfig", "config": ["sizePolicy": "smallest"]],
+        ])
         #expect(set.isOK)
         // One accepted change, one revision (SEMANTICS 1): the answer itself has the new
         // size and its transition (the request made two revisions, the answer the older one).
@@ -169,7 +182,9 @@ struct ConnectionEdgeCaseTests {
         #expect(a.pushes.last?["layout"]?["size"] == ["width": 1000, "height": 800])
         #expect(a.pushes.last?["revision"] == now["revision"])
 
-        _ = try c.request(["op": "intent", "scene": "s", "intent": ["kind": "setConfig", "config": ["sizePolicy": "largest"]]])
+        _ = try c.request([
+            "op": "intent", "scene": "s", "intent": ["kind": "setConfig", "config": ["sizePolicy": "largest"]],
+        ])
         #expect(try c.request(["op": "scene.get", "scene": "s"])["layout"]?["size"] == ["width": 1200, "height": 900])
         // A window that re-attaches as a viewer stops counting.
         #expect(try a.request(["op": "scene.attach", "scene": "s", "role": "viewer"]).isOK)
@@ -191,19 +206,31 @@ struct ConnectionEdgeCaseTests {
         #expect(try createCode(String(repeating: "s", count: 9)) == "limit_exceeded")
         #expect(try createCode(String(repeating: "s", count: 129)) == "bad_request")
         #expect(try createCode("bad/id") == "bad_request")
-        #expect(try createCode("s", config: ["roots": ["secondary": .string(String(repeating: "r", count: 9))]]) == "limit_exceeded")
-        #expect(try createCode("s", config: ["roots": ["secondary": .string(String(repeating: "r", count: 129))]]) == "bad_request")
+        #expect(
+            try createCode("s", config: ["roots": ["secondary": .string(String(repeating: "r", count: 9))]])
+                == "limit_exceeded")
+        #expect(
+            try createCode("s", config: ["roots": ["secondary": .string(String(repeating: "r", count: 129))]])
+                == "bad_request")
         #expect(try createCode("s") == nil)
 
         func pushCode(_ vc: String) throws -> String? {
-            try client.request(["op": "intent", "scene": "s", "intent": ["kind": "push", "column": "secondary", "vc": .string(vc)]]).errorCode
+            try client.request([
+                "op": "intent", "scene": "s", "intent": ["kind": "push", "column": "secondary", "vc": .string(vc)],
+            ]).errorCode
         }
         #expect(try pushCode(String(repeating: "v", count: 9)) == "limit_exceeded")
         #expect(try pushCode(String(repeating: "v", count: 129)) == "bad_request")
         #expect(try pushCode(String(repeating: "v", count: 8)) == nil)
-        let present = try client.request(["op": "intent", "scene": "s", "intent": ["kind": "present", "vc": .string(String(repeating: "p", count: 9)), "style": "formSheet"]])
+        let present = try client.request([
+            "op": "intent", "scene": "s",
+            "intent": ["kind": "present", "vc": .string(String(repeating: "p", count: 9)), "style": "formSheet"],
+        ])
         #expect(present.errorCode == "limit_exceeded")
-        let setConfig = try client.request(["op": "intent", "scene": "s", "intent": ["kind": "setConfig", "config": ["placeholder": .string(String(repeating: "h", count: 9))]]])
+        let setConfig = try client.request([
+            "op": "intent", "scene": "s",
+            "intent": ["kind": "setConfig", "config": ["placeholder": .string(String(repeating: "h", count: 9))]],
+        ])
         #expect(setConfig.errorCode == "limit_exceeded")
         // Nothing refused changed the scene: created at 1, one push accepted.
         #expect(try client.request(["op": "scene.get", "scene": "s"])["revision"] == 2)

@@ -114,7 +114,9 @@ struct DeferredFlushTests {
         let (gate, daemon, client, watcher) = try startWithScene()
         defer { gate.open(); daemon.stop() }
         for round in 0..<5 {
-            #expect(try client.request(["op": "resize", "scene": "s", "width": round % 2 == 0 ? 400 : 1366, "height": 1024]).isOK)
+            #expect(
+                try client.request(["op": "resize", "scene": "s", "width": round % 2 == 0 ? 400 : 1366, "height": 1024])
+                    .isOK)
         }
         #expect(try watcher.request(["op": "stats"])["freeMemoryReleases"] == 0, "no backlog, nothing released")
         // The disk stalls: a turn waits for its flush, and ten more turns pile up behind it.
@@ -129,7 +131,8 @@ struct DeferredFlushTests {
         gate.open()
         let ids = try (0..<20).map { _ in try client.readMessage()["id"]?.int ?? -1 }
         #expect(ids == Array(301...310) + Array(401...410))
-        #expect(try watcher.request(["op": "stats"])["freeMemoryReleases"] == 1, "released once the backlog was answered")
+        #expect(
+            try watcher.request(["op": "stats"])["freeMemoryReleases"] == 1, "released once the backlog was answered")
     }
 
     /// A daemon over a gated flush (open), scene "s" created by the first client, and a
@@ -189,7 +192,9 @@ struct DeferredFlushTests {
         usleep(2_300_000)
         gate.open()
         #expect(try (0..<5).map { _ in try client.readMessage()["id"]?.int ?? -1 } == Array(3001...3005))
-        #expect(try watcher.request(["op": "stats"])["freeMemoryReleases"] == 1, "freed at a tick, released once nothing was held")
+        #expect(
+            try watcher.request(["op": "stats"])["freeMemoryReleases"] == 1,
+            "freed at a tick, released once nothing was held")
     }
 
     @Test("storage the turns of every second use is kept, not freed and released")
@@ -215,7 +220,9 @@ struct DeferredFlushTests {
         // A thousand lines that take the loop a while, already in its socket when the flush
         // finishes: the loop reads them before the flush thread's post (their socket was ready
         // first), and the first of them answers the writer's turn.
-        let lines = (1...1000).map { #"{"id":\#($0),"op":"resize","scene":"o","width":\#($0 % 2 == 0 ? 1366 : 400),"height":1024}"# }
+        let lines = (1...1000).map {
+            #"{"id":\#($0),"op":"resize","scene":"o","width":\#($0 % 2 == 0 ? 1366 : 400),"height":1024}"#
+        }
         try other.send(raw: lines.joined(separator: "\n") + "\n")
         gate.open()
         #expect(try (0..<5).map { _ in try writer.readMessage()["id"]?.int ?? -1 } == Array(501...505))
@@ -262,11 +269,14 @@ struct FlushDelayTests {
 
     /// Ten pipelined resizes: one turn of ten operations, flushed by the thread.
     private func tenResizes(from id: Int) -> String {
-        (0..<10).map { #"{"id":\#(id + $0),"op":"resize","scene":"s","width":\#($0 % 2 == 0 ? 400 : 1366),"height":1024}"# }
-            .joined(separator: "\n") + "\n"
+        (0..<10).map {
+            #"{"id":\#(id + $0),"op":"resize","scene":"s","width":\#($0 % 2 == 0 ? 400 : 1366),"height":1024}"#
+        }
+        .joined(separator: "\n") + "\n"
     }
 
-    private func startDaemon(_ flush: CountingFlush, count: Int, hurriesIdleFlushes: Bool = false) throws -> TestDaemon {
+    private func startDaemon(_ flush: CountingFlush, count: Int, hurriesIdleFlushes: Bool = false) throws -> TestDaemon
+    {
         let store = MemorySceneStore()
         store.deferredFlush = flush
         // A delay no test waits out: an answer within the read timeout came from the count.
@@ -341,7 +351,9 @@ struct FlushDelayTests {
             // A read right before the writer's change: the reader sent within the same
             // millisecond or the one before, but a read never joins a flush.
             try reader.send(raw: #"{"id":\#(round),"op":"scene.get","scene":"s"}"# + "\n")
-            let reply = try writer.request(["op": "resize", "scene": "s", "width": round % 2 == 0 ? 700 : 1366, "height": 1024])
+            let reply = try writer.request([
+                "op": "resize", "scene": "s", "width": round % 2 == 0 ? 700 : 1366, "height": 1024,
+            ])
             #expect(reply.isOK)
             #expect(try reader.readMessage()["id"]?.int == round)
         }

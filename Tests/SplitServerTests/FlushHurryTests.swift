@@ -16,8 +16,10 @@ struct FlushHurryTests {
         #expect(uv_loop_init(loop) == 0)
         let logger = Logger(label: "splitd.test") { _ in SwiftLogNoOpLogHandler() }
         let flush = CountingFlush()
-        let thread = FlushThread(flush: flush, loop: loop, logger: logger,
-                                 delay: .init(microseconds: 60_000_000, unlessWaiting: 1000)) { _, _ in }
+        let thread = FlushThread(
+            flush: flush, loop: loop, logger: logger,
+            delay: .init(microseconds: 60_000_000, unlessWaiting: 1000)
+        ) { _, _ in }
         defer {
             thread.stop()
             uv_run(loop, UV_RUN_DEFAULT)

@@ -9,8 +9,10 @@ import Testing
 struct FlushPeersTests {
     /// A request of `client` that changed something at `now`, with `unwritten` reply bytes of
     /// its earlier requests, then its own reply (`reply` bytes) staged.
-    private func change(_ peers: inout FlushPeers, _ client: inout FlushPeers.Client, now: UInt64,
-                        unwritten: Int = 0, reply: Int = 100) {
+    private func change(
+        _ peers: inout FlushPeers, _ client: inout FlushPeers.Client, now: UInt64,
+        unwritten: Int = 0, reply: Int = 100
+    ) {
         peers.noteChange(of: &client, stagedBytes: unwritten, now: now)
         peers.update(&client, stagedBytes: unwritten + reply)
     }
@@ -97,7 +99,9 @@ struct FlushPeersTests {
             change(&peers, &asker, now: 40 + gap, reply: 90)
             #expect(peers.othersMayJoin(at: 40 + gap), "the one-shot client might send again")
             peers.noteClosed(&oneShot)
-            #expect(!peers.othersMayJoin(at: 40 + gap), "gone \(gap) ms after its change: only the asker sends, and it waits")
+            #expect(
+                !peers.othersMayJoin(at: 40 + gap),
+                "gone \(gap) ms after its change: only the asker sends, and it waits")
             peers.noteClosed(&oneShot)
             #expect(!peers.othersMayJoin(at: 40 + gap), "closing twice removes it once")
             // The next millisecond starts from the clients still there.
@@ -134,7 +138,9 @@ struct FlushPeersTests {
     /// by the changes so far). A closed client's slot is taken by a new connection when the
     /// step draws it again, so the clients stay alive: the test asserts that at least 90 % of
     /// the steps act on an open client (about 96 %; a close is one step in 24).
-    @Test("for any history: waiting counts the request-reply clients with unwritten replies; others may join while a client that sent a change in this millisecond or the one before is not waiting")
+    @Test(
+        "for any history: waiting counts the request-reply clients with unwritten replies; others may join while a client that sent a change in this millisecond or the one before is not waiting"
+    )
     func waitingMatchesTheClients() {
         let slots = 6
         var steps = 0, liveSteps = 0
@@ -185,7 +191,9 @@ struct FlushPeersTests {
                         guard open[index], let sent = sentAt[index] else { return false }
                         return sent + 1 >= later && !isWaiting[index]
                     }
-                    #expect(peers.othersMayJoin(at: later) == sendingAndNotWaiting, "othersMayJoin(at: now + \(later - now)), seed \(seed)")
+                    #expect(
+                        peers.othersMayJoin(at: later) == sendingAndNotWaiting,
+                        "othersMayJoin(at: now + \(later - now)), seed \(seed)")
                 }
             }
         }

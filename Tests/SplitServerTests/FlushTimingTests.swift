@@ -75,11 +75,12 @@ struct FlushTimingTests {
 
     private func flushStats(_ client: TestClient) throws -> FlushStats {
         let reply = try client.request(["op": "stats"])
-        return FlushStats(flushes: reply["walFlushes"]?.int ?? -1, slow: reply["slowWALFlushes"]?.int ?? -1,
-                          longestMicroseconds: reply["longestWALFlushMicroseconds"]?.int ?? -1,
-                          totalMicroseconds: reply["walFlushMicroseconds"]?.int ?? -1,
-                          p50Microseconds: reply["walFlushP50Microseconds"]?.int ?? -1,
-                          p99Microseconds: reply["walFlushP99Microseconds"]?.int ?? -1)
+        return FlushStats(
+            flushes: reply["walFlushes"]?.int ?? -1, slow: reply["slowWALFlushes"]?.int ?? -1,
+            longestMicroseconds: reply["longestWALFlushMicroseconds"]?.int ?? -1,
+            totalMicroseconds: reply["walFlushMicroseconds"]?.int ?? -1,
+            p50Microseconds: reply["walFlushP50Microseconds"]?.int ?? -1,
+            p99Microseconds: reply["walFlushP99Microseconds"]?.int ?? -1)
     }
 
     /// A daemon whose store defers its flush to `flush` (full durability).
@@ -97,7 +98,9 @@ struct FlushTimingTests {
         let client = try daemon.connect()
         #expect(try client.request(create).isOK)
         // Ten pipelined resizes: a turn of ten operations, flushed by the thread.
-        let lines = (0..<10).map { #"{"id":\#(100 + $0),"op":"resize","scene":"s","width":\#($0 % 2 == 0 ? 400 : 1366),"height":1024}"# }
+        let lines = (0..<10).map {
+            #"{"id":\#(100 + $0),"op":"resize","scene":"s","width":\#($0 % 2 == 0 ? 400 : 1366),"height":1024}"#
+        }
         try client.send(raw: lines.joined(separator: "\n") + "\n")
         for _ in 0..<10 { #expect(try client.readMessage()["ok"]?.bool == true) }
         let stats = try flushStats(client)

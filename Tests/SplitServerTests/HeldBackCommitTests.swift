@@ -11,7 +11,8 @@ import Testing
 @Suite("Commits held back by the store", .serialized)
 struct HeldBackCommitTests {
     private let create: JSONObject = ["op": "scene.create", "scene": "s", "device": "ipad-pro-12.9"]
-    private let diskFull = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
+    private let diskFull = StoreError(
+        kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
 
     private func resizeLine(id: Int, width: Int) -> String {
         #"{"id":\#(id),"op":"resize","scene":"s","width":\#(width),"height":1024}"#
@@ -72,7 +73,9 @@ struct HeldBackCommitTests {
             #expect(reply.errorCode == "storage")
         }
         daemon.store.failure = nil
-        #expect(try client.request(["op": "scene.get", "scene": "s"])["revision"] == 1, "back to the last committed revision")
+        #expect(
+            try client.request(["op": "scene.get", "scene": "s"])["revision"] == 1,
+            "back to the last committed revision")
         #expect(try client.request(["op": "resize", "scene": "s", "width": 400, "height": 1024])["revision"] == 2)
     }
 

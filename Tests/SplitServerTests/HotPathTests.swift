@@ -62,9 +62,11 @@ struct HotPathTests {
         let client = try daemon.connect()
         #expect(try client.request(["op": "scene.create", "scene": "s", "device": "ipad-pro-12.9"]).isOK)
         #expect(try client.request(["op": "resize", "scene": "s", "width": 981, "height": 1024])["revision"] == 2)
-        daemon.store.failure = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
+        daemon.store.failure = StoreError(
+            kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
         // One write: the three changes land in one turn, whose commit fails.
-        try client.send(raw: [resize(678, id: 10), resize(375, id: 11), resize(1366, id: 12)].joined(separator: "\n") + "\n")
+        try client.send(
+            raw: [resize(678, id: 10), resize(375, id: 11), resize(1366, id: 12)].joined(separator: "\n") + "\n")
         for _ in 0..<3 { #expect(try client.readMessage().errorCode == "storage") }
         daemon.store.failure = nil
         let after = try client.request(["op": "scene.get", "scene": "s"])
@@ -85,17 +87,21 @@ struct HotPathTests {
     }
 
     private func resize(_ client: TestClient, _ width: Int, scene: String) throws -> Int? {
-        try client.request(["op": "resize", "scene": .string(scene), "width": .int(Int64(width)), "height": 1024])["revision"]?.int
+        try client.request(["op": "resize", "scene": .string(scene), "width": .int(Int64(width)), "height": 1024])[
+            "revision"]?.int
     }
 
     /// A scene is listed for the sweep at its first change above its checkpoint only: after a
     /// sweep, after a checkpoint made by `checkpointEvery`, with several scenes, the sweep
     /// must still reach every scene left with changes.
     @Test func theSweepReachesEveryScenesChangesAfterCheckpointsOfBothKinds() throws {
-        let daemon = try TestDaemon { $0.checkpointEvery = 3; $0.checkpointSweepMilliseconds = 20 }
+        let daemon = try TestDaemon {
+            $0.checkpointEvery = 3; $0.checkpointSweepMilliseconds = 20
+        }
         let client = try daemon.connect()
         for scene in ["a", "b"] {
-            #expect(try client.request(["op": "scene.create", "scene": .string(scene), "device": "ipad-pro-12.9"]).isOK)
+            #expect(
+                try client.request(["op": "scene.create", "scene": .string(scene), "device": "ipad-pro-12.9"]).isOK)
         }
         #expect(try resize(client, 981, scene: "a") == 2)
         #expect(try resize(client, 678, scene: "a") == 3)
@@ -107,7 +113,8 @@ struct HotPathTests {
         #expect(try resize(client, 981, scene: "b") == 2)
         try waitForSweep(client)
         client.close()
-        daemon.store.failure = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
+        daemon.store.failure = StoreError(
+            kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
         daemon.stop()
         daemon.store.failure = nil
         let rows = try daemon.store.loadScenes().sorted { $0.id < $1.id }
@@ -119,10 +126,13 @@ extension HotPathTests {
     /// The sweep is for scenes at rest: one that keeps changing (a window being dragged) is
     /// left to its own `checkpointEvery` checkpoints, not rewritten by every sweep.
     @Test func theSweepLeavesScenesStillChanging() throws {
-        let daemon = try TestDaemon { $0.checkpointEvery = 100_000; $0.checkpointSweepMilliseconds = 300 }
+        let daemon = try TestDaemon {
+            $0.checkpointEvery = 100_000; $0.checkpointSweepMilliseconds = 300
+        }
         let client = try daemon.connect()
         for scene in ["a", "b"] {
-            #expect(try client.request(["op": "scene.create", "scene": .string(scene), "device": "ipad-pro-12.9"]).isOK)
+            #expect(
+                try client.request(["op": "scene.create", "scene": .string(scene), "device": "ipad-pro-12.9"]).isOK)
         }
         #expect(try client.request(["op": "resize", "scene": "b", "width": 981, "height": 1024])["revision"] == 2)
         // `a` changes every few ms across five sweeps; `b` rests from its one change on.
@@ -130,17 +140,20 @@ extension HotPathTests {
         var changes = 0
         while Date() < end {
             let width = changes % 2 == 0 ? 678 : 1366
-            #expect(try client.request(["op": "resize", "scene": "a", "width": .int(Int64(width)), "height": 1024]).isOK)
+            #expect(
+                try client.request(["op": "resize", "scene": "a", "width": .int(Int64(width)), "height": 1024]).isOK)
             changes += 1
             usleep(2000)
         }
         client.close()
-        daemon.store.failure = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
+        daemon.store.failure = StoreError(
+            kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
         daemon.stop()
         daemon.store.failure = nil
         let rows = try daemon.store.loadScenes().sorted { $0.id < $1.id }
         #expect(rows.map(\.id) == ["a", "b"])
-        #expect(rows.map(\.revision) == [1, 2], "b swept once at rest; a, changed \(changes) times, only at its creation")
+        #expect(
+            rows.map(\.revision) == [1, 2], "b swept once at rest; a, changed \(changes) times, only at its creation")
     }
 }
 

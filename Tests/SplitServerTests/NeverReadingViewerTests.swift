@@ -26,8 +26,10 @@ import Testing
         var attachesSent = 0
         for index in 0..<scenes {
             let scene = JSONValue.string("deep-\(index)")
-            let created = try writer.request(["op": "scene.create", "scene": scene, "device": "ipad-pro-12.9",
-                                              "config": ["roots": ["primary": "inbox", "secondary": "detail"]]])
+            let created = try writer.request([
+                "op": "scene.create", "scene": scene, "device": "ipad-pro-12.9",
+                "config": ["roots": ["primary": "inbox", "secondary": "detail"]],
+            ])
             #expect(created.isOK)
             let attach = #"{"id":\#(index),"op":"scene.attach","scene":"deep-\#(index)","role":"viewer"}"# + "\n"
             if viewer.sendWithoutWaiting(attach) { attachesSent += 1 }
@@ -35,8 +37,10 @@ import Testing
                 var depth = 1
                 while true {
                     // `request` fails unless this request's own answer comes next.
-                    let pushed = try writer.request(["op": "intent", "scene": scene,
-                                                     "intent": ["kind": "push", "column": .string(column), "vc": .string("vc\(depth)")]])
+                    let pushed = try writer.request([
+                        "op": "intent", "scene": scene,
+                        "intent": ["kind": "push", "column": .string(column), "vc": .string("vc\(depth)")],
+                    ])
                     guard pushed.isOK else {
                         #expect(pushed.errorCode == "limit_exceeded")
                         break
@@ -46,7 +50,9 @@ import Testing
                 #expect(depth > 1)
             }
             for width in [375, 1366] {
-                let resized = try writer.request(["op": "resize", "scene": scene, "width": .int(Int64(width)), "height": 1024])
+                let resized = try writer.request([
+                    "op": "resize", "scene": scene, "width": .int(Int64(width)), "height": 1024,
+                ])
                 #expect(resized.isOK || resized.errorCode == "limit_exceeded")
             }
         }

@@ -13,7 +13,8 @@ struct ReloadPlanTests {
     /// A rule-set file the loader accepts (it reads the file).
     private static let validRuleSetsFile: String = {
         let path = "/tmp/splitd-reload-rulesets-\(getpid()).json"
-        let json = #"{"ruleSets": [{"name": "reload-test", "rules": [{"when": {"max-width": 400}, "horizontal": "compact"}]}]}"#
+        let json =
+            #"{"ruleSets": [{"name": "reload-test", "rules": [{"when": {"max-width": 400}, "horizontal": "compact"}]}]}"#
         _ = FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
         return path
     }()
@@ -44,12 +45,17 @@ struct ReloadPlanTests {
         let spec = try #require(ConfigKeys.spec(key))
         let reloaded = spec.help.contains("Reloaded on SIGHUP")
         let needsRestart = spec.help.contains("Needs a restart")
-        #expect(reloaded != needsRestart, "\(key)'s help must say exactly one of 'Reloaded on SIGHUP' and 'Needs a restart'")
+        #expect(
+            reloaded != needsRestart, "\(key)'s help must say exactly one of 'Reloaded on SIGHUP' and 'Needs a restart'"
+        )
         let current = try await ConfigLoader.load(ConfigSources(environment: Self.environment))
         var changed: ServerSettings?
         for value in Self.otherValue(for: spec) {
-            guard let settings = try? await ConfigLoader.load(ConfigSources(flags: [key: value], environment: Self.environment)),
-                  settings != current else { continue }
+            guard
+                let settings = try? await ConfigLoader.load(
+                    ConfigSources(flags: [key: value], environment: Self.environment)),
+                settings != current
+            else { continue }
             changed = settings
             break
         }
@@ -59,8 +65,9 @@ struct ReloadPlanTests {
             #expect(plan.applied == new)
             #expect(plan.restartNeeded.isEmpty)
             // The log names what was taken, and only that.
-            #expect(plan.appliedChanges.count == 1 && plan.appliedChanges.first?.hasPrefix(key + " ") == true,
-                    "\(plan.appliedChanges)")
+            #expect(
+                plan.appliedChanges.count == 1 && plan.appliedChanges.first?.hasPrefix(key + " ") == true,
+                "\(plan.appliedChanges)")
         } else {
             #expect(plan.applied == current)
             #expect(plan.restartNeeded.count == 1)
@@ -77,8 +84,10 @@ struct ReloadPlanTests {
 
     @Test func theGroupCommitKeysAreNamedTogether() async throws {
         let current = try await ConfigLoader.load(ConfigSources(environment: Self.environment))
-        let new = try await ConfigLoader.load(ConfigSources(flags: ["database.flushDelayMicroseconds": "0", "database.flushDelayCount": "64"],
-                                                            environment: Self.environment))
+        let new = try await ConfigLoader.load(
+            ConfigSources(
+                flags: ["database.flushDelayMicroseconds": "0", "database.flushDelayCount": "64"],
+                environment: Self.environment))
         #expect(ReloadPlan(current: current, new: new).restartNeeded == ["group commit (database.flushDelay*)"])
     }
 
@@ -88,14 +97,18 @@ struct ReloadPlanTests {
     @Test func theRuleSetFileIsReadOnceAndAChangeOfItsContentIsNamed() async throws {
         let path = "/tmp/splitd-reload-rulesets-content-\(getpid()).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let first = #"{"ruleSets": [{"name": "first", "rules": [{"when": {"max-width": 400}, "horizontal": "compact"}]}]}"#
-        let second = #"{"ruleSets": [{"name": "second", "rules": [{"when": {"max-width": 400}, "horizontal": "compact"}]}]}"#
+        let first =
+            #"{"ruleSets": [{"name": "first", "rules": [{"when": {"max-width": 400}, "horizontal": "compact"}]}]}"#
+        let second =
+            #"{"ruleSets": [{"name": "second", "rules": [{"when": {"max-width": 400}, "horizontal": "compact"}]}]}"#
         _ = FileManager.default.createFile(atPath: path, contents: Data(first.utf8))
-        let current = try await ConfigLoader.load(ConfigSources(flags: ["devices.ruleSetsFile": path], environment: Self.environment))
+        let current = try await ConfigLoader.load(
+            ConfigSources(flags: ["devices.ruleSetsFile": path], environment: Self.environment))
         _ = FileManager.default.createFile(atPath: path, contents: Data(second.utf8))
         let catalog = try current.deviceCatalog()
         #expect(catalog.contains(device: "first") && !catalog.contains(device: "second"))
-        let new = try await ConfigLoader.load(ConfigSources(flags: ["devices.ruleSetsFile": path], environment: Self.environment))
+        let new = try await ConfigLoader.load(
+            ConfigSources(flags: ["devices.ruleSetsFile": path], environment: Self.environment))
         #expect(ReloadPlan(current: current, new: new).restartNeeded == ["devices"])
         try FileManager.default.removeItem(atPath: path)
         #expect(try current.deviceCatalog().contains(device: "first"))

@@ -14,8 +14,10 @@ struct ReplayPropertyTests {
     /// SplitMix64, so a failing seed can be replayed.
     typealias Seeded = SplitMix64
 
-    static let sizes = [Size(width: 1366, height: 1024), Size(width: 1024, height: 1366), Size(width: 375, height: 1024),
-                        Size(width: 678, height: 1024), Size(width: 981, height: 1024), Size(width: 507.5, height: 1366)]
+    static let sizes = [
+        Size(width: 1366, height: 1024), Size(width: 1024, height: 1366), Size(width: 375, height: 1024),
+        Size(width: 678, height: 1024), Size(width: 981, height: 1024), Size(width: 507.5, height: 1366),
+    ]
 
     static func randomChange(_ rng: inout Seeded) -> SceneChange {
         let column = [Column.primary, .supplementary, .secondary, .compact].randomElement(using: &rng)!
@@ -26,9 +28,14 @@ struct ReplayPropertyTests {
         case 4: return .intent(.pop(column: column))
         case 5: return .intent(.showDetail(vc: vc))
         case 6: return .intent(.back)
-        case 7: return .intent(.present(vc: vc, style: [.fullScreen, .pageSheet, .formSheet, .popover].randomElement(using: &rng)!))
+        case 7:
+            return .intent(
+                .present(vc: vc, style: [.fullScreen, .pageSheet, .formSheet, .popover].randomElement(using: &rng)!))
         case 8: return .intent(.dismiss)
-        case 9: return .intent(.setPreferredDisplayMode([.secondaryOnly, .oneBesideSecondary, .oneOverSecondary].randomElement(using: &rng)!))
+        case 9:
+            return .intent(
+                .setPreferredDisplayMode(
+                    [.secondaryOnly, .oneBesideSecondary, .oneOverSecondary].randomElement(using: &rng)!))
         case 10: return .intent(.displayModeButton)
         case 11: return .intent(.showColumn(column))
         case 12: return .intent(.hideColumn(column))
@@ -56,12 +63,15 @@ struct ReplayPropertyTests {
         let store = MemorySceneStore()
         var batch = StoreBatch()
         let checkpointed = accepted[checkpoint].1
-        batch.upsertScene(id: "s", device: "ipad-pro-12.9", revision: Int64(checkpointed.revision), state: SceneBlob.encode(checkpointed))
+        batch.upsertScene(
+            id: "s", device: "ipad-pro-12.9", revision: Int64(checkpointed.revision),
+            state: SceneBlob.encode(checkpointed))
         for (index, entry) in accepted.enumerated() {
             let record: JournalRecord = index == 0 ? .created : .change(entry.0)
-            batch.appendJournal(scene: "s", revision: Int64(entry.1.revision), change: JournalRecordCoding.encode(record),
-                                // Both digest formats: a tail may hold an earlier daemon's entries.
-                                layoutHash: index % 2 == 0 ? LayoutDigest.hex(entry.2) : LayoutDigest.text(entry.2))
+            batch.appendJournal(
+                scene: "s", revision: Int64(entry.1.revision), change: JournalRecordCoding.encode(record),
+                // Both digest formats: a tail may hold an earlier daemon's entries.
+                layoutHash: index % 2 == 0 ? LayoutDigest.hex(entry.2) : LayoutDigest.text(entry.2))
         }
         try store.commit(batch)
         let restored = try SceneRestore.restore(from: store, engine: engine)

@@ -19,13 +19,16 @@ struct ScenesTests {
     }
 
     /// Resizes scene `id` to `width` through the engine, staged in `turn`.
-    private func resize(_ id: String, to width: Double, in scenes: inout Scenes, turn: inout Turn,
-                                 interval: Int = 100) throws {
+    private func resize(
+        _ id: String, to width: Double, in scenes: inout Scenes, turn: inout Turn,
+        interval: Int = 100
+    ) throws {
         let change = SceneChange.resize(Size(width: width, height: 1024))
         let transition = try scenes.transition(change, of: id)
         var writer = JSONWriter(capacity: 256)
-        scenes.record(transition, as: .change(change), at: scenes.index(of: id), checkpointInterval: interval,
-                      writer: &writer, turn: &turn)
+        scenes.record(
+            transition, as: .change(change), at: scenes.index(of: id), checkpointInterval: interval,
+            writer: &writer, turn: &turn)
     }
 
     /// The kinds of the batch's operations, in order.
@@ -61,7 +64,8 @@ struct ScenesTests {
         #expect(scenes["s"]?.checkpointRevision == 3)
         #expect(scenes.checkpointInterval(every: 8, replayBudget: 0) == 8)
         #expect(scenes.checkpointInterval(every: 8, replayBudget: 8) == 8, "one listed scene may hold the budget")
-        #expect(scenes.checkpointInterval(every: 8, replayBudget: 7) == 2, "a quarter once the listed scenes may pass it")
+        #expect(
+            scenes.checkpointInterval(every: 8, replayBudget: 7) == 2, "a quarter once the listed scenes may pass it")
     }
 
     @Test func aRollBackPutsEveryChangedSceneBack() throws {
@@ -93,8 +97,9 @@ struct ScenesTests {
         #expect(kinds(sweep.batch) == ["row s@2"])
         #expect(scenes["s"]?.checkpointRevision == 2)
         #expect(scenes.uncheckpointed.isEmpty)
-        #expect(sweep.changedSceneIDs == ["s"] && sweep.visiblyChangedSceneIDs.isEmpty,
-                "a checkpoint alone changes nothing a read shows")
+        #expect(
+            sweep.changedSceneIDs == ["s"] && sweep.visiblyChangedSceneIDs.isEmpty,
+            "a checkpoint alone changes nothing a read shows")
         #expect(scenes.checkpointsForStop().isEmpty)
     }
 }

@@ -23,7 +23,8 @@ struct ServerBehaviorTests {
         #expect(try client.request(create).isOK)
         #expect(try watcher.request(["op": "scene.attach", "scene": "s", "role": "viewer"])["revision"] == 1)
 
-        daemon.store.failure = StoreError(kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
+        daemon.store.failure = StoreError(
+            kind: .full, code: 13, extendedCode: 13, operation: "commit", message: "disk full", rolledBack: true)
         let refused = try client.request(resize(678, 1024))
         #expect(refused.errorCode == "storage")
         let after = try client.request(["op": "scene.get", "scene": "s"])
@@ -90,9 +91,13 @@ struct ServerBehaviorTests {
         #expect(try viewer.request(resize(500, 500)).errorCode == "bad_request")
 
         let big = try daemon.connect(), small = try daemon.connect()
-        let first = try big.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 1366, "height": 1024]])
+        let first = try big.request([
+            "op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 1366, "height": 1024],
+        ])
         #expect(first["layout"]?["size"]?["width"] == 1366)
-        let second = try small.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 981, "height": 1100]])
+        let second = try small.request([
+            "op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 981, "height": 1100],
+        ])
         // Component-wise minimum: 981 wide, 1024 high.
         #expect(second["layout"]?["size"] == ["width": 981, "height": 1024])
         small.close()
@@ -105,7 +110,9 @@ struct ServerBehaviorTests {
         defer { daemon.stop() }
         let window = try daemon.connect()
         #expect(try window.request(create).isOK)
-        let attached = try window.request(["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 678, "height": 1024]])
+        let attached = try window.request([
+            "op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 678, "height": 1024],
+        ])
         #expect(attached["revision"] == 2)
         try window.drainPushes()
         #expect(window.pushes.isEmpty)
@@ -153,7 +160,9 @@ struct ServerBehaviorTests {
     /// client that reads late (`output.slowReaderPushes` `queue`, the default).
     /// A writer, and a viewer of scene "s" with a 4 KiB receive buffer that does not read
     /// yet; the revision the viewer attached at.
-    private func writerAndStalledViewer(_ daemon: TestDaemon) throws -> (writer: TestClient, stalled: TestClient, attachedAt: Int) {
+    private func writerAndStalledViewer(
+        _ daemon: TestDaemon
+    ) throws -> (writer: TestClient, stalled: TestClient, attachedAt: Int) {
         let writer = try daemon.connect()
         #expect(try writer.request(create).isOK)
         let stalled = try TestClient(path: daemon.socketPath, receiveBuffer: 4096)
@@ -195,7 +204,9 @@ struct ServerBehaviorTests {
         #expect(try writer.request(["op": "stats"])["slowClientsDisconnected"] == 1)
         let lines = try stalled.readUntilClosed()
         let revisions = lines.compactMap { line in (try? JSONParser.parse(line))?["revision"]?.int }
-        #expect(!revisions.isEmpty && revisions == Array((first + 1)..<(first + 1 + revisions.count)), "\(revisions.prefix(5))...")
+        #expect(
+            !revisions.isEmpty && revisions == Array((first + 1)..<(first + 1 + revisions.count)),
+            "\(revisions.prefix(5))...")
     }
 
     /// Past `output.totalLimitBytes` for all clients together, the clients with the most
@@ -227,9 +238,13 @@ struct ServerBehaviorTests {
             step += 1
         }
         #expect(try writer.request(["op": "stats"])["slowClientsDisconnected"] == 1)
-        let firstRevisions = try first.readUntilClosed().compactMap { line in (try? JSONParser.parse(line))?["revision"]?.int }
+        let firstRevisions = try first.readUntilClosed().compactMap { line in
+            (try? JSONParser.parse(line))?["revision"]?.int
+        }
         #expect(first.isClosedByPeer(within: 1000), "the viewer holding the most went first")
-        #expect(!firstRevisions.isEmpty && firstRevisions == Array((firstAttachedAt + 1)..<(firstAttachedAt + 1 + firstRevisions.count)))
+        #expect(
+            !firstRevisions.isEmpty
+                && firstRevisions == Array((firstAttachedAt + 1)..<(firstAttachedAt + 1 + firstRevisions.count)))
         // The others are still attached; going on, they go too (~1.3 MB of pushes each by the
         // end, 1 GiB allowed each: only the total disconnects them).
         for step in step..<(step + 1500) {
@@ -239,8 +254,12 @@ struct ServerBehaviorTests {
         #expect(stats["slowClientsDisconnected"] == 3)
         #expect(stats["queuedOutputBytes"] == 0)
         for (viewer, attachedAt) in later {
-            let revisions = try viewer.readUntilClosed().compactMap { line in (try? JSONParser.parse(line))?["revision"]?.int }
-            #expect(!revisions.isEmpty && revisions == Array((attachedAt + 1)..<(attachedAt + 1 + revisions.count)), "\(revisions.prefix(5))...")
+            let revisions = try viewer.readUntilClosed().compactMap { line in
+                (try? JSONParser.parse(line))?["revision"]?.int
+            }
+            #expect(
+                !revisions.isEmpty && revisions == Array((attachedAt + 1)..<(attachedAt + 1 + revisions.count)),
+                "\(revisions.prefix(5))...")
         }
     }
 
@@ -356,7 +375,8 @@ struct ServerBehaviorTests {
         defer { daemon.stop() }
         let owner = try daemon.connect(), viewer = try daemon.connect(), plain = try daemon.connect()
         #expect(try owner.request(create).isOK)
-        #expect(try viewer.request(["op": "scene.attach", "scene": "s", "role": "viewer", "notices": ["deleted"]]).isOK)
+        #expect(
+            try viewer.request(["op": "scene.attach", "scene": "s", "role": "viewer", "notices": ["deleted"]]).isOK)
         #expect(try plain.request(["op": "scene.attach", "scene": "s", "role": "viewer"]).isOK)
         #expect(try owner.request(["op": "scene.delete", "scene": "s"]).isOK)
         let notice = try viewer.readMessage()

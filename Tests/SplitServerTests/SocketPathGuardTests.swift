@@ -47,7 +47,7 @@ struct SocketPathGuardTests {
         #expect(address.withSockaddr { bind(fd, $0, $1) } == 0)
         #expect(listen(fd, 1) == 0)
         #expect(throws: SystemError.self) { try SocketPathGuard.prepare(path: path, group: nil) }
-        close(fd) // now nobody listens: the file is stale
+        close(fd)  // now nobody listens: the file is stale
         try SocketPathGuard.prepare(path: path, group: nil)
         #expect(access(path, F_OK) != 0)
     }

@@ -30,7 +30,9 @@ struct SystemGlueTests {
 
     @Test func watchdogIntervalHonorsWatchdogPid() {
         #expect(SystemdNotifier.watchdogInterval(environment: ["WATCHDOG_USEC": "3000000"], pid: 7) == 3_000_000)
-        #expect(SystemdNotifier.watchdogInterval(environment: ["WATCHDOG_USEC": "3000000", "WATCHDOG_PID": "8"], pid: 7) == nil)
+        #expect(
+            SystemdNotifier.watchdogInterval(environment: ["WATCHDOG_USEC": "3000000", "WATCHDOG_PID": "8"], pid: 7)
+                == nil)
         #expect(SystemdNotifier.watchdogInterval(environment: ["WATCHDOG_USEC": "0"], pid: 7) == nil)
         #expect(SystemdNotifier.watchdogInterval(environment: [:], pid: 7) == nil)
     }
@@ -54,9 +56,12 @@ struct SystemGlueTests {
     }
 
     @Test func defaultPathsFollowTheDocumentedOrder() {
-        #expect(DefaultPaths.socket(environment: ["XDG_RUNTIME_DIR": "/run/user/5"]) == "/run/user/5/splitd/splitd.sock")
+        #expect(
+            DefaultPaths.socket(environment: ["XDG_RUNTIME_DIR": "/run/user/5"]) == "/run/user/5/splitd/splitd.sock")
         #expect(DefaultPaths.socket(environment: [:]) == "/run/splitd/splitd.sock")
-        #expect(DefaultPaths.database(environment: ["STATE_DIRECTORY": "/var/lib/splitd:/x", "XDG_STATE_HOME": "/s"]) == "/var/lib/splitd/splitd.db")
+        #expect(
+            DefaultPaths.database(environment: ["STATE_DIRECTORY": "/var/lib/splitd:/x", "XDG_STATE_HOME": "/s"])
+                == "/var/lib/splitd/splitd.db")
         #expect(DefaultPaths.database(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/splitd/splitd.db")
         #expect(DefaultPaths.database(environment: ["HOME": "/h"]) == "/h/.local/state/splitd/splitd.db")
     }

@@ -27,8 +27,9 @@ final class TestDaemon: @unchecked Sendable {
         let logger = Self.quietLogger()
         let control = control, finished = finished, frozen = settings
         let thread = Thread {
-            _ = Daemon.run(settings: frozen, logger: logger, environment: [:], configReloader: nil, demo: nil,
-                           store: store, control: control, handleSignals: false)
+            _ = Daemon.run(
+                settings: frozen, logger: logger, environment: [:], configReloader: nil, demo: nil,
+                store: store, control: control, handleSignals: false)
             finished.signal()
         }
         thread.start()
@@ -85,7 +86,9 @@ final class TestClient {
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         guard var address = UnixSocketAddress(path: path) else { throw TestFailure("bad path") }
-        guard address.withSockaddr({ Glibc.connect(fd, $0, $1) }) == 0 else { throw TestFailure("connect failed: \(errno)") }
+        guard address.withSockaddr({ Glibc.connect(fd, $0, $1) }) == 0 else {
+            throw TestFailure("connect failed: \(errno)")
+        }
     }
 
     deinit { close() }
@@ -104,7 +107,9 @@ final class TestClient {
         Thread {
             var offset = 0
             while offset < bytes.count {
-                let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let sent = bytes[offset...].withUnsafeBytes {
+                    Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
                 guard sent > 0 else { return }
                 offset += sent
             }
@@ -116,7 +121,9 @@ final class TestClient {
     /// Sends `text` if the kernel takes all of it now; false if it would have to wait.
     func sendWithoutWaiting(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        let sent = bytes.withUnsafeBytes {
+            Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
         return sent == bytes.count
     }
 
@@ -133,7 +140,9 @@ final class TestClient {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { throw TestFailure("send failed: \(errno)") }
             offset += sent
         }

@@ -16,13 +16,16 @@ import Testing
         let linesPerClient = 1000
         let clients = try (0..<clientCount).map { _ in try daemon.connect() }
         for (index, client) in clients.enumerated() {
-            #expect(try client.request(["op": "scene.create", "scene": .string("b\(index)"), "device": "ipad-pro-12.9"]).isOK)
+            #expect(
+                try client.request(["op": "scene.create", "scene": .string("b\(index)"), "device": "ipad-pro-12.9"])
+                    .isOK)
         }
         // Slow commits: what the clients send meanwhile piles up for the next turn.
         daemon.store.commitDelayMicroseconds = 2_000
         for (index, client) in clients.enumerated() {
             let payload = (1...linesPerClient).map { step in
-                #"{"id":\#(step),"op":"resize","scene":"b\#(index)","width":\#(step % 2 == 0 ? 1366 : 700),"height":1024}"# + "\n"
+                #"{"id":\#(step),"op":"resize","scene":"b\#(index)","width":\#(step % 2 == 0 ? 1366 : 700),"height":1024}"#
+                    + "\n"
             }.joined()
             client.sendInBackground(raw: payload)
         }

@@ -23,8 +23,10 @@ struct TurnCommitterTests {
         }
 
         /// Ends turn `number` and commits it with `result`.
-        func end(_ number: Int, operations: Int, result: TurnCommitter.CommitResult = .committed,
-                 othersMayJoin: Bool = true) -> TurnCommitter.Action {
+        func end(
+            _ number: Int, operations: Int, result: TurnCommitter.CommitResult = .committed,
+            othersMayJoin: Bool = true
+        ) -> TurnCommitter.Action {
             _ = turnEnded(number, operations: operations)
             return commitEnded(result, othersMayJoin: othersMayJoin)
         }
@@ -79,10 +81,15 @@ struct TurnCommitterTests {
         let run = Run(flushesAfterCommit: true)
         #expect(run.end(1, operations: 1, othersMayJoin: false) == .flushInlineThenAnswer)
         #expect(run.answered(flushedThrough: 0) == [1])
-        #expect(run.end(2, operations: 1, othersMayJoin: true) == .requestFlush(generation: 1, operations: 1, firstHeld: true))
-        #expect(run.end(3, operations: 1, othersMayJoin: false) == .requestFlush(generation: 2, operations: 1, firstHeld: false),
-                "behind a held turn a flush of its own keeps the order")
-        #expect(run.end(4, operations: TurnCommitter.inlineFlushOperations, othersMayJoin: false)
+        #expect(
+            run.end(2, operations: 1, othersMayJoin: true)
+                == .requestFlush(generation: 1, operations: 1, firstHeld: true))
+        #expect(
+            run.end(3, operations: 1, othersMayJoin: false)
+                == .requestFlush(generation: 2, operations: 1, firstHeld: false),
+            "behind a held turn a flush of its own keeps the order")
+        #expect(
+            run.end(4, operations: TurnCommitter.inlineFlushOperations, othersMayJoin: false)
                 == .requestFlush(generation: 3, operations: TurnCommitter.inlineFlushOperations, firstHeld: false))
         #expect(run.answered(flushedThrough: 3) == [2, 3, 4])
     }
@@ -125,7 +132,9 @@ struct TurnCommitterTests {
         #expect(run.answered(flushedThrough: .max).isEmpty, "nothing is answered before its commit")
         #expect(run.committer.batchToRetry()?.count == 3)
         // A retry never flushes inline, small as it is.
-        #expect(run.commitEnded(.committed, othersMayJoin: false) == .requestFlush(generation: 1, operations: 3, firstHeld: true))
+        #expect(
+            run.commitEnded(.committed, othersMayJoin: false)
+                == .requestFlush(generation: 1, operations: 3, firstHeld: true))
         #expect(!run.committer.hasHeldBackCommits)
         #expect(run.committer.batchToRetry() == nil)
         #expect(run.answered(flushedThrough: 1) == [1, 2])
@@ -158,12 +167,15 @@ struct TurnCommitterTests {
     }
 
     static let steps = Generator<[Step], Shrink.None<[Step]>>(run: { rng in
-        let results: [TurnCommitter.CommitResult] = [.refused, .heldBack, .committed, .committed, .committed, .committed]
+        let results: [TurnCommitter.CommitResult] = [
+            .refused, .heldBack, .committed, .committed, .committed, .committed,
+        ]
         return (0..<Int.random(in: 1...60, using: &rng)).map { _ in
             switch Int.random(in: 0..<3, using: &rng) {
             case 0:
-                .end(operations: Int.random(in: 0...6, using: &rng), result: results.randomElement(using: &rng)!,
-                     othersMayJoin: Bool.random(using: &rng))
+                .end(
+                    operations: Int.random(in: 0...6, using: &rng), result: results.randomElement(using: &rng)!,
+                    othersMayJoin: Bool.random(using: &rng))
             case 1: .flushCompletes
             default: .retry(Bool.random(using: &rng) ? .heldBack : .committed)
             }

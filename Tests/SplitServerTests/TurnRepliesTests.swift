@@ -17,10 +17,13 @@ struct TurnRepliesTests {
             turn.stage(.fixed([UInt8(truncatingIfNeeded: number), UInt8(truncatingIfNeeded: number >> 8)]), for: owner)
         }
         return turn.connectionOrder.enumerated().map { slot, connection in
-            (connection, turn.replies(of: slot).map { reply in
-                let b = bytes(reply)
-                return Int(b[0]) | Int(b[1]) << 8
-            })
+            (
+                connection,
+                turn.replies(of: slot).map { reply in
+                    let b = bytes(reply)
+                    return Int(b[0]) | Int(b[1]) << 8
+                }
+            )
         }
     }
 

@@ -7,7 +7,9 @@ import Testing
 @Suite("Checkpoints and journal tails")
 struct CheckpointTests {
     /// Appends revisions `revisions` of `scene`, one batch, upserting the row only at `checkpoints`.
-    func append(_ store: SQLiteSceneStore, scene: String, _ revisions: ClosedRange<Int64>, checkpoints: Set<Int64>) throws {
+    func append(
+        _ store: SQLiteSceneStore, scene: String, _ revisions: ClosedRange<Int64>, checkpoints: Set<Int64>
+    ) throws {
         var batch = StoreBatch()
         for revision in revisions {
             batch.appendJournal(scene: scene, revision: revision, change: stateBytes("change-" + scene, revision))
@@ -25,14 +27,18 @@ struct CheckpointTests {
         try store.commit(batch)
     }
 
-    @Test("entries above the checkpoint are never pruned; history below it is kept as deep as the retention",
-          arguments: [Int64(1), 5, 29])
+    @Test(
+        "entries above the checkpoint are never pruned; history below it is kept as deep as the retention",
+        arguments: [Int64(1), 5, 29])
     func pruneAtCheckpoint(retention: Int64) throws {
         let directory = TemporaryDirectory()
-        let store = try openStore(directory.database) { $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0; $0.pruneBatch = 1 }
+        let store = try openStore(directory.database) {
+            $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0; $0.pruneBatch = 1
+        }
         try create(store, scene: "a")
         try append(store, scene: "a", 2...40, checkpoints: [])
-        #expect(try store.journal(scene: "a", from: 0).map(\.revision) == Array(1...40), "appends alone keep everything")
+        #expect(
+            try store.journal(scene: "a", from: 0).map(\.revision) == Array(1...40), "appends alone keep everything")
         #expect(store.statistics.prunedJournalEntries == 0)
         try append(store, scene: "a", 41...50, checkpoints: [45])
         #expect(try store.journal(scene: "a", from: 0).map(\.revision) == Array((45 - retention + 1)...50))
@@ -52,7 +58,9 @@ struct CheckpointTests {
     @Test("journal tails: the entries above each checkpoint, grouped by scene, oldest first")
     func tails() throws {
         let directory = TemporaryDirectory()
-        let store = try openStore(directory.database) { $0.journalRetention = 3; $0.pruneRefreshMilliseconds = 0; $0.pruneBatch = 1 }
+        let store = try openStore(directory.database) {
+            $0.journalRetention = 3; $0.pruneRefreshMilliseconds = 0; $0.pruneBatch = 1
+        }
         for scene in ["c", "a", "b"] { try create(store, scene: scene) }
         try append(store, scene: "a", 2...9, checkpoints: [6])
         try append(store, scene: "c", 2...4, checkpoints: [4])
@@ -71,7 +79,9 @@ struct CheckpointTests {
         #expect(grouped == ["a": [7, 8, 9], "b": [2, 3]], "c is checkpointed at its last revision")
         #expect(grouped.values.allSatisfy { $0 == $0.sorted() })
         try store.close()
-        #expect(try openStore(directory.database).journalTails().map(\.revision) == tails.map(\.revision), "after reopening")
+        #expect(
+            try openStore(directory.database).journalTails().map(\.revision) == tails.map(\.revision), "after reopening"
+        )
     }
 
     @Test("a schema 1 database (rows always current, request lines journaled) migrates and keeps everything")
@@ -84,7 +94,8 @@ struct CheckpointTests {
             try raw.execute("PRAGMA user_version = 1")
             try raw.execute("INSERT INTO scenes VALUES ('a', 'ipad', 2, x'01', 5, 6)")
             try raw.execute("INSERT INTO journal VALUES ('a', 1, x'7b7d', NULL, 5)")
-            try raw.execute("INSERT INTO journal VALUES ('a', 2, x'\(line.map { String($0, radix: 16) }.joined())', NULL, 6)")
+            try raw.execute(
+                "INSERT INTO journal VALUES ('a', 2, x'\(line.map { String($0, radix: 16) }.joined())', NULL, 6)")
             try raw.close()
         }
         let store = try openStore(directory.database)
@@ -105,7 +116,9 @@ struct CheckpointTests {
             try raw.execute("INSERT INTO scenes VALUES ('b', 'ipad', 3, x'02', 5, 6)")
             try raw.execute("INSERT INTO scenes VALUES ('a', 'ipad', 2, x'01', 5, 6)")
             for (scene, revision) in [("a", 1), ("b", 1), ("a", 2), ("b", 2), ("a", 3), ("b", 3), ("a", 4), ("b", 4)] {
-                try raw.execute("INSERT INTO journal VALUES ('\(scene)', \(revision), x'0\(revision)', 'h\(revision)', \(revision))")
+                try raw.execute(
+                    "INSERT INTO journal VALUES ('\(scene)', \(revision), x'0\(revision)', 'h\(revision)', \(revision))"
+                )
             }
             try raw.close()
         }

@@ -18,8 +18,9 @@ struct CommitTests {
         var batch = creation("a")
         batch.upsertScene(id: "b", device: "iphone", revision: 3, state: [])
         batch.appendJournal(scene: "b", revision: 3, change: [9])
-        let session = SnapshotSessionInsert(session: "s-1", number: 1, scene: "a", baseRevision: 1,
-                                            sizes: Array("[1024x768]".utf8), hash: "abc", body: [1, 2, 3])
+        let session = SnapshotSessionInsert(
+            session: "s-1", number: 1, scene: "a", baseRevision: 1,
+            sizes: Array("[1024x768]".utf8), hash: "abc", body: [1, 2, 3])
         batch.insertSnapshotSession(session)
         batch.setMeta(key: "config", value: "v1")
         do {
@@ -32,24 +33,32 @@ struct CommitTests {
             try store.close()
         }
         let store = try openStore(directory.database)
-        #expect(try store.loadScenes().sorted { $0.id < $1.id } == [
-            StoredScene(id: "a", device: "ipad-pro-13", revision: 1, state: stateBytes("a", 1), createdAt: 42, updatedAt: 42),
-            StoredScene(id: "b", device: "iphone", revision: 3, state: [], createdAt: 42, updatedAt: 42),
-        ])
-        #expect(try store.journal(scene: "a", from: 0) == [
-            JournalEntry(scene: "a", revision: 1, change: Array("create a".utf8), layoutHash: "h1", at: 42),
-        ])
+        #expect(
+            try store.loadScenes().sorted { $0.id < $1.id } == [
+                StoredScene(
+                    id: "a", device: "ipad-pro-13", revision: 1, state: stateBytes("a", 1), createdAt: 42, updatedAt: 42
+                ),
+                StoredScene(id: "b", device: "iphone", revision: 3, state: [], createdAt: 42, updatedAt: 42),
+            ])
+        #expect(
+            try store.journal(scene: "a", from: 0) == [
+                JournalEntry(scene: "a", revision: 1, change: Array("create a".utf8), layoutHash: "h1", at: 42)
+            ])
         #expect(try store.journal(scene: "b", from: 0).map(\.layoutHash) == [nil])
-        let summary = SnapshotSessionSummary(session: "s-1", number: 1, scene: "a", baseRevision: 1,
-                                             sizes: session.sizes, hash: "abc", createdAt: 42)
+        let summary = SnapshotSessionSummary(
+            session: "s-1", number: 1, scene: "a", baseRevision: 1,
+            sizes: session.sizes, hash: "abc", createdAt: 42)
         #expect(try store.snapshotSessions(scene: "a") == [summary])
         #expect(try store.snapshotSession(id: "s-1") == SnapshotSession(summary: summary, body: [1, 2, 3]))
         #expect(try store.snapshotSession(id: "s-2") == nil)
         #expect(try store.meta(key: "config") == "v1")
         #expect(try store.meta(key: "absent") == nil)
         #expect(store.nextSessionNumber() == 2, "the committed session number is never handed out again")
-        #expect(try store.counts() == StoreCounts(scenes: 2, journalEntries: 2, snapshotSessions: 1,
-                                                 databaseBytes: try store.counts().databaseBytes))
+        #expect(
+            try store.counts()
+                == StoreCounts(
+                    scenes: 2, journalEntries: 2, snapshotSessions: 1,
+                    databaseBytes: try store.counts().databaseBytes))
     }
 
     @Test("a commit is durable without a clean close: the files copied while the store is open hold it")
@@ -81,9 +90,12 @@ struct CommitTests {
         update.upsertScene(id: "a", device: "ipad-mini", revision: 2, state: stateBytes("a", 2))
         update.appendJournal(scene: "a", revision: 2, change: [2])
         try store.commit(update)
-        #expect(try store.loadScenes() == [
-            StoredScene(id: "a", device: "ipad-mini", revision: 2, state: stateBytes("a", 2), createdAt: 100, updatedAt: 250),
-        ])
+        #expect(
+            try store.loadScenes() == [
+                StoredScene(
+                    id: "a", device: "ipad-mini", revision: 2, state: stateBytes("a", 2), createdAt: 100, updatedAt: 250
+                )
+            ])
         #expect(try store.journal(scene: "a", from: 2).map(\.at) == [250])
     }
 
@@ -105,8 +117,10 @@ struct CommitTests {
         let store = try openStore(directory.database)
         var batch = creation("a")
         batch.appendJournal(scene: "a", revision: 2, change: [2])
-        batch.insertSnapshotSession(SnapshotSessionInsert(session: "s-1", number: store.nextSessionNumber(), scene: "a",
-                                                          baseRevision: 2, sizes: [], hash: "h", body: []))
+        batch.insertSnapshotSession(
+            SnapshotSessionInsert(
+                session: "s-1", number: store.nextSessionNumber(), scene: "a",
+                baseRevision: 2, sizes: [], hash: "h", body: []))
         batch.append(contentsOf: creation("b"))
         try store.commit(batch)
         var deletion = StoreBatch()
@@ -131,8 +145,10 @@ struct CommitTests {
         batch.upsertScene(id: "a", device: "ipad", revision: 2, state: [2])
         batch.appendJournal(scene: "a", revision: 2, change: [2])
         batch.append(contentsOf: creation("b"))
-        batch.insertSnapshotSession(SnapshotSessionInsert(session: "s1", number: 1, scene: "ghost", baseRevision: 1,
-                                                          sizes: [], hash: "h", body: [])) // no such scene
+        batch.insertSnapshotSession(
+            SnapshotSessionInsert(
+                session: "s1", number: 1, scene: "ghost", baseRevision: 1,
+                sizes: [], hash: "h", body: []))  // no such scene
         batch.upsertScene(id: "c", device: "ipad", revision: 1, state: [])
         let error = storeError { try store.commit(batch) }
         #expect(error?.kind == .constraint)
@@ -144,7 +160,8 @@ struct CommitTests {
         #expect(try store.journal(scene: "b", from: 0).isEmpty)
 
         try store.commit(creation("b"))
-        #expect(try store.loadScenes().map(\.id).sorted() == ["a", "b"], "the store keeps working after a failed batch")
+        #expect(
+            try store.loadScenes().map(\.id).sorted() == ["a", "b"], "the store keeps working after a failed batch")
         // The failed batch's sequence numbers were given back: a's next entry is replayed.
         var next = StoreBatch()
         next.appendJournal(scene: "a", revision: 2, change: [2])
@@ -159,8 +176,10 @@ struct CommitTests {
         let directory = TemporaryDirectory()
         let store = try openStore(directory.database)
         var batch = creation("a")
-        batch.insertSnapshotSession(SnapshotSessionInsert(session: "s1", number: 1, scene: "ghost", baseRevision: 1,
-                                                          sizes: [], hash: "h", body: []))
+        batch.insertSnapshotSession(
+            SnapshotSessionInsert(
+                session: "s1", number: 1, scene: "ghost", baseRevision: 1,
+                sizes: [], hash: "h", body: []))
         let error = storeError { try store.commit(batch) }
         #expect(error?.kind == .constraint)
         #expect(error?.extendedCode == SQLITE_CONSTRAINT_FOREIGNKEY)
@@ -202,14 +221,18 @@ struct CommitTests {
             try store.commit(creation("a"))
             let first = store.nextSessionNumber()
             var batch = StoreBatch()
-            batch.insertSnapshotSession(SnapshotSessionInsert(session: "s-\(first)", number: first, scene: "a",
-                                                              baseRevision: 1, sizes: [], hash: "h", body: []))
+            batch.insertSnapshotSession(
+                SnapshotSessionInsert(
+                    session: "s-\(first)", number: first, scene: "a",
+                    baseRevision: 1, sizes: [], hash: "h", body: []))
             try store.commit(batch)
             let failed = store.nextSessionNumber()
             #expect(failed > first)
             var bad = StoreBatch()
-            bad.insertSnapshotSession(SnapshotSessionInsert(session: "s-\(failed)", number: failed, scene: "ghost",
-                                                            baseRevision: 1, sizes: [], hash: "h", body: []))
+            bad.insertSnapshotSession(
+                SnapshotSessionInsert(
+                    session: "s-\(failed)", number: failed, scene: "ghost",
+                    baseRevision: 1, sizes: [], hash: "h", body: []))
             #expect(storeError { try store.commit(bad) }?.kind == .constraint)
             #expect(store.nextSessionNumber() > failed)
             var deletion = StoreBatch()

@@ -73,30 +73,32 @@ struct DatabaseTests {
         #expect(try database.integer("SELECT count(*) FROM t") == 0)
     }
 
-    @Test("result codes are classified as the daemon needs them", arguments: [
-        (SQLITE_FULL, Int32(0), StoreError.Kind.full),
-        (SQLITE_IOERR_WRITE, ENOSPC, .full),
-        (SQLITE_IOERR_FSYNC, EDQUOT, .full),
-        (SQLITE_IOERR_WRITE, EIO, .ioError),
-        // A file system remounted read-only, an immutable file, a file the process may not write.
-        (SQLITE_IOERR_WRITE, EROFS, .readOnly),
-        (SQLITE_IOERR_WRITE, EPERM, .readOnly),
-        (SQLITE_IOERR_FSYNC, EROFS, .readOnly),
-        (SQLITE_IOERR_TRUNCATE, EACCES, .readOnly),
-        (SQLITE_IOERR, 0, .ioError),
-        (SQLITE_READONLY, 0, .readOnly),
-        (SQLITE_READONLY_DBMOVED, 0, .readOnly),
-        (SQLITE_BUSY, 0, .busy),
-        (SQLITE_BUSY_SNAPSHOT, 0, .busy),
-        (SQLITE_LOCKED, 0, .locked),
-        (SQLITE_CORRUPT, 0, .corrupt),
-        (SQLITE_CORRUPT_INDEX, 0, .corrupt),
-        (SQLITE_NOTADB, 0, .notADatabase),
-        (SQLITE_CONSTRAINT_FOREIGNKEY, 0, .constraint),
-        (SQLITE_CANTOPEN, 0, .cantOpen),
-        (SQLITE_MISUSE, 0, .other),
-        (SQLITE_NOMEM, 0, .other),
-    ])
+    @Test(
+        "result codes are classified as the daemon needs them",
+        arguments: [
+            (SQLITE_FULL, Int32(0), StoreError.Kind.full),
+            (SQLITE_IOERR_WRITE, ENOSPC, .full),
+            (SQLITE_IOERR_FSYNC, EDQUOT, .full),
+            (SQLITE_IOERR_WRITE, EIO, .ioError),
+            // A file system remounted read-only, an immutable file, a file the process may not write.
+            (SQLITE_IOERR_WRITE, EROFS, .readOnly),
+            (SQLITE_IOERR_WRITE, EPERM, .readOnly),
+            (SQLITE_IOERR_FSYNC, EROFS, .readOnly),
+            (SQLITE_IOERR_TRUNCATE, EACCES, .readOnly),
+            (SQLITE_IOERR, 0, .ioError),
+            (SQLITE_READONLY, 0, .readOnly),
+            (SQLITE_READONLY_DBMOVED, 0, .readOnly),
+            (SQLITE_BUSY, 0, .busy),
+            (SQLITE_BUSY_SNAPSHOT, 0, .busy),
+            (SQLITE_LOCKED, 0, .locked),
+            (SQLITE_CORRUPT, 0, .corrupt),
+            (SQLITE_CORRUPT_INDEX, 0, .corrupt),
+            (SQLITE_NOTADB, 0, .notADatabase),
+            (SQLITE_CONSTRAINT_FOREIGNKEY, 0, .constraint),
+            (SQLITE_CANTOPEN, 0, .cantOpen),
+            (SQLITE_MISUSE, 0, .other),
+            (SQLITE_NOMEM, 0, .other),
+        ])
     func classification(code: Int32, systemErrno: Int32, kind: StoreError.Kind) {
         #expect(StoreError.Kind.classify(extendedCode: code, systemErrno: systemErrno) == kind)
     }

@@ -17,8 +17,9 @@ struct FaultTests {
         try store.close()
     }
 
-    @Test("a database with a garbage page is refused as corrupt and left byte-for-byte unchanged",
-          arguments: [IntegrityCheck.quick, .full])
+    @Test(
+        "a database with a garbage page is refused as corrupt and left byte-for-byte unchanged",
+        arguments: [IntegrityCheck.quick, .full])
     func corruptRefused(check: IntegrityCheck) throws {
         let directory = TemporaryDirectory()
         try populatedDatabase(directory.database, scenes: 200)
@@ -91,7 +92,8 @@ struct FaultTests {
 
         var big = StoreBatch()
         for index in 0..<50 {
-            big.upsertScene(id: "big-\(index)", device: "ipad", revision: 1, state: stateBytes("big", Int64(index), size: 2000))
+            big.upsertScene(
+                id: "big-\(index)", device: "ipad", revision: 1, state: stateBytes("big", Int64(index), size: 2000))
         }
         let error = storeError { try store.commit(big) }
         #expect(error?.kind == .full)
@@ -103,8 +105,9 @@ struct FaultTests {
         #expect(try store.loadScenes().count == 51)
     }
 
-    @Test("a database file the process may not write is refused at open with .readOnly",
-          .enabled(if: getuid() != 0, "root writes through file permissions"))
+    @Test(
+        "a database file the process may not write is refused at open with .readOnly",
+        .enabled(if: getuid() != 0, "root writes through file permissions"))
     func readOnlyFile() throws {
         let directory = TemporaryDirectory()
         try populatedDatabase(directory.database, scenes: 1)

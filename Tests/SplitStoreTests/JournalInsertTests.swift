@@ -42,8 +42,11 @@ struct JournalInsertTests {
                     floor[id] = nil
                 case let .appendJournal(scene, revision, change, layoutHash):
                     lastSeq += 1
-                    rows.append(Row(seq: lastSeq, scene: scene, revision: revision, change: Array(batch.change(of: change)), changeType: "blob",
-                                    layoutHash: layoutHash, layoutHashType: layoutHash == nil ? "null" : "text", at: now))
+                    rows.append(
+                        Row(
+                            seq: lastSeq, scene: scene, revision: revision, change: Array(batch.change(of: change)),
+                            changeType: "blob",
+                            layoutHash: layoutHash, layoutHashType: layoutHash == nil ? "null" : "text", at: now))
                 case .insertSnapshotSession, .setMeta:
                     break
                 }
@@ -62,15 +65,18 @@ struct JournalInsertTests {
     func rows(_ path: String) throws -> [Row] {
         let database = try Database(path: path, mode: .readOnly)
         defer { try? database.close() }
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             SELECT seq, scene, revision, change, typeof(change), layout_hash, typeof(layout_hash), at FROM journal ORDER BY seq
             """)
         var rows: [Row] = []
         while try statement.step() {
-            rows.append(Row(seq: statement.int64(at: 0), scene: statement.text(at: 1), revision: statement.int64(at: 2),
-                            change: statement.blob(at: 3), changeType: statement.text(at: 4),
-                            layoutHash: statement.optionalText(at: 5), layoutHashType: statement.text(at: 6),
-                            at: statement.int64(at: 7)))
+            rows.append(
+                Row(
+                    seq: statement.int64(at: 0), scene: statement.text(at: 1), revision: statement.int64(at: 2),
+                    change: statement.blob(at: 3), changeType: statement.text(at: 4),
+                    layoutHash: statement.optionalText(at: 5), layoutHashType: statement.text(at: 6),
+                    at: statement.int64(at: 7)))
         }
         return rows
     }
@@ -100,8 +106,9 @@ struct JournalInsertTests {
         (0..<Int.random(in: lengths, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
     }
 
-    @Test("random batches: every journal row and every scene's seqs are what one INSERT per entry wrote",
-          arguments: [UInt64(1), 2, 3, 4])
+    @Test(
+        "random batches: every journal row and every scene's seqs are what one INSERT per entry wrote",
+        arguments: [UInt64(1), 2, 3, 4])
     func randomBatches(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
         let directory = TemporaryDirectory()
@@ -123,12 +130,14 @@ struct JournalInsertTests {
                 } else {
                     revisions[id]! += 1
                 }
-                let layoutHash: String? = switch Int.random(in: 0..<4, using: &random) {
-                case 0: nil
-                case 1: ""
-                default: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16)
-                }
-                batch.appendJournal(scene: id, revision: revisions[id]!, change: bytes(0...300, &random), layoutHash: layoutHash)
+                let layoutHash: String? =
+                    switch Int.random(in: 0..<4, using: &random) {
+                    case 0: nil
+                    case 1: ""
+                    default: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16)
+                    }
+                batch.appendJournal(
+                    scene: id, revision: revisions[id]!, change: bytes(0...300, &random), layoutHash: layoutHash)
                 if Int.random(in: 0..<16, using: &random) == 0 {
                     batch.upsertScene(id: id, device: "ipad", revision: revisions[id]!, state: bytes(0...64, &random))
                 }
@@ -158,8 +167,9 @@ struct JournalInsertTests {
             // 3 KiB each (a 64-row chunk holds 192 KiB), every tenth 40 KiB.
             let size = revision % 10 == 0 ? 40 << 10 : 3 << 10
             let change = (0..<size).map { UInt8(truncatingIfNeeded: $0 &+ Int(revision)) }
-            batch.appendJournal(scene: "big", revision: revision, change: change,
-                                layoutHash: String(repeating: "h", count: Int(revision) * 50))
+            batch.appendJournal(
+                scene: "big", revision: revision, change: change,
+                layoutHash: String(repeating: "h", count: Int(revision) * 50))
         }
         try store.commit(batch)
         reference.commit(batch, at: 7)
@@ -181,19 +191,25 @@ struct JournalInsertTests {
         var failing = StoreBatch()
         for revision in Int64(11)...50 { failing.appendJournal(scene: "a", revision: revision, change: [1, 2]) }
         // A session of a scene that does not exist: a foreign key failure, the batch rolls back.
-        failing.insertSnapshotSession(SnapshotSessionInsert(session: "s", number: 1, scene: "missing", baseRevision: 1,
-                                                            sizes: [], hash: "x", body: []))
+        failing.insertSnapshotSession(
+            SnapshotSessionInsert(
+                session: "s", number: 1, scene: "missing", baseRevision: 1,
+                sizes: [], hash: "x", body: []))
         #expect(throws: StoreError.self) { try store.commit(failing) }
         try expectMatches(reference, directory.database)
 
         var next = StoreBatch()
-        for revision in Int64(11)...20 { next.appendJournal(scene: "a", revision: revision, change: [3], layoutHash: "h") }
+        for revision in Int64(11)...20 {
+            next.appendJournal(scene: "a", revision: revision, change: [3], layoutHash: "h")
+        }
         try store.commit(next)
         reference.commit(next, at: 5)
         try expectMatches(reference, directory.database)
     }
 
-    @Test("a journal out of step with the log (its newest entry deleted behind the store's back) fails the batch, and a reopened store goes on from the file")
+    @Test(
+        "a journal out of step with the log (its newest entry deleted behind the store's back) fails the batch, and a reopened store goes on from the file"
+    )
     func journalOutOfStep() throws {
         let directory = TemporaryDirectory()
         let clock = JournalTestClock(9)
@@ -221,8 +237,9 @@ struct JournalInsertTests {
         #expect(try rows(directory.database).last?.revision == 6)
     }
 
-    @Test("the multi-row statements bind ?1 (now) once and four parameters per row, numbered in order",
-          arguments: StoreStatements.journalChunkRows)
+    @Test(
+        "the multi-row statements bind ?1 (now) once and four parameters per row, numbered in order",
+        arguments: StoreStatements.journalChunkRows)
     func statementText(rows: Int) {
         let sql = StoreStatements.journalInsertSQL(rows: rows)
         let last = 1 + 4 * rows

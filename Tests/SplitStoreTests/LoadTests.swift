@@ -14,8 +14,9 @@ struct LoadTests {
             var batch = StoreBatch()
             for index in 0..<total {
                 let id = "scene-\(index)"
-                batch.upsertScene(id: id, device: device(index), revision: revision(index),
-                                  state: stateBytes(id, revision(index), size: 64))
+                batch.upsertScene(
+                    id: id, device: device(index), revision: revision(index),
+                    state: stateBytes(id, revision(index), size: 64))
                 if batch.count == 10_000 {
                     try store.commit(batch)
                     batch.removeAll()
@@ -32,7 +33,8 @@ struct LoadTests {
         for scene in scenes {
             let index = try #require(Int(scene.id.dropFirst("scene-".count)))
             if scene.device != device(index) || scene.revision != revision(index)
-                || scene.state != stateBytes(scene.id, revision(index), size: 64) {
+                || scene.state != stateBytes(scene.id, revision(index), size: 64)
+            {
                 mismatches += 1
             }
         }

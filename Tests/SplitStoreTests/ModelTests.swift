@@ -55,10 +55,12 @@ struct StoreModel {
             floor[id] = nil
             sessions = sessions.filter { $0.value.scene != id }
         case let .appendJournal(scene, revision, change, _):
-            log.append(Entry(seq: lastSeq + 1, scene: scene, revision: revision, change: Array(batch.change(of: change))))
+            log.append(
+                Entry(seq: lastSeq + 1, scene: scene, revision: revision, change: Array(batch.change(of: change))))
         case let .insertSnapshotSession(session):
             guard scenes[session.scene] != nil, sessions[session.session] == nil,
-                  !sessions.values.contains(where: { $0.number == session.number }) else { return false }
+                !sessions.values.contains(where: { $0.number == session.number })
+            else { return false }
             sessions[session.session] = session
         case .setMeta:
             break
@@ -77,20 +79,24 @@ struct ModelTests {
         for _ in 0..<Int.random(in: 1...6, using: &random) {
             let scene = "s\(Int.random(in: 0..<5, using: &random))"
             let nextRevision = (model.journal(scene).map(\.revision).max() ?? model.scenes[scene]?.revision ?? 0) + 1
-            let revision = Int.random(in: 0..<5, using: &random) == 0 ? Int64.random(in: 1...8, using: &random) : nextRevision
+            let revision =
+                Int.random(in: 0..<5, using: &random) == 0 ? Int64.random(in: 1...8, using: &random) : nextRevision
             switch Int.random(in: 0..<10, using: &random) {
             case 0..<4:
-                batch.upsertScene(id: scene, device: ["ipad", "iphone"].randomElement(using: &random)!,
-                                  revision: revision, state: stateBytes(scene, revision, size: Int.random(in: 0...40, using: &random)))
+                batch.upsertScene(
+                    id: scene, device: ["ipad", "iphone"].randomElement(using: &random)!,
+                    revision: revision, state: stateBytes(scene, revision, size: Int.random(in: 0...40, using: &random))
+                )
             case 4..<7:
                 batch.appendJournal(scene: scene, revision: revision, change: stateBytes("change-" + scene, revision))
             case 7:
                 batch.deleteScene(id: scene)
             default:
                 let number = store.nextSessionNumber()
-                batch.insertSnapshotSession(SnapshotSessionInsert(
-                    session: "session-\(number)", number: number, scene: scene, baseRevision: revision,
-                    sizes: [UInt8(number % 256)], hash: "hash-\(number)", body: stateBytes("body", number)))
+                batch.insertSnapshotSession(
+                    SnapshotSessionInsert(
+                        session: "session-\(number)", number: number, scene: scene, baseRevision: revision,
+                        sizes: [UInt8(number % 256)], hash: "hash-\(number)", body: stateBytes("body", number)))
             }
         }
         return batch
@@ -100,15 +106,20 @@ struct ModelTests {
     /// no restart needs) from its head, never anything else.
     func expectMatches(_ store: SQLiteSceneStore, _ model: StoreModel, seed: UInt64, pruned: Bool = false) throws {
         let scenes = try store.loadScenes()
-        #expect(Dictionary(uniqueKeysWithValues: scenes.map { ($0.id, StoreModel.Scene(device: $0.device, revision: $0.revision, state: $0.state)) })
+        #expect(
+            Dictionary(
+                uniqueKeysWithValues: scenes.map {
+                    ($0.id, StoreModel.Scene(device: $0.device, revision: $0.revision, state: $0.state))
+                })
                 == model.scenes, "seed \(seed)")
         for index in 0..<5 {
             let scene = "s\(index)"
             let journal = try store.journal(scene: scene, from: 0)
             let expected = model.journal(scene)
             if pruned {
-                #expect(expected.map(\.revision).reversed().starts(with: journal.map(\.revision).reversed()),
-                        "seed \(seed) journal of \(scene): a suffix of the model's")
+                #expect(
+                    expected.map(\.revision).reversed().starts(with: journal.map(\.revision).reversed()),
+                    "seed \(seed) journal of \(scene): a suffix of the model's")
             } else {
                 #expect(journal.map(\.revision) == expected.map(\.revision), "seed \(seed) journal of \(scene)")
                 #expect(journal.map(\.change) == expected.map(\.change), "seed \(seed) journal of \(scene)")
@@ -121,22 +132,28 @@ struct ModelTests {
         let tails = try store.journalTails()
         let expectedTails = Dictionary(grouping: model.tails, by: \.scene)
         let tailGroups = Dictionary(grouping: tails, by: \.scene)
-        #expect(tailGroups.mapValues { $0.map(\.revision) } == expectedTails.mapValues { $0.map(\.revision) }, "seed \(seed) tails")
-        #expect(tailGroups.mapValues { $0.map(\.change) } == expectedTails.mapValues { $0.map(\.change) }, "seed \(seed) tails")
+        #expect(
+            tailGroups.mapValues { $0.map(\.revision) } == expectedTails.mapValues { $0.map(\.revision) },
+            "seed \(seed) tails")
+        #expect(
+            tailGroups.mapValues { $0.map(\.change) } == expectedTails.mapValues { $0.map(\.change) },
+            "seed \(seed) tails")
         #expect(SceneGroups.contiguous(tails.map(\.scene)), "seed \(seed): tails grouped by scene")
         for session in model.sessions.values {
             #expect(try store.snapshotSession(id: session.session)?.body == session.body, "seed \(seed)")
         }
     }
 
-    @Test("random batches leave the database exactly as the model says, before and after reopening",
-          arguments: [UInt64(1), 2, 3, 4, 5])
+    @Test(
+        "random batches leave the database exactly as the model says, before and after reopening",
+        arguments: [UInt64(1), 2, 3, 4, 5])
     func randomBatches(seed: UInt64) throws {
         try run(seed: seed, retention: 0)
     }
 
-    @Test("with a retention, pruning only ever drops history from the head of the journal",
-          arguments: [UInt64(11), 12, 13])
+    @Test(
+        "with a retention, pruning only ever drops history from the head of the journal",
+        arguments: [UInt64(11), 12, 13])
     func randomBatchesPruned(seed: UInt64) throws {
         try run(seed: seed, retention: 3)
     }
@@ -149,13 +166,15 @@ struct ModelTests {
         let pruned = retention > 0
         do {
             let store = try openStore(directory.database) {
-                $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0; $0.pruneBatch = 1; $0.durability = .normal
+                $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0; $0.pruneBatch = 1;
+                $0.durability = .normal
             }
             for _ in 0..<150 {
                 let batch = randomBatch(model, store, &random)
                 let accepted = model.commit(batch)
                 let error = storeError { try store.commit(batch) }
-                #expect((error == nil) == accepted, "seed \(seed): \(String(describing: error)) for \(batch.operations)")
+                #expect(
+                    (error == nil) == accepted, "seed \(seed): \(String(describing: error)) for \(batch.operations)")
                 if let error {
                     failures += 1
                     #expect(error.kind == .constraint && error.rolledBack)

@@ -8,12 +8,16 @@ import Testing
 struct RetentionTests {
     /// Options that prune at every commit (the watermark recomputed each time).
     static func eager(_ retention: Int64) -> (inout StoreOptions) -> Void {
-        { $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0; $0.pruneBatch = 1 }
+        {
+            $0.journalRetention = retention; $0.pruneRefreshMilliseconds = 0; $0.pruneBatch = 1
+        }
     }
 
     /// Commits revisions `revisions` of scene `id`, `perBatch` per batch, each checkpointed
     /// (the row is upserted before the entry, so every entry is history at once).
-    func commitCheckpointed(_ store: SQLiteSceneStore, scene id: String, _ revisions: ClosedRange<Int64>, perBatch: Int64 = 1) throws {
+    func commitCheckpointed(
+        _ store: SQLiteSceneStore, scene id: String, _ revisions: ClosedRange<Int64>, perBatch: Int64 = 1
+    ) throws {
         var revision = revisions.lowerBound
         while revision <= revisions.upperBound {
             var batch = StoreBatch()
@@ -35,8 +39,9 @@ struct RetentionTests {
         try store.commit(batch)
     }
 
-    @Test("history is kept as deep as the retention, over all scenes, newest kept",
-          arguments: [(Int64(10), Int64(1)), (10, 7), (3, 50)])
+    @Test(
+        "history is kept as deep as the retention, over all scenes, newest kept",
+        arguments: [(Int64(10), Int64(1)), (10, 7), (3, 50)])
     func keepsNewestHistory(retention: Int64, perBatch: Int64) throws {
         let directory = TemporaryDirectory()
         let store = try openStore(directory.database, Self.eager(retention))
@@ -52,8 +57,9 @@ struct RetentionTests {
         #expect(try store.counts().journalEntries == retention)
     }
 
-    @Test("history past the retention is pruned once a batch of it has gathered, never more than the retention",
-          arguments: [(Int64(10), Int64(8), Int64(1)), (10, 8, 3), (5, 20, 7)])
+    @Test(
+        "history past the retention is pruned once a batch of it has gathered, never more than the retention",
+        arguments: [(Int64(10), Int64(8), Int64(1)), (10, 8, 3), (5, 20, 7)])
     func prunesInBatches(retention: Int64, pruneBatch: Int64, perBatch: Int64) throws {
         let directory = TemporaryDirectory()
         let store = try openStore(directory.database) {

@@ -3,7 +3,9 @@ import Testing
 
 @Suite("Store tuning")
 struct StoreTuningTests {
-    @Test("the page cache is the configured size, or SQLite's default for 0", arguments: [Int64(0), 1024, 16 << 10, 64 << 10])
+    @Test(
+        "the page cache is the configured size, or SQLite's default for 0",
+        arguments: [Int64(0), 1024, 16 << 10, 64 << 10])
     func cacheSize(kib: Int64) throws {
         let directory = TemporaryDirectory()
         let store = try openStore(directory.database) { $0.cacheSizeKiB = kib }
@@ -32,8 +34,10 @@ struct StoreTuningTests {
             batch.appendJournal(scene: "a", revision: revision, change: [UInt8(revision)])
             if revision % 5 == 0 {
                 // The foreign key refuses the whole batch: nothing of it may stay.
-                batch.insertSnapshotSession(SnapshotSessionInsert(session: "s\(revision)", number: revision, scene: "missing",
-                                                                  baseRevision: 1, sizes: [], hash: "h", body: []))
+                batch.insertSnapshotSession(
+                    SnapshotSessionInsert(
+                        session: "s\(revision)", number: revision, scene: "missing",
+                        baseRevision: 1, sizes: [], hash: "h", body: []))
                 #expect(throws: StoreError.self) { try store.commit(batch) }
                 #expect(!store.database.isInTransaction)
             } else {

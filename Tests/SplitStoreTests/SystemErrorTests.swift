@@ -8,8 +8,9 @@ import CSQLite
 /// as `.readOnly` and says what the system said.
 @Suite("System errors")
 struct SystemErrorTests {
-    @Test("a WAL made immutable under an open store fails the commit as .readOnly with the system's reason; undone, commits work",
-          .enabled(if: getuid() == 0 && Unwritable.isSupported, "needs root and chattr +i"))
+    @Test(
+        "a WAL made immutable under an open store fails the commit as .readOnly with the system's reason; undone, commits work",
+        .enabled(if: getuid() == 0 && Unwritable.isSupported, "needs root and chattr +i"))
     func immutableWAL() throws {
         let directory = TemporaryDirectory()
         let store = try openStore(directory.database)

@@ -11,7 +11,8 @@ enum Unwritable {
         let directory = TemporaryDirectory()
         let file = directory.file("probe")
         guard FileManager.default.createFile(atPath: file, contents: nil),
-              (try? chattr("+i", file)) == true else { return false }
+            (try? chattr("+i", file)) == true
+        else { return false }
         defer { _ = try? chattr("-i", file) }
         return access(file, W_OK) != 0
     }()
@@ -72,8 +73,9 @@ struct UnwritableFilesTests {
         try store.close()
     }
 
-    @Test("a start refused because the database file is not writable creates nothing next to it; fixed, it writes",
-          .enabled(if: Unwritable.isSupported, "needs chattr +i as root"))
+    @Test(
+        "a start refused because the database file is not writable creates nothing next to it; fixed, it writes",
+        .enabled(if: Unwritable.isSupported, "needs chattr +i as root"))
     func refusedStartCreatesNothing() throws {
         let directory = TemporaryDirectory()
         try populated(directory.database)
@@ -92,9 +94,10 @@ struct UnwritableFilesTests {
         try commitWorks(directory.database)
     }
 
-    @Test("a -wal or -shm the process cannot write is refused at open, named; fixed, the store writes",
-          .enabled(if: Unwritable.isSupported, "needs chattr +i as root"),
-          arguments: ["-wal", "-shm"])
+    @Test(
+        "a -wal or -shm the process cannot write is refused at open, named; fixed, the store writes",
+        .enabled(if: Unwritable.isSupported, "needs chattr +i as root"),
+        arguments: ["-wal", "-shm"])
     func unwritableCompanionRefused(suffix: String) throws {
         let directory = TemporaryDirectory()
         try populated(directory.database)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import Testing
@@ -14,7 +14,9 @@ struct WALCheckpointTests {
         for index in first..<(first + count) {
             var batch = StoreBatch()
             let scene = "s\(index % 20)"
-            batch.upsertScene(id: scene, device: "ipad", revision: Int64(index + 1), state: stateBytes(scene, Int64(index + 1), size: stateSize))
+            batch.upsertScene(
+                id: scene, device: "ipad", revision: Int64(index + 1),
+                state: stateBytes(scene, Int64(index + 1), size: stateSize))
             batch.appendJournal(scene: scene, revision: Int64(index + 1), change: [UInt8(index % 251)])
             try store.commit(batch)
         }
@@ -33,7 +35,9 @@ struct WALCheckpointTests {
     func checkpointsInBackground() throws {
         let directory = TemporaryDirectory()
         do {
-            let store = try openStore(directory.database) { $0.walCheckpointPages = 40; $0.durability = .normal }
+            let store = try openStore(directory.database) {
+                $0.walCheckpointPages = 40; $0.durability = .normal
+            }
             try commitBatches(store, count: 300, stateSize: 6000)
             #expect(eventually { store.statistics.walCheckpoints > 0 })
             #expect(store.statistics.failedCommits == 0)
@@ -67,7 +71,9 @@ struct WALCheckpointTests {
     @Test("a requested cycle checkpoints a WAL below its threshold and starts it over")
     func requestedCycle() throws {
         let directory = TemporaryDirectory()
-        let store = try openStore(directory.database) { $0.walCheckpointPages = 16_000; $0.durability = .normal }
+        let store = try openStore(directory.database) {
+            $0.walCheckpointPages = 16_000; $0.durability = .normal
+        }
         try commitBatches(store, count: 30, stateSize: 6000)
         #expect(store.statistics.walCheckpoints == 0)
         let before = try #require(contents(of: directory.database + "-wal"))
@@ -105,16 +111,21 @@ struct WALCheckpointTests {
         }
     }
 
-    @Test("a writer that never pauses still gets its WAL started over: the file stays bounded", arguments: [false, true])
+    @Test(
+        "a writer that never pauses still gets its WAL started over: the file stays bounded", arguments: [false, true])
     func walStaysBounded(retryingHeldBackCommits: Bool) throws {
         let directory = TemporaryDirectory()
         let threshold: Int32 = 40
-        let store = try openStore(directory.database) { $0.walCheckpointPages = threshold; $0.durability = .normal }
+        let store = try openStore(directory.database) {
+            $0.walCheckpointPages = threshold; $0.durability = .normal
+        }
         var largest = 0
         for index in 0..<1200 {
             var batch = StoreBatch()
             let scene = "s\(index % 20)"
-            batch.upsertScene(id: scene, device: "ipad", revision: Int64(index + 1), state: stateBytes(scene, Int64(index + 1), size: 6000))
+            batch.upsertScene(
+                id: scene, device: "ipad", revision: Int64(index + 1),
+                state: stateBytes(scene, Int64(index + 1), size: 6000))
             batch.appendJournal(scene: scene, revision: Int64(index + 1), change: [UInt8(index % 251)])
             if retryingHeldBackCommits {
                 // The daemon's way: a refused commit is kept and tried again.
@@ -128,8 +139,9 @@ struct WALCheckpointTests {
         let bound = Int(threshold * 4 + 16) * (4096 + 24) + 32
         #expect(largest <= bound, "WAL reached \(largest) bytes")
         let statistics = store.statistics
-        #expect(statistics.walCheckpointsHoldingWriter + statistics.writerWALCheckpoints > 0,
-                "the WAL was started over: after a pass holding the writer back, or by the writer")
+        #expect(
+            statistics.walCheckpointsHoldingWriter + statistics.writerWALCheckpoints > 0,
+            "the WAL was started over: after a pass holding the writer back, or by the writer")
         #expect(statistics.walCheckpoints > statistics.writerWALCheckpoints, "the thread did passes")
         #expect(statistics.failedCommits == 0)
         if store.walCheckpointer?.raisesFallingBehindPasses == true {
@@ -144,7 +156,9 @@ struct WALCheckpointTests {
     @Test("once the writer stops, the thread's last pass (holding the writer back) reaches the WAL's end")
     func lastPassHoldsTheWriter() throws {
         let directory = TemporaryDirectory()
-        let store = try openStore(directory.database) { $0.walCheckpointPages = 40; $0.durability = .normal }
+        let store = try openStore(directory.database) {
+            $0.walCheckpointPages = 40; $0.durability = .normal
+        }
         try commitBatches(store, count: 100, stateSize: 6000)
         #expect(eventually { store.statistics.walCheckpointsHoldingWriter > 0 })
         #expect(eventually { store.statistics.longestWriterHoldNanoseconds > 0 }, "the hold is timed")
@@ -157,7 +171,9 @@ struct WALCheckpointTests {
     func heldBackCommits() throws {
         let directory = TemporaryDirectory()
         // A threshold the thread never reaches: only the test holds the writer back.
-        let store = try openStore(directory.database) { $0.walCheckpointPages = 1_000_000; $0.preallocatesWAL = false }
+        let store = try openStore(directory.database) {
+            $0.walCheckpointPages = 1_000_000; $0.preallocatesWAL = false
+        }
         try commitBatches(store, count: 1, stateSize: 100)
         let checkpointer = try #require(store.walCheckpointer)
         var refused = StoreBatch()
@@ -210,7 +226,9 @@ struct WALFlushTests {
         try store.commit(batch)
         try flush.flush()
         try flush.flush()
-        let normal = try openStore(directory.file("n.db")) { $0.durability = .normal; $0.flushOffWriter = true }
+        let normal = try openStore(directory.file("n.db")) {
+            $0.durability = .normal; $0.flushOffWriter = true
+        }
         #expect(normal.deferredFlush == nil, "normal durability never flushes per commit")
     }
 

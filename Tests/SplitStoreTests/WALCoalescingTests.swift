@@ -25,8 +25,11 @@ struct WALCoalescingTests {
         for index in first..<(first + count) {
             var batch = StoreBatch()
             let scene = "s\(index % 7)"
-            batch.upsertScene(id: scene, device: "ipad", revision: Int64(index + 1), state: stateBytes(scene, Int64(index + 1), size: stateSize))
-            batch.appendJournal(scene: scene, revision: Int64(index + 1), change: [UInt8(index % 251)], layoutHash: "2abcdef01234567")
+            batch.upsertScene(
+                id: scene, device: "ipad", revision: Int64(index + 1),
+                state: stateBytes(scene, Int64(index + 1), size: stateSize))
+            batch.appendJournal(
+                scene: scene, revision: Int64(index + 1), change: [UInt8(index % 251)], layoutHash: "2abcdef01234567")
             try store.commit(batch)
         }
     }
@@ -34,7 +37,9 @@ struct WALCoalescingTests {
     /// A store whose WAL is open (one commit made), never checkpointed during a test.
     private func openWriterWithItsWAL() throws -> (TemporaryDirectory, SQLiteSceneStore) {
         let directory = TemporaryDirectory()
-        let store = try openStore(directory.database) { $0.durability = .normal; $0.walCheckpointPages = 100_000 }
+        let store = try openStore(directory.database) {
+            $0.durability = .normal; $0.walCheckpointPages = 100_000
+        }
         try commit(store, count: 1, stateSize: 100)
         return (directory, store)
     }
@@ -104,7 +109,9 @@ struct WALCoalescingTests {
         let before = try #require(database.walWriteCounts)
         try database.execute("BEGIN")
         // ~200 pages of rows: the 8-page cache spills them into the WAL mid-transaction.
-        try database.execute("WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < 200) INSERT INTO t SELECT k, zeroblob(3000) FROM n")
+        try database.execute(
+            "WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < 200) INSERT INTO t SELECT k, zeroblob(3000) FROM n"
+        )
         // The first rows' pages were spilled: changing them again overwrites their frames.
         try database.execute("UPDATE t SET v = randomblob(3000) WHERE k <= 20")
         let changed = try #require(try database.integer("SELECT sum(length(v)) + count(*) FROM t WHERE k <= 20"))
@@ -126,7 +133,9 @@ struct WALCoalescingTests {
     func aCopyTakenWithoutCheckpointRecovers() throws {
         let directory = TemporaryDirectory()
         let copy = TemporaryDirectory()
-        let store = try openStore(directory.database) { $0.durability = .normal; $0.walCheckpointPages = 100_000 }
+        let store = try openStore(directory.database) {
+            $0.durability = .normal; $0.walCheckpointPages = 100_000
+        }
         try commit(store, count: 60, stateSize: 5000)
         // Taken while the store is open and nothing was checkpointed: only the WAL holds the
         // commits, so recovery reads every frame, header and page.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import Testing
@@ -26,7 +26,9 @@ struct WALPreallocationTests {
     @Test("the WAL is zero-filled to 1.5 checkpoint cycles at open and commits overwrite it")
     func fillsToOneAndAHalfCycles() throws {
         let directory = TemporaryDirectory()
-        let store = try openStore(directory.database) { $0.preallocatesWAL = true; $0.walCheckpointPages = 64 }
+        let store = try openStore(directory.database) {
+            $0.preallocatesWAL = true; $0.walCheckpointPages = 64
+        }
         // 96 frames: where the writer raises a lagging cycle, so a full load stays in the zeros.
         let expected = WALPreallocation.size(pages: 96, pageSize: 4096)
         #expect(expected == 32 + 96 * (24 + 4096))
@@ -45,9 +47,13 @@ struct WALPreallocationTests {
         let preallocated = try openStore(filled.database) {
             $0.preallocatesWAL = true; $0.walCheckpointPages = 64; $0.walSizeLimitBytes = 4096
         }
-        #expect(try preallocated.database.integer("PRAGMA journal_size_limit") == Int64(WALPreallocation.size(pages: 96, pageSize: 4096)))
+        #expect(
+            try preallocated.database.integer("PRAGMA journal_size_limit")
+                == Int64(WALPreallocation.size(pages: 96, pageSize: 4096)))
         try preallocated.close()
-        let grown = try openStore(plain.database) { $0.walCheckpointPages = 64; $0.walSizeLimitBytes = 4096 }
+        let grown = try openStore(plain.database) {
+            $0.walCheckpointPages = 64; $0.walSizeLimitBytes = 4096
+        }
         #expect(try grown.database.integer("PRAGMA journal_size_limit") == 4096)
         try grown.close()
     }

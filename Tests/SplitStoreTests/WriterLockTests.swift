@@ -18,8 +18,9 @@ struct WriterLockTests {
         #expect(error?.kind == .busy)
         #expect(error?.message.contains("another splitd") == true, "\(String(describing: error))")
         // Both names: the one given and the file it reaches.
-        #expect(error?.message.contains(link) == true && error?.message.contains(directory.database) == true,
-                "\(String(describing: error))")
+        #expect(
+            error?.message.contains(link) == true && error?.message.contains(directory.database) == true,
+            "\(String(describing: error))")
         // The lock is the file's: nothing was created next to the link.
         #expect(access(link + ".lock", F_OK) != 0)
         #expect(access(link + "-wal", F_OK) != 0)
@@ -96,12 +97,16 @@ struct WriterLockTests {
         let lockPath = directory.database + ".lock"
         #expect(symlink(directory.file("elsewhere"), lockPath) == 0)
         var error = storeError { try openStore(directory.database) }
-        #expect(error?.kind == .cantOpen && error?.message.contains("symbolic link") == true, "\(String(describing: error))")
+        #expect(
+            error?.kind == .cantOpen && error?.message.contains("symbolic link") == true, "\(String(describing: error))"
+        )
         #expect(access(directory.file("elsewhere"), F_OK) != 0, "the lock followed the symlink")
         #expect(access(directory.database, F_OK) != 0)
         #expect(unlink(lockPath) == 0 && mkfifo(lockPath, 0o600) == 0)
         error = storeError { try openStore(directory.database) }
-        #expect(error?.kind == .cantOpen && error?.message.contains("not a regular file") == true, "\(String(describing: error))")
+        #expect(
+            error?.kind == .cantOpen && error?.message.contains("not a regular file") == true,
+            "\(String(describing: error))")
         #expect(access(directory.database, F_OK) != 0)
     }
 

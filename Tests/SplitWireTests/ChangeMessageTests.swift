@@ -9,7 +9,8 @@ import Testing
 @Suite struct ChangeMessageTests {
     static let ids = Generator<RequestID, Shrink.None<RequestID>>(run: { rng in
         let texts = ["", "a", "req-7", "a\"b", "x\\y", "tab\t", "设置", "\u{1}"]
-        return Bool.random(using: &rng) ? .int(Int64.random(in: Int64.min...Int64.max, using: &rng))
+        return Bool.random(using: &rng)
+            ? .int(Int64.random(in: Int64.min...Int64.max, using: &rng))
             : .string(texts.randomElement(using: &rng)!)
     })
 

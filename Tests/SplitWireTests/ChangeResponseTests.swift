@@ -26,8 +26,9 @@ import Testing
         await propertyCheck(count: 100, input: WireGenerators.layout, WireGenerators.events) { layout, events in
             let response = WireEncoder.changeResponse(id: .int(7), revision: 3, layout: layout, events: events)
             var fromLocated: [UInt8] = [], fromFields: [UInt8] = []
-            WireEncoder.appendLayoutPush(scene: "s", change: ChangeFields(encoded: response.bytes[response.fields]),
-                                         to: &fromLocated)
+            WireEncoder.appendLayoutPush(
+                scene: "s", change: ChangeFields(encoded: response.bytes[response.fields]),
+                to: &fromLocated)
             WireEncoder.appendLayoutPush(scene: "s", revision: 3, layout: layout, events: events, to: &fromFields)
             #expect(fromLocated == fromFields)
         }

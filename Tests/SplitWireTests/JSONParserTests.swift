@@ -4,28 +4,30 @@ import Testing
 
 @Suite("JSONParser")
 struct JSONParserTests {
-    @Test("parses every kind of value", arguments: [
-        ("null", JSONValue.null),
-        ("true", .bool(true)),
-        ("false", .bool(false)),
-        ("0", .int(0)),
-        ("-0", .int(0)),
-        ("1366", .int(1366)),
-        ("-42", .int(-42)),
-        ("9223372036854775807", .int(Int64.max)),
-        ("-9223372036854775808", .int(Int64.min)),
-        ("1.5", .double(1.5)),
-        ("-0.25", .double(-0.25)),
-        ("1e3", .double(1000)),
-        ("1E+3", .double(1000)),
-        ("2.5e-3", .double(0.0025)),
-        ("\"\"", .string("")),
-        ("\"hello\"", .string("hello")),
-        ("[]", .array([])),
-        ("{}", .object([:])),
-        (" \t\r\n[1, \"a\", null] \n", .array([.int(1), .string("a"), .null])),
-        ("{\"a\":{\"b\":[true]}}", .object(["a": .object(["b": .array([.bool(true)])])])),
-    ])
+    @Test(
+        "parses every kind of value",
+        arguments: [
+            ("null", JSONValue.null),
+            ("true", .bool(true)),
+            ("false", .bool(false)),
+            ("0", .int(0)),
+            ("-0", .int(0)),
+            ("1366", .int(1366)),
+            ("-42", .int(-42)),
+            ("9223372036854775807", .int(Int64.max)),
+            ("-9223372036854775808", .int(Int64.min)),
+            ("1.5", .double(1.5)),
+            ("-0.25", .double(-0.25)),
+            ("1e3", .double(1000)),
+            ("1E+3", .double(1000)),
+            ("2.5e-3", .double(0.0025)),
+            ("\"\"", .string("")),
+            ("\"hello\"", .string("hello")),
+            ("[]", .array([])),
+            ("{}", .object([:])),
+            (" \t\r\n[1, \"a\", null] \n", .array([.int(1), .string("a"), .null])),
+            ("{\"a\":{\"b\":[true]}}", .object(["a": .object(["b": .array([.bool(true)])])])),
+        ])
     func parsesValid(text: String, expected: JSONValue) throws {
         #expect(try JSONParser.parse(text) == expected)
     }
@@ -54,11 +56,13 @@ struct JSONParserTests {
         #expect(many.double == 1e300)
     }
 
-    @Test("doubles are correctly rounded", arguments: [
-        "0.1", "3.141592653589793", "1e-7", "123456789012345678e-3", "2.2250738585072014e-308",
-        "4.9e-324", "1.7976931348623157e308", "0.30000000000000004", "9007199254740993.0",
-        "1.00000000000000011102230246251565404236316680908203125",
-    ])
+    @Test(
+        "doubles are correctly rounded",
+        arguments: [
+            "0.1", "3.141592653589793", "1e-7", "123456789012345678e-3", "2.2250738585072014e-308",
+            "4.9e-324", "1.7976931348623157e308", "0.30000000000000004", "9007199254740993.0",
+            "1.00000000000000011102230246251565404236316680908203125",
+        ])
     func doublesRoundCorrectly(text: String) throws {
         // The standard library's parser is correctly rounded: the reference.
         #expect(try JSONParser.parse(text).double == Double(text))
@@ -90,29 +94,33 @@ struct JSONParserTests {
         #expect(throws: JSONParseError.self) { try custom.parse("[[[1]]]") }
     }
 
-    @Test("refuses invalid documents", arguments: [
-        "", "   ", "nul", "tru", "True", "NULL", "01", "-01", "00", "1.", ".5", "-", "+1", "1e", "1e+",
-        "0x10", "NaN", "Infinity", "-Infinity", "1e400", "-1e400", "[1,]", "[,1]", "{\"a\":1,}", "{,}",
-        "{\"a\"}", "{\"a\" 1}", "{a:1}", "{'a':1}", "'a'", "[1 2]", "[", "]", "{", "}", "\"abc",
-        "\"a\\x\"", "\"\\u12\"", "\"\\u12G4\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"",
-        "\"\\ud800x\"", "\"tab\there\"", "\"nl\nhere\"", "1 2", "{} x", "[]]", "{\"a\":1,\"a\":2}",
-        "\u{FEFF}1", "[1]\u{0}",
-    ])
+    @Test(
+        "refuses invalid documents",
+        arguments: [
+            "", "   ", "nul", "tru", "True", "NULL", "01", "-01", "00", "1.", ".5", "-", "+1", "1e", "1e+",
+            "0x10", "NaN", "Infinity", "-Infinity", "1e400", "-1e400", "[1,]", "[,1]", "{\"a\":1,}", "{,}",
+            "{\"a\"}", "{\"a\" 1}", "{a:1}", "{'a':1}", "'a'", "[1 2]", "[", "]", "{", "}", "\"abc",
+            "\"a\\x\"", "\"\\u12\"", "\"\\u12G4\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"",
+            "\"\\ud800x\"", "\"tab\there\"", "\"nl\nhere\"", "1 2", "{} x", "[]]", "{\"a\":1,\"a\":2}",
+            "\u{FEFF}1", "[1]\u{0}",
+        ])
     func refusesInvalid(text: String) {
         #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
     }
 
-    @Test("refuses invalid UTF-8", arguments: [
-        [0x22, 0xFF, 0x22],                 // never valid
-        [0x22, 0xC0, 0xAF, 0x22],           // overlong '/'
-        [0x22, 0xE0, 0x80, 0xAF, 0x22],     // overlong 3-byte
-        [0x22, 0xED, 0xA0, 0x80, 0x22],     // UTF-8 encoded surrogate U+D800
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], // above U+10FFFF
-        [0x22, 0xC3, 0x22],                 // truncated sequence
-        [0x22, 0x80, 0x22],                 // lone continuation byte
-        [0x22, 0xE2, 0x82, 0x22],           // truncated 3-byte
-        [0x22, 0xC3],                       // truncated at the end of input
-    ] as [[UInt8]])
+    @Test(
+        "refuses invalid UTF-8",
+        arguments: [
+            [0x22, 0xFF, 0x22],  // never valid
+            [0x22, 0xC0, 0xAF, 0x22],  // overlong '/'
+            [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong 3-byte
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // UTF-8 encoded surrogate U+D800
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
+            [0x22, 0xC3, 0x22],  // truncated sequence
+            [0x22, 0x80, 0x22],  // lone continuation byte
+            [0x22, 0xE2, 0x82, 0x22],  // truncated 3-byte
+            [0x22, 0xC3],  // truncated at the end of input
+        ] as [[UInt8]])
     func refusesInvalidUTF8(bytes: [UInt8]) {
         #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes) }
     }

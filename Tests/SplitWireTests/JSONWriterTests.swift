@@ -16,8 +16,9 @@ struct JSONWriterTests {
         #expect(text(.object(["k\"ey": .string("v")])) == #"{"k\"ey":"v"}"#)
     }
 
-    @Test("finds a character to escape at any position of a long string",
-          arguments: ["\"", "\\", "\n", "\u{0}", "\u{1F}"])
+    @Test(
+        "finds a character to escape at any position of a long string",
+        arguments: ["\"", "\\", "\n", "\u{0}", "\u{1F}"])
     func escapingAnywhere(special: String) throws {
         // The strict parser refuses raw control characters, and a raw quote or backslash
         // would end the string early or start a bogus escape: parsing back is the check.
@@ -27,8 +28,9 @@ struct JSONWriterTests {
                     var characters = Array(repeating: filler, count: length)
                     characters[position] = special
                     let original = characters.joined()
-                    #expect(try JSONParser.parse(text(.string(original))) == .string(original),
-                            "at \(position)/\(length)")
+                    #expect(
+                        try JSONParser.parse(text(.string(original))) == .string(original),
+                        "at \(position)/\(length)")
                 }
             }
         }

@@ -9,11 +9,17 @@ struct JournalRecordCodingTests {
         switch Int.random(in: 0..<6, using: &rng) {
         case 0: return .created
         case 5:
-            return .change(.reconfigure(WireGenerators.makePatch(using: &rng),
-                                        size: WireGenerators.makeWindowSize(using: &rng)))
+            return .change(
+                .reconfigure(
+                    WireGenerators.makePatch(using: &rng),
+                    size: WireGenerators.makeWindowSize(using: &rng)))
         case 1: return .change(.resize(WireGenerators.makeWindowSize(using: &rng)))
-        case 2: return .change(.resize(Size(width: Double.random(in: 0.001...100_000, using: &rng),
-                                            height: Double.random(in: 0.001...100_000, using: &rng))))
+        case 2:
+            return .change(
+                .resize(
+                    Size(
+                        width: Double.random(in: 0.001...100_000, using: &rng),
+                        height: Double.random(in: 0.001...100_000, using: &rng))))
         default: return .change(.intent(WireGenerators.makeIntent(using: &rng)))
         }
     })
@@ -32,23 +38,27 @@ struct JournalRecordCodingTests {
         var patch = SplitConfigPatch()
         patch.sizePolicy = .largest
         let reconfigure = JournalRecordCoding.encode(.change(.reconfigure(patch, size: Size(width: 1200, height: 900))))
-        #expect(String(decoding: reconfigure, as: UTF8.self)
+        #expect(
+            String(decoding: reconfigure, as: UTF8.self)
                 == #"{"v":1,"reconfigure":{"intent":{"kind":"setConfig","config":{"sizePolicy":"largest"}},"#
-                    + #""size":{"width":1200,"height":900}}}"#)
+                + #""size":{"width":1200,"height":900}}}"#)
     }
 
-    @Test("request lines of older daemons, other versions and damaged entries are refused",
-          arguments: [#"{"id":1,"op":"resize","scene":"a","width":390,"height":844}"#,
-                      #"{"v":2,"resize":{"width":390,"height":844}}"#,
-                      #"{"v":1}"#,
-                      #"{"v":1,"created":false}"#,
-                      #"{"v":1,"intent":{"kind":"teleport"}}"#,
-                      #"{"v":1,"resize":{"width":390}}"#,
-                      #"{"v":1,"reconfigure":{"intent":{"kind":"pop","column":"primary"},"#
-                          + #""size":{"width":390,"height":844}}}"#,
-                      #"{"v":1,"reconfigure":{"intent":{"kind":"setConfig","config":{}}}}"#,
-                      #"[1]"#,
-                      #"{"v":1,"resize":"#])
+    @Test(
+        "request lines of older daemons, other versions and damaged entries are refused",
+        arguments: [
+            #"{"id":1,"op":"resize","scene":"a","width":390,"height":844}"#,
+            #"{"v":2,"resize":{"width":390,"height":844}}"#,
+            #"{"v":1}"#,
+            #"{"v":1,"created":false}"#,
+            #"{"v":1,"intent":{"kind":"teleport"}}"#,
+            #"{"v":1,"resize":{"width":390}}"#,
+            #"{"v":1,"reconfigure":{"intent":{"kind":"pop","column":"primary"},"#
+                + #""size":{"width":390,"height":844}}}"#,
+            #"{"v":1,"reconfigure":{"intent":{"kind":"setConfig","config":{}}}}"#,
+            #"[1]"#,
+            #"{"v":1,"resize":"#,
+        ])
     func refusesOthers(text: String) {
         #expect(throws: WireError.self) { try JournalRecordCoding.decode(Array(text.utf8)) }
     }

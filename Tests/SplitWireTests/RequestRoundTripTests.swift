@@ -24,8 +24,9 @@ struct RequestRoundTripTests {
             #expect(viaCodable == patch)
             let text = String(decoding: writer.bytes, as: UTF8.self)
             let line = #"{"id":1,"op":"intent","scene":"s","intent":{"kind":"setConfig","config":"# + text + "}}"
-            #expect(try RequestDecoder.decode(line).op
-                == .intent(scene: "s", intent: .setConfig(viaCodable), baseRevision: nil))
+            #expect(
+                try RequestDecoder.decode(line).op
+                    == .intent(scene: "s", intent: .setConfig(viaCodable), baseRevision: nil))
             // And the hand encoder writes what the Codable encoder writes.
             #expect(try JSONParser.parse(writer.bytes) == JSONParser.parse(Array(JSONEncoder().encode(patch))))
         }
@@ -73,7 +74,8 @@ struct RequestRoundTripTests {
                     let carried = (0...line.count).contains { length in
                         let closed = Array(line.prefix(length)) + [UInt8(ascii: "}")]
                         guard case .object(let object)? = try? JSONParser.parse(closed),
-                              let value = object["id"] else { return false }
+                            let value = object["id"]
+                        else { return false }
                         return RequestID(json: value) == id
                     }
                     #expect(carried, "id \(id) echoed for \(String(decoding: line, as: UTF8.self))")

@@ -17,14 +17,20 @@ import SplitTestSupport
         mutating func chance(_ percent: UInt64) -> Bool { next() % 100 < percent }
     }
 
-    static let ids = ["7", #""r-1""#, "123456789012345678", "0", "1234567890123456789", "99999999999999999999999",
-                      "-3", "007", "1.0", "1e2",
-                      #""""#, #""a\"b""#, #""设置""#, #""a\u0041""#, "null", "true", "[1]"]
+    static let ids = [
+        "7", #""r-1""#, "123456789012345678", "0", "1234567890123456789", "99999999999999999999999",
+        "-3", "007", "1.0", "1e2",
+        #""""#, #""a\"b""#, #""设置""#, #""a\u0041""#, "null", "true", "[1]",
+    ]
     static let ops = [#""resize""#, #""resize""#, #""resize""#, #""Resize""#, #""intent""#, #""resize ""#, "1"]
-    static let scenes = [#""s""#, #""bench-12""#, #""a b:c.d_e""#, #""""#, #""a\"b""#, #""设置""#, #""x\u0041""#,
-                         "5", "null"]
-    static let sides = ["1366", "1024", "375", "1", "100000", "100001", "0", "-5", "007", "1366.5", "1e3", "1E3",
-                        "9999999", "99999999999999999999999", #""1366""#, "null", "1366.0"]
+    static let scenes = [
+        #""s""#, #""bench-12""#, #""a b:c.d_e""#, #""""#, #""a\"b""#, #""设置""#, #""x\u0041""#,
+        "5", "null",
+    ]
+    static let sides = [
+        "1366", "1024", "375", "1", "100000", "100001", "0", "-5", "007", "1366.5", "1e3", "1E3",
+        "9999999", "99999999999999999999999", #""1366""#, "null", "1366.0",
+    ]
     static let revisions = ["3", "0", "17", "-1", "null", "1.5", "123456789012345678", #""3""#]
 
     /// A resize-like line: members in random order, sometimes odd values, duplicates, an
@@ -35,8 +41,10 @@ import SplitTestSupport
         func value(_ choices: [String]) -> String {
             dice.chance(70) ? choices[Int(dice.next() % 3)] : dice.pick(choices)
         }
-        var members = [("id", value(ids)), ("op", value(ops)), ("scene", value(scenes)),
-                       ("width", value(sides)), ("height", value(sides))]
+        var members = [
+            ("id", value(ids)), ("op", value(ops)), ("scene", value(scenes)),
+            ("width", value(sides)), ("height", value(sides)),
+        ]
         if dice.chance(30) { members.append(("baseRevision", value(revisions))) }
         if dice.chance(10) { members.append(dice.pick(members)) }
         if dice.chance(10) { members.append(("extra", "1")) }
@@ -87,8 +95,10 @@ import SplitTestSupport
             #expect(Self.general(line) == .success(fast))
             #expect(try RequestDecoder.decode(line) == fast)
         }
-        let refused = [#"{"id":1,"op":"resize","scene":"s","width":0,"height":1024}"#,
-                       #"{"id":1,"id":2,"op":"resize","scene":"s","width":10,"height":1024}"#]
+        let refused = [
+            #"{"id":1,"op":"resize","scene":"s","width":0,"height":1024}"#,
+            #"{"id":1,"id":2,"op":"resize","scene":"s","width":10,"height":1024}"#,
+        ]
         for text in refused {
             #expect(Array(text.utf8).withUnsafeBytes { ResizeFastPath.decode($0) } == nil)
             #expect(throws: RequestFailure.self) { try RequestDecoder.decode(text) }

@@ -27,12 +27,16 @@ struct SceneStateCodecTests {
     /// intents and resizes (refused changes skipped).
     static func makeState(device: String, using rng: inout WireGenerators.RNG) -> SceneState? {
         let config: SplitConfigPatch? = Bool.random(using: &rng) ? WireGenerators.makePatch(using: &rng) : nil
-        guard var state = try? engine.createScene(id: WireGenerators.makeID(using: &rng), device: device,
-                                                  size: makeSize(device: device, using: &rng), config: config) else {
+        guard
+            var state = try? engine.createScene(
+                id: WireGenerators.makeID(using: &rng), device: device,
+                size: makeSize(device: device, using: &rng), config: config)
+        else {
             return nil
         }
         for _ in 0..<Int.random(in: 0...24, using: &rng) {
-            let change: SceneChange = Int.random(in: 0..<3, using: &rng) == 0
+            let change: SceneChange =
+                Int.random(in: 0..<3, using: &rng) == 0
                 ? .resize(makeSize(device: device, using: &rng))
                 : .intent(WireGenerators.makeIntent(using: &rng))
             if let next = try? engine.apply(change, to: state) { state = next.state }
@@ -60,8 +64,9 @@ struct SceneStateCodecTests {
     /// The codec writes the JSON Foundation writes for `state`, and both read it back.
     static func expectCodableJSON(_ state: SceneState, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let codec = try SceneStateCodec.encode(state)
-        #expect(try JSONParser.parse(codec) == JSONParser.parse(Array(JSONEncoder().encode(state))),
-                sourceLocation: sourceLocation)
+        #expect(
+            try JSONParser.parse(codec) == JSONParser.parse(Array(JSONEncoder().encode(state))),
+            sourceLocation: sourceLocation)
         #expect(try SceneStateCodec.decode(codec) == state, sourceLocation: sourceLocation)
         #expect(try JSONDecoder().decode(SceneState.self, from: Data(codec)) == state, sourceLocation: sourceLocation)
     }
@@ -78,8 +83,9 @@ struct SceneStateCodecTests {
         }
         for (index, text) in StoredFormatFixtures.foundationSceneStates.enumerated() {
             let stored = Array(text.utf8)
-            #expect(try SceneStateCodec.decode(stored) == JSONDecoder().decode(SceneState.self, from: Data(stored)),
-                    "Foundation fixture \(index)")
+            #expect(
+                try SceneStateCodec.decode(stored) == JSONDecoder().decode(SceneState.self, from: Data(stored)),
+                "Foundation fixture \(index)")
         }
     }
 
@@ -123,11 +129,14 @@ struct SceneStateCodecTests {
 
     @Test("awkward strings: escapes, slashes, unicode, control characters, long ids")
     func awkwardStrings() throws {
-        var state = try Self.engine.createScene(id: "s", device: "ipad-pro-12.9",
-                                                size: Size(width: 1366, height: 1024), config: nil)
+        var state = try Self.engine.createScene(
+            id: "s", device: "ipad-pro-12.9",
+            size: Size(width: 1366, height: 1024), config: nil)
         state.id = "a/b"
-        state.navigation.primary = ["a\"b", "x\\y", "设置", "tab\u{1}\n", "😀/é", String(repeating: "z", count: 200),
-                                    ""]
+        state.navigation.primary = [
+            "a\"b", "x\\y", "设置", "tab\u{1}\n", "😀/é", String(repeating: "z", count: 200),
+            "",
+        ]
         state.navigation.placeholder = "\u{7f}"
         state.device = "d\u{2028}"
         try Self.expectCodableJSON(state)
@@ -140,9 +149,11 @@ struct SceneStateCodecTests {
     /// the codec and the reference must accept and refuse the same variants, with the same result.
     @Test("each member missing, null or mistyped: same outcome as the Codable decoder")
     func memberVariants() async {
-        let replacements: [JSONValue] = [.null, .string("automatic"), .string("compact"), .int(3), .double(3.0),
-                                         .double(2.5), .bool(true), .array([]), .object(JSONObject()), .int(-1),
-                                         .string("allVisible")]
+        let replacements: [JSONValue] = [
+            .null, .string("automatic"), .string("compact"), .int(3), .double(3.0),
+            .double(2.5), .bool(true), .array([]), .object(JSONObject()), .int(-1),
+            .string("allVisible"),
+        ]
         await propertyCheck(count: 40, input: Self.sceneState) { state throws in
             let tree = try JSONParser.parse(SceneStateCodec.encode(state))
             for variant in Self.variants(of: tree, replacements: replacements) {
@@ -192,8 +203,9 @@ struct SceneStateCodecTests {
 
     @Test("members in reverse order, unknown members, escaped keys, optional keys absent")
     func documentShapes() throws {
-        let state = try Self.engine.createScene(id: "s", device: "ipad-pro-12.9",
-                                                size: Size(width: 1366, height: 1024), config: nil)
+        let state = try Self.engine.createScene(
+            id: "s", device: "ipad-pro-12.9",
+            size: Size(width: 1366, height: 1024), config: nil)
         guard case .object(let object) = try JSONParser.parse(SceneStateCodec.encode(state)) else {
             Issue.record("not an object")
             return
@@ -209,13 +221,15 @@ struct SceneStateCodecTests {
         #expect(try SceneStateCodec.decode(Array(text.utf8)) == state)
 
         // A navigation written before its optional members existed, and an empty config.
-        let minimal = #"{"id":"s","device":"ipad-pro-12.9","size":{"width":1366,"height":1024},"#
+        let minimal =
+            #"{"id":"s","device":"ipad-pro-12.9","size":{"width":1366,"height":1024},"#
             + #""traits":{"horizontalSizeClass":"regular","verticalSizeClass":"regular"},"config":{},"revision":1,"#
             + #""navigation":{},"display":{}}"#
         Self.expectSameOutcome(Array(minimal.utf8))
         let decoded = try SceneStateCodec.decode(Array(minimal.utf8))
-        #expect(decoded.config == SplitConfig() && decoded.navigation == NavigationState()
-            && decoded.display == DisplayMemory())
+        #expect(
+            decoded.config == SplitConfig() && decoded.navigation == NavigationState()
+                && decoded.display == DisplayMemory())
     }
 
     // MARK: Malformed input
@@ -271,9 +285,11 @@ struct SceneStateCodecTests {
 
     @Test("not a scene state at all")
     func notAState() {
-        for text in ["", " ", "null", "[]", "{}", "\"s\"", "{\"id\":1}", "{\"id\":\"s\"", "{\"id\":\"s\",}",
-                     "{\"id\":\"s\" \"device\":\"d\"}", "{\"id\":\"s\",\"id\":\"t\"}", "\u{feff}{}",
-                     String(repeating: "[", count: 100_000)] {
+        for text in [
+            "", " ", "null", "[]", "{}", "\"s\"", "{\"id\":1}", "{\"id\":\"s\"", "{\"id\":\"s\",}",
+            "{\"id\":\"s\" \"device\":\"d\"}", "{\"id\":\"s\",\"id\":\"t\"}", "\u{feff}{}",
+            String(repeating: "[", count: 100_000),
+        ] {
             #expect(throws: StoredDocumentError.self, "\(text.prefix(20))") {
                 try SceneStateCodec.decode(Array(text.utf8))
             }
@@ -282,8 +298,9 @@ struct SceneStateCodecTests {
 
     @Test("non-finite numbers are refused when encoding, as Codable refuses them")
     func nonFinite() throws {
-        var state = try Self.engine.createScene(id: "s", device: "ipad-pro-12.9",
-                                                size: Size(width: 1366, height: 1024), config: nil)
+        var state = try Self.engine.createScene(
+            id: "s", device: "ipad-pro-12.9",
+            size: Size(width: 1366, height: 1024), config: nil)
         state.config.preferredPrimaryColumnWidth = .nan
         #expect(throws: EncodingError.self) { try SceneStateCodec.encode(state) }
         state.config.preferredPrimaryColumnWidth = nil

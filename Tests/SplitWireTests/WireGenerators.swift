@@ -40,8 +40,9 @@ enum WireGenerators {
     }
 
     static func makeTraits(using rng: inout RNG) -> Traits {
-        Traits(horizontalSizeClass: pick(SizeClass.self, using: &rng),
-               verticalSizeClass: pick(SizeClass.self, using: &rng))
+        Traits(
+            horizontalSizeClass: pick(SizeClass.self, using: &rng),
+            verticalSizeClass: pick(SizeClass.self, using: &rng))
     }
 
     static func makeStack(using rng: inout RNG) -> [String] {
@@ -52,20 +53,23 @@ enum WireGenerators {
         let size = makeSize(using: &rng)
         let collapsed = chance(&rng)
         let columns: [ColumnLayout] = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
-            ColumnLayout(column: pick(Column.self, using: &rng), visible: chance(&rng),
-                         x: -makePoints(using: &rng) + 100,
-                         width: makePoints(using: &rng), overlay: chance(&rng), dimmed: chance(&rng),
-                         stack: makeStack(using: &rng))
+            ColumnLayout(
+                column: pick(Column.self, using: &rng), visible: chance(&rng),
+                x: -makePoints(using: &rng) + 100,
+                width: makePoints(using: &rng), overlay: chance(&rng), dimmed: chance(&rng),
+                stack: makeStack(using: &rng))
         }
         let presentations: [PresentationLayout] = (0..<Int.random(in: 0...2, using: &rng)).map { _ in
-            PresentationLayout(vc: makeID(using: &rng), style: pick(PresentationStyle.self, using: &rng),
-                               effectiveStyle: pick(PresentationStyle.self, using: &rng))
+            PresentationLayout(
+                vc: makeID(using: &rng), style: pick(PresentationStyle.self, using: &rng),
+                effectiveStyle: pick(PresentationStyle.self, using: &rng))
         }
-        return Layout(size: size, orientation: size.orientation, traits: makeTraits(using: &rng), collapsed: collapsed,
-                      displayMode: collapsed ? nil : pick(DisplayMode.self, using: &rng),
-                      splitBehavior: collapsed ? nil : pick(SplitBehavior.self, using: &rng),
-                      columns: columns, presentations: presentations,
-                      selectedTab: chance(&rng) ? Int.random(in: 0...5, using: &rng) : nil)
+        return Layout(
+            size: size, orientation: size.orientation, traits: makeTraits(using: &rng), collapsed: collapsed,
+            displayMode: collapsed ? nil : pick(DisplayMode.self, using: &rng),
+            splitBehavior: collapsed ? nil : pick(SplitBehavior.self, using: &rng),
+            columns: columns, presentations: presentations,
+            selectedTab: chance(&rng) ? Int.random(in: 0...5, using: &rng) : nil)
     }
 
     static func makeEvent(using rng: inout RNG) -> SceneEvent {
@@ -77,8 +81,9 @@ enum WireGenerators {
         case 4: return .willExpand(moved: makeStack(using: &rng))
         case 5: return .didExpand(moved: makeStack(using: &rng))
         case 6:
-            return .displayModeChanged(from: chance(&rng) ? pick(DisplayMode.self, using: &rng) : nil,
-                                       to: chance(&rng) ? pick(DisplayMode.self, using: &rng) : nil)
+            return .displayModeChanged(
+                from: chance(&rng) ? pick(DisplayMode.self, using: &rng) : nil,
+                to: chance(&rng) ? pick(DisplayMode.self, using: &rng) : nil)
         case 7: return .appear(vc: makeID(using: &rng), column: pick(Column.self, using: &rng))
         case 8: return .disappear(vc: makeID(using: &rng), column: pick(Column.self, using: &rng))
         case 9: return .presented(vc: makeID(using: &rng), style: pick(PresentationStyle.self, using: &rng))
@@ -117,8 +122,9 @@ enum WireGenerators {
         patch.presentsWithGesture = maybe(&rng) { Bool.random(using: &$0) }
         patch.showsSecondaryOnlyButton = maybe(&rng) { Bool.random(using: &$0) }
         patch.roots = maybe(&rng) { rng in
-            ColumnRoots(primary: maybe(&rng) { makeID(using: &$0) }, supplementary: maybe(&rng) { makeID(using: &$0) },
-                        secondary: maybe(&rng) { makeID(using: &$0) }, compact: maybe(&rng) { makeID(using: &$0) })
+            ColumnRoots(
+                primary: maybe(&rng) { makeID(using: &$0) }, supplementary: maybe(&rng) { makeID(using: &$0) },
+                secondary: maybe(&rng) { makeID(using: &$0) }, compact: maybe(&rng) { makeID(using: &$0) })
         }
         if chance(&rng) { patch.placeholder = .some(maybe(&rng) { makeID(using: &$0) }) }
         patch.tabs = maybe(&rng) { rng in
@@ -167,23 +173,28 @@ enum WireGenerators {
         switch Int.random(in: 0..<15, using: &rng) {
         case 0: return .hello(protocol: Int.random(in: 0...3, using: &rng), client: maybe(&rng) { makeID(using: &$0) })
         case 1:
-            return .sceneCreate(scene: scene, device: ["ipad-pro-12.9", "material"].randomElement(using: &rng)!,
-                                size: maybe(&rng) { makeWindowSize(using: &$0) },
-                                config: maybe(&rng) { makePatch(using: &$0) })
+            return .sceneCreate(
+                scene: scene, device: ["ipad-pro-12.9", "material"].randomElement(using: &rng)!,
+                size: maybe(&rng) { makeWindowSize(using: &$0) },
+                config: maybe(&rng) { makePatch(using: &$0) })
         case 2: return .sceneGet(scene: scene)
         case 3: return .sceneList
         case 4: return .sceneDelete(scene: scene)
         case 5:
-            return .sceneAttach(scene: scene, role: pick(ClientRole.self, using: &rng),
-                                size: maybe(&rng) { makeWindowSize(using: &$0) }, notices: chance(&rng) ? .deleted : [])
+            return .sceneAttach(
+                scene: scene, role: pick(ClientRole.self, using: &rng),
+                size: maybe(&rng) { makeWindowSize(using: &$0) }, notices: chance(&rng) ? .deleted : [])
         case 6: return .sceneDetach(scene: scene)
         case 7: return .resize(scene: scene, size: makeWindowSize(using: &rng), baseRevision: baseRevision)
         case 8: return .intent(scene: scene, intent: makeIntent(using: &rng), baseRevision: baseRevision)
         case 9:
             if chance(&rng) { return .snapshot(scene: scene, target: .preset("appSwitcher")) }
-            return .snapshot(scene: scene, target: .sizes((1...Int.random(in: 1...4, using: &rng)).map { _ in
-                makeWindowSize(using: &rng)
-            }))
+            return .snapshot(
+                scene: scene,
+                target: .sizes(
+                    (1...Int.random(in: 1...4, using: &rng)).map { _ in
+                        makeWindowSize(using: &rng)
+                    }))
         case 10: return .snapshotList(scene: scene)
         case 11: return .snapshotGet(session: ["17", "s-3f2a"].randomElement(using: &rng)!)
         case 12: return .stats
@@ -193,8 +204,10 @@ enum WireGenerators {
     }
 
     static func makeRequest(using rng: inout RNG) -> Request {
-        let id: RequestID = chance(&rng) ? .int(Int64.random(in: -5...Int64.max, using: &rng))
-                                         : .string(makeID(using: &rng))
+        let id: RequestID =
+            chance(&rng)
+            ? .int(Int64.random(in: -5...Int64.max, using: &rng))
+            : .string(makeID(using: &rng))
         return Request(id: id, op: makeOperation(using: &rng))
     }
 }

@@ -6,7 +6,7 @@ import Testing
 @Suite("WireNames")
 struct WireNamesTests {
     private func check<E: CaseIterable & RawRepresentable>(_: E.Type, _ name: (E) -> StaticString)
-        where E.RawValue == String {
+    where E.RawValue == String {
         for value in E.allCases { #expect("\(name(value))" == value.rawValue) }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import SplitClient
 import SplitCore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `splitctl attach SCENE`: the terminal becomes a live window of the scene (docs/TERMINAL.md).
@@ -38,20 +38,27 @@ struct Attach: ParsableCommand {
     @Option(help: "Device profile or rule set for --create.")
     var device: String?
 
-    @Option(help: ArgumentHelp("Split configuration for --create: a JSON object or @file.", valueName: "json"),
-            transform: JSONArgument.init(parsing:))
+    @Option(
+        help: ArgumentHelp("Split configuration for --create: a JSON object or @file.", valueName: "json"),
+        transform: JSONArgument.init(parsing:))
     var config: JSONArgument?
 
     // .unconditional: `--cell-width -1` is a value to refuse, not a missing value.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Points per terminal column (default 8, or $SPLITCTL_CELL).", valueName: "pt"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Points per terminal column (default 8, or $SPLITCTL_CELL).", valueName: "pt"))
     var cellWidth: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Points per terminal row (default 16, or $SPLITCTL_CELL).", valueName: "pt"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Points per terminal row (default 16, or $SPLITCTL_CELL).", valueName: "pt"))
     var cellHeight: Double?
 
     func validate() throws {
         if create, device == nil { throw ValidationError("--create needs --device ID") }
-        if !create, device != nil || config != nil { throw ValidationError("--device and --config only apply with --create") }
+        if !create, device != nil || config != nil {
+            throw ValidationError("--device and --config only apply with --create")
+        }
         for (name, value) in [("--cell-width", cellWidth), ("--cell-height", cellHeight)] {
             if let value, !(value > 0 && value.isFinite) {
                 throw ValidationError("\(name) must be a positive number of points, not \(points(value))")
@@ -65,7 +72,9 @@ struct Attach: ParsableCommand {
         var metrics = CellMetrics()
         if let text = ProcessInfo.processInfo.environment[CellMetrics.environmentVariable], !text.isEmpty {
             guard let parsed = CellMetrics(parsing: text) else {
-                throw ValidationError("$\(CellMetrics.environmentVariable) must look like 8x16 (points per column x per row), not '\(text)'")
+                throw ValidationError(
+                    "$\(CellMetrics.environmentVariable) must look like 8x16 (points per column x per row), not '\(text)'"
+                )
             }
             metrics = parsed
         }
@@ -84,9 +93,10 @@ struct Attach: ParsableCommand {
             printError("the terminal reports no size (0x0): set one, e.g. with `stty rows 40 cols 120`")
             throw ExitCode.validationFailure
         }
-        let options = AttachOptions(scene: scene, role: role.role, create: create, device: device, config: config?.value,
-                                    metrics: try metrics(), socketPath: try global.socketPath(), timeout: global.timeoutDuration,
-                                    utf8: localeIsUTF8(ProcessInfo.processInfo.environment))
+        let options = AttachOptions(
+            scene: scene, role: role.role, create: create, device: device, config: config?.value,
+            metrics: try metrics(), socketPath: try global.socketPath(), timeout: global.timeoutDuration,
+            utf8: localeIsUTF8(ProcessInfo.processInfo.environment))
         let session = AttachSession(options: options, terminal: size)
         do {
             try session.connectFirst()

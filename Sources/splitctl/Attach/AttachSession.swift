@@ -2,7 +2,7 @@ import SplitClient
 import SplitCore
 import SplitWire
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What `splitctl attach` was asked to do.
@@ -25,7 +25,9 @@ struct AttachOptions {
 /// counts as UTF-8, today's default (containers often set none); `C`, `POSIX` or
 /// `en_US.ISO-8859-1` do not.
 func localeIsUTF8(_ environment: [String: String]) -> Bool {
-    guard let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else {
+    guard
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty })
+    else {
         return true
     }
     let lowered = locale.lowercased()
@@ -94,9 +96,13 @@ final class AttachSession {
         while true {
             if let ending { return ending.status }
             draw()
-            var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
-            if let connection { descriptors.append(pollfd(fd: connection.socket.fd, events: Int16(POLLIN), revents: 0)) }
+            var descriptors = [
+                pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+            ]
+            if let connection {
+                descriptors.append(pollfd(fd: connection.socket.fd, events: Int16(POLLIN), revents: 0))
+            }
             let ready = poll(&descriptors, nfds_t(descriptors.count), pollTimeout())
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -176,14 +182,18 @@ final class AttachSession {
 
     /// Sends an intent and shows splitd's answer; an error response becomes the message line
     /// unless `reportErrors` is false (then it is thrown to the caller).
-    private func sendIntent(_ intent: JSONValue, on connection: SplitConnection, reportErrors: Bool = true) throws(ClientError) {
+    private func sendIntent(
+        _ intent: JSONValue, on connection: SplitConnection, reportErrors: Bool = true
+    ) throws(ClientError) {
         do throws(ClientError) {
             let before = state.revision
             let reply = try connection.intent(options.scene, intent)
             state.show(reply.layout, revision: reply.revision, events: reply.events)
             // As splitctl's change commands say it: some changes (a tab selection) move the
             // revision without events.
-            if reply.events.isEmpty { state.say("\(describeIntent(intent)): " + (reply.revision == before ? "no change" : "no events")) }
+            if reply.events.isEmpty {
+                state.say("\(describeIntent(intent)): " + (reply.revision == before ? "no change" : "no events"))
+            }
         } catch .server(let code, let message) where reportErrors {
             state.say("\(describeIntent(intent)): \(code): \(message)", error: true)
         }
@@ -241,7 +251,8 @@ final class AttachSession {
             return try connection.attach(options.scene, role: state.role, size: size, notices: .deleted)
         } catch .server(let code, _) where code == "unknown_scene" && mayCreate {
             do throws(ClientError) {
-                try connection.createScene(options.scene, device: options.device ?? "", size: size, config: options.config)
+                try connection.createScene(
+                    options.scene, device: options.device ?? "", size: size, config: options.config)
             } catch .server(let code, _) where code == "scene_exists" {
                 // Another terminal created it first: attach to theirs.
             }
@@ -272,7 +283,9 @@ final class AttachSession {
             pump()
         } catch .server(let code, let message) where code == "unknown_scene" {
             // It will not come back by retrying.
-            ending = Ending(status: 65, message: "\(code): \(message) (it was deleted while attach was reconnecting)", isError: true)
+            ending = Ending(
+                status: 65, message: "\(code): \(message) (it was deleted while attach was reconnecting)", isError: true
+            )
         } catch {
             attempt += 1
             state.link = .reconnecting(attempt: attempt, reason: "\(error)")

@@ -95,7 +95,8 @@ extension AttachState {
         case .right, .character("l"): moveFocus(by: 1)
         case .enter: return .intent(Intent.showDetail(vc: "item-\(selectedItem + 1)").wireObject)
         case .backspace, .character("h"): return .intent(Intent.back.wireObject)
-        case .character("p"): return .intent(Intent.push(column: pushColumn, vc: "\(pushColumn.rawValue)-\(revision + 1)").wireObject)
+        case .character("p"):
+            return .intent(Intent.push(column: pushColumn, vc: "\(pushColumn.rawValue)-\(revision + 1)").wireObject)
         case .tab: return .nextTab
         case .character(let digit) where ("1"..."9").contains(digit):
             return .intent(Intent.selectTab(index: Int(String(digit))! - 1).wireObject)

@@ -13,7 +13,8 @@ struct CellMetrics: Equatable {
     init?(parsing text: String) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]),
-              width > 0, height > 0, width.isFinite, height.isFinite else { return nil }
+            width > 0, height > 0, width.isFinite, height.isFinite
+        else { return nil }
         self.width = width
         self.height = height
     }

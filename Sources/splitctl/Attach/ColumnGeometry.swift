@@ -25,7 +25,8 @@ enum ColumnGeometry {
             let right = Int(((column.x + column.width) * scale).rounded())
             let x = max(left, 0), end = min(right, columns)
             guard end > x else { return nil }
-            return ColumnRect(column: column, x: x, width: end - x, clippedLeft: left < 0, clippedRight: right > columns)
+            return ColumnRect(
+                column: column, x: x, width: end - x, clippedLeft: left < 0, clippedRight: right > columns)
         }
     }
 }

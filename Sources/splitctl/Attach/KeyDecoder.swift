@@ -50,13 +50,14 @@ enum KeyDecoder {
         var end = start + 2
         while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
         guard end < bytes.count else { return (nil, bytes.count - start) }
-        let key: Key? = switch bytes[end] {
-        case UInt8(ascii: "A"): .up
-        case UInt8(ascii: "B"): .down
-        case UInt8(ascii: "C"): .right
-        case UInt8(ascii: "D"): .left
-        default: nil
-        }
+        let key: Key? =
+            switch bytes[end] {
+            case UInt8(ascii: "A"): .up
+            case UInt8(ascii: "B"): .down
+            case UInt8(ascii: "C"): .right
+            case UInt8(ascii: "D"): .left
+            default: nil
+            }
         return (key, end - start + 1)
     }
 

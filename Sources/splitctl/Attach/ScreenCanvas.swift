@@ -49,7 +49,9 @@ struct ScreenCanvas {
         }
     }
 
-    mutating func fill(x: Int, y: Int, width w: Int, height h: Int, _ character: Character = " ", style: CellStyle = .plain) {
+    mutating func fill(
+        x: Int, y: Int, width w: Int, height h: Int, _ character: Character = " ", style: CellStyle = .plain
+    ) {
         for row in span(y, h, height) {
             for column in span(x, w, width) { set(column, row, character, style) }
         }
@@ -70,8 +72,10 @@ struct ScreenCanvas {
 
     /// A box-drawing frame; `openLeft`/`openRight` leave that side undrawn (a column that
     /// continues past the window edge).
-    mutating func box(x: Int, y: Int, width w: Int, height h: Int, style: CellStyle = .plain,
-                      openLeft: Bool = false, openRight: Bool = false) {
+    mutating func box(
+        x: Int, y: Int, width w: Int, height h: Int, style: CellStyle = .plain,
+        openLeft: Bool = false, openRight: Bool = false
+    ) {
         guard w >= 2, h >= 2 else { return }
         let right = x + w - 1, bottom = y + h - 1
         for column in x...right {

@@ -32,13 +32,17 @@ enum ScreenRenderer {
             canvas.put("waiting for the layout of \(state.scene)...", x: 1, y: area.top + 1)
         }
         if state.helpVisible { drawHelp(area: area, on: &canvas) }
-        canvas.put(state.ticker.isEmpty ? "events: -" : "events: " + state.ticker, x: 1, y: size.rows - 2,
-                   style: hintText, limit: size.columns - 2)
+        canvas.put(
+            state.ticker.isEmpty ? "events: -" : "events: " + state.ticker, x: 1, y: size.rows - 2,
+            style: hintText, limit: size.columns - 2)
         if let message = state.message {
-            canvas.put(message, x: 1, y: size.rows - 1, style: state.messageIsError ? errorText : .plain, limit: size.columns - 2)
+            canvas.put(
+                message, x: 1, y: size.rows - 1, style: state.messageIsError ? errorText : .plain,
+                limit: size.columns - 2)
         } else {
-            canvas.put("? help  ←→ focus  ↑↓ select  ⏎ open  p push  ⌫ back  tab/1-9 tabs  d mode  n snapshot  q quit",
-                       x: 1, y: size.rows - 1, style: hintText, limit: size.columns - 2)
+            canvas.put(
+                "? help  ←→ focus  ↑↓ select  ⏎ open  p push  ⌫ back  tab/1-9 tabs  d mode  n snapshot  q quit",
+                x: 1, y: size.rows - 1, style: hintText, limit: size.columns - 2)
         }
         return canvas
     }
@@ -55,13 +59,16 @@ enum ScreenRenderer {
         let status = statusFields(state)
         let link = linkFields(state.link)
         // Priority order, as (is a link field, index).
-        let order = status.indices.prefix(2).map { (false, $0) } + link.indices.map { (true, $0) }
+        let order =
+            status.indices.prefix(2).map { (false, $0) } + link.indices.map { (true, $0) }
             + status.indices.dropFirst(2).map { (false, $0) }
         for count in stride(from: order.count, through: 1, by: -1) {
             let chosen = order.prefix(count)
             let statusCount = chosen.filter { !$0.0 }.count, linkCount = chosen.filter { $0.0 }.count
             let left = joinedStatus(status, statusCount)
-            let right = linkCount == 0 ? "" : link.prefix(linkCount).joined(separator: ": ") + (linkCount < link.count ? ": …" : "")
+            let right =
+                linkCount == 0
+                ? "" : link.prefix(linkCount).joined(separator: ": ") + (linkCount < link.count ? ": …" : "")
             if 1 + left.count + (right.isEmpty ? 0 : 2 + right.count) + 1 <= width { return (left, right) }
         }
         return (cutScene(status[0], width - 2), "")
@@ -84,8 +91,10 @@ enum ScreenRenderer {
         var parts = ["scene \(visible(state.scene))", "rev \(state.revision)"]
         // Most telling first: a narrow terminal leaves fields out from the right.
         if let layout = state.layout {
-            parts.append(layout.collapsed ? "collapsed"
-                : "expanded \(layout.displayMode?.rawValue ?? "-") \(layout.splitBehavior?.rawValue ?? "-")")
+            parts.append(
+                layout.collapsed
+                    ? "collapsed"
+                    : "expanded \(layout.displayMode?.rawValue ?? "-") \(layout.splitBehavior?.rawValue ?? "-")")
             parts.append("\(layout.traits.horizontalSizeClass.rawValue)/\(layout.traits.verticalSizeClass.rawValue)")
             parts.append("\(sizeLabel(layout.size)) \(layout.orientation.rawValue)")
             if let tab = layout.selectedTab { parts.append("tab \(tab)") }
@@ -111,21 +120,26 @@ enum ScreenRenderer {
         canvas.put(" " + link + " ", x: canvas.width - link.count - 2, y: 0, style: linkStyle)
     }
 
-    private static func drawColumns(_ layout: Layout, state: AttachState, area: (top: Int, height: Int),
-                                    on canvas: inout ScreenCanvas) {
+    private static func drawColumns(
+        _ layout: Layout, state: AttachState, area: (top: Int, height: Int),
+        on canvas: inout ScreenCanvas
+    ) {
         for rect in ColumnGeometry.rects(for: layout, columns: canvas.width) {
             let column = rect.column
             let focused = column.column == state.focus
             // Overlay columns hide what lies under them.
             canvas.fill(x: rect.x, y: area.top, width: rect.width, height: area.height)
-            canvas.box(x: rect.x, y: area.top, width: rect.width, height: area.height,
-                       style: focused ? focusBorder : .plain, openLeft: rect.clippedLeft, openRight: rect.clippedRight)
+            canvas.box(
+                x: rect.x, y: area.top, width: rect.width, height: area.height,
+                style: focused ? focusBorder : .plain, openLeft: rect.clippedLeft, openRight: rect.clippedRight)
             var title = "─ \(column.column.rawValue) \(points(column.width))pt"
             if column.overlay { title += " overlay" }
             if column.dimmed { title += " dimmed" }
-            canvas.put(title + " ", x: rect.x + 1, y: area.top, style: focused ? focusBorder : .plain, limit: rect.width - 2)
-            drawContent(of: column, focused: focused, state: state, x: rect.x + 2, y: area.top + 1,
-                        width: rect.width - 4, height: area.height - 2, on: &canvas)
+            canvas.put(
+                title + " ", x: rect.x + 1, y: area.top, style: focused ? focusBorder : .plain, limit: rect.width - 2)
+            drawContent(
+                of: column, focused: focused, state: state, x: rect.x + 2, y: area.top + 1,
+                width: rect.width - 4, height: area.height - 2, on: &canvas)
             if column.dimmed {
                 canvas.restyle(x: rect.x, y: area.top, width: rect.width, height: area.height) { $0.faint = true }
             }
@@ -133,8 +147,10 @@ enum ScreenRenderer {
     }
 
     /// The stack (bottom first, top highlighted), then, in the focused column, the items.
-    private static func drawContent(of column: ColumnLayout, focused: Bool, state: AttachState,
-                                    x: Int, y: Int, width: Int, height: Int, on canvas: inout ScreenCanvas) {
+    private static func drawContent(
+        of column: ColumnLayout, focused: Bool, state: AttachState,
+        x: Int, y: Int, width: Int, height: Int, on canvas: inout ScreenCanvas
+    ) {
         guard width > 0, height > 0 else { return }
         let stack = column.stack.suffix(max(height, 1))
         var row = y
@@ -154,13 +170,16 @@ enum ScreenRenderer {
         let first = min(max(state.selectedItem - visible + 1, 0), AttachState.itemCount - visible)
         for item in first..<(first + visible) {
             let selected = item == state.selectedItem
-            canvas.put((selected ? "› " : "  ") + "item-\(item + 1)", x: x, y: row,
-                       style: selected ? CellStyle(bold: true) : hintText, limit: width)
+            canvas.put(
+                (selected ? "› " : "  ") + "item-\(item + 1)", x: x, y: row,
+                style: selected ? CellStyle(bold: true) : hintText, limit: width)
             row += 1
         }
     }
 
-    private static func drawPresentations(_ layout: Layout, area: (top: Int, height: Int), on canvas: inout ScreenCanvas) {
+    private static func drawPresentations(
+        _ layout: Layout, area: (top: Int, height: Int), on canvas: inout ScreenCanvas
+    ) {
         guard !layout.presentations.isEmpty else { return }
         let lines = layout.presentations.map { presentation in
             presentation.effectiveStyle == presentation.style
@@ -191,7 +210,9 @@ enum ScreenRenderer {
     }
 
     /// A centered, bordered panel over everything else.
-    private static func drawPanel(title: String, lines: [String], area: (top: Int, height: Int), on canvas: inout ScreenCanvas) {
+    private static func drawPanel(
+        title: String, lines: [String], area: (top: Int, height: Int), on canvas: inout ScreenCanvas
+    ) {
         let width = min(canvas.width - 2, max(title.count + 6, (lines.map(\.count).max() ?? 0) + 4))
         let height = min(area.height, lines.count + 2)
         let x = (canvas.width - width) / 2

@@ -62,8 +62,9 @@ struct Sweep: ParsableCommand {
     @Option(help: "Device profile id or rule-set name, instead of a scene.")
     var device: String?
 
-    @Option(help: ArgumentHelp("Split configuration with --device: a JSON object or @file.", valueName: "json"),
-            transform: JSONArgument.init(parsing:))
+    @Option(
+        help: ArgumentHelp("Split configuration with --device: a JSON object or @file.", valueName: "json"),
+        transform: JSONArgument.init(parsing:))
     var config: JSONArgument?
 
     @Option(help: "First width in points (default 1).")
@@ -80,7 +81,9 @@ struct Sweep: ParsableCommand {
 
     func validate() throws {
         guard (scene == nil) != (device == nil) else { throw ValidationError("give a SCENE or --device D (not both)") }
-        guard scene == nil || config == nil else { throw ValidationError("--config goes with --device (a scene has its own)") }
+        guard scene == nil || config == nil else {
+            throw ValidationError("--config goes with --device (a scene has its own)")
+        }
     }
 
     func run() throws {
@@ -100,8 +103,9 @@ struct Sweep: ParsableCommand {
         let last = to ?? screen?.width ?? 2000
         let intervals: [SweepInterval]
         do {
-            intervals = try engine.sweep(device: deviceName, config: patch, from: from, to: last,
-                                         fixed: fixed ?? screen?.height ?? 1000)
+            intervals = try engine.sweep(
+                device: deviceName, config: patch, from: from, to: last,
+                fixed: fixed ?? screen?.height ?? 1000)
         } catch {
             printError(error.message)
             throw ExitStatus.serverError
@@ -110,7 +114,8 @@ struct Sweep: ParsableCommand {
             let orientation = (fixed ?? screen?.height ?? 1000) >= last ? Orientation.portrait : .landscape
             let marks = engine.catalog.presets(device: deviceName).filter { $0.orientation == orientation }
                 .map { SweepRenderer.Mark(name: $0.name, at: $0.size.width) }
-            let title = "\(scene.map { "scene \($0) · " } ?? "")\(deviceName) · height \(svgNumber(fixed ?? screen?.height ?? 1000))"
+            let title =
+                "\(scene.map { "scene \($0) · " } ?? "")\(deviceName) · height \(svgNumber(fixed ?? screen?.height ?? 1000))"
             try writeText(SweepRenderer.svg(intervals, title: title, marks: marks), to: svg)
         }
         let encoded = try JSONEncoder().encode(["intervals": intervals])
@@ -118,8 +123,10 @@ struct Sweep: ParsableCommand {
         emit(result, json: global.json) {
             intervals.map { interval in
                 let s = interval.summary
-                let kind = s.collapsed ? "collapsed" : "\(s.displayMode?.rawValue ?? "-") \(s.splitBehavior?.rawValue ?? "-")"
-                return "\(points(interval.from))-\(points(interval.to))\t\(s.horizontalSizeClass.rawValue)/\(s.verticalSizeClass.rawValue)\t\(kind)\t\(s.visibleColumns.map(\.rawValue).joined(separator: ","))"
+                let kind =
+                    s.collapsed ? "collapsed" : "\(s.displayMode?.rawValue ?? "-") \(s.splitBehavior?.rawValue ?? "-")"
+                return
+                    "\(points(interval.from))-\(points(interval.to))\t\(s.horizontalSizeClass.rawValue)/\(s.verticalSizeClass.rawValue)\t\(kind)\t\(s.visibleColumns.map(\.rawValue).joined(separator: ","))"
             }.joined(separator: "\n")
         }
     }
@@ -173,7 +180,8 @@ func writeSessionPictures(_ result: JSONValue, to directory: String) throws {
     for (index, snapshot) in session.snapshots.enumerated() {
         let number = index + 1 < 10 ? "0\(index + 1)" : "\(index + 1)"
         let name = "\(number)-\(sizeLabel(snapshot.size)).svg"
-        let options = RenderOptions(title: "snapshot \(index + 1) of \(session.snapshots.count) · base revision \(session.baseRevision)")
+        let options = RenderOptions(
+            title: "snapshot \(index + 1) of \(session.snapshots.count) · base revision \(session.baseRevision)")
         try writeText(LayoutRenderer.svg(snapshot.layout, options: options), to: directory + "/" + name)
     }
     try writeText(SessionRenderer.svg(session), to: directory + "/session.svg")
@@ -188,6 +196,7 @@ func decodeSnapshotResult(_ result: JSONValue) throws(ClientError) -> SnapshotRe
         snapshots.append(SizedLayout(size: layout.size, layout: layout))
     }
     let differences = (result["roundTrip"]?["differences"]?.array ?? []).map { $0.string ?? JSONWriter.string($0) }
-    return SnapshotResult(baseRevision: Int(result["baseRevision"]?.int64 ?? 0), snapshots: snapshots,
-                          roundTrip: RoundTripReport(lossless: result["roundTrip"]?["lossless"]?.bool ?? false, differences: differences))
+    return SnapshotResult(
+        baseRevision: Int(result["baseRevision"]?.int64 ?? 0), snapshots: snapshots,
+        roundTrip: RoundTripReport(lossless: result["roundTrip"]?["lossless"]?.bool ?? false, differences: differences))
 }

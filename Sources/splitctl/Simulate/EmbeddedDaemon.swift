@@ -17,8 +17,9 @@ final class EmbeddedDaemon {
     init(readyWithin seconds: Int = 30) throws {
         let binary = try Self.splitdNextToSplitctl()
         // $TMPDIR like other temporary files (tests watch their own), else /tmp.
-        var launch = DaemonProcess.Launch(binary: binary,
-                                          directory: try DaemonProcess.makeTemporaryDirectory(prefix: "splitctl-sim"))
+        var launch = DaemonProcess.Launch(
+            binary: binary,
+            directory: try DaemonProcess.makeTemporaryDirectory(prefix: "splitctl-sim"))
         launch.removesDirectory = true
         launch.socketName = "splitd.sock"
         launch.databaseName = "splitd.db"
@@ -30,9 +31,12 @@ final class EmbeddedDaemon {
         // Built-in defaults, as the daemon a scenario's golden files were recorded with: no
         // configuration of the caller's (file, variables, systemd's sockets) applies.
         let environment = ProcessInfo.processInfo.environment
-        launch.unsetting = environment.keys.filter { $0.hasPrefix("SPLITD_") }
-            + ["CONFIGURATION_DIRECTORY", "STATE_DIRECTORY", "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES",
-               "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
+        launch.unsetting =
+            environment.keys.filter { $0.hasPrefix("SPLITD_") }
+            + [
+                "CONFIGURATION_DIRECTORY", "STATE_DIRECTORY", "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES",
+                "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID",
+            ]
         do {
             daemon = try DaemonProcess(launch, readyWithin: .seconds(seconds))
         } catch {
@@ -42,13 +46,15 @@ final class EmbeddedDaemon {
 
     /// The `splitd` in the directory of the running splitctl executable.
     static func splitdNextToSplitctl() throws -> String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         let binary = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("splitd").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw EmbeddedDaemonError("simulate --embedded runs the splitd next to splitctl, and there is none: "
-                + "\(binary) is missing or not executable (install splitd beside splitctl, "
-                + "or run against a daemon with --socket)")
+            throw EmbeddedDaemonError(
+                "simulate --embedded runs the splitd next to splitctl, and there is none: "
+                    + "\(binary) is missing or not executable (install splitd beside splitctl, "
+                    + "or run against a daemon with --socket)")
         }
         return binary
     }

@@ -1,7 +1,7 @@
 import Foundation
 import SplitWire
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Golden files: one per scenario file, `<golden dir>/<stem>.json`, holding every run's
@@ -73,7 +73,9 @@ struct GoldenStore {
                 }
                 continue
             }
-            guard errno == ENOENT else { throw GoldenWriteError(target, "cannot use directory \(prefix): \(systemReason())") }
+            guard errno == ENOENT else {
+                throw GoldenWriteError(target, "cannot use directory \(prefix): \(systemReason())")
+            }
             // EEXIST: made meanwhile by someone else, which is as good.
             guard mkdir(prefix, 0o777) == 0 || errno == EEXIST else {
                 throw GoldenWriteError(target, "cannot create directory \(prefix): \(systemReason())")
@@ -92,7 +94,8 @@ struct GoldenStore {
             throw ScenarioError(file: source, path: "", message: "unreadable golden file: \(error)")
         }
         guard document["format"]?.int64 == Self.format, let runs = document["runs"]?.array else {
-            throw ScenarioError(file: source, path: "", message: "not a format-\(Self.format) golden file (re-record it with --record)")
+            throw ScenarioError(
+                file: source, path: "", message: "not a format-\(Self.format) golden file (re-record it with --record)")
         }
         return runs
     }
@@ -145,7 +148,9 @@ enum GoldenComparison {
         let goldenSteps = golden["steps"]?.array ?? []
         let actualSteps = actual["steps"]?.array ?? []
         if let device = actual["device"], golden["device"] != device {
-            found.append("run \(quoted(name)): device: expected \(JSONDiff.text(golden["device"])), actual \(JSONDiff.text(device))")
+            found.append(
+                "run \(quoted(name)): device: expected \(JSONDiff.text(golden["device"])), actual \(JSONDiff.text(device))"
+            )
         }
         for index in 0..<max(goldenSteps.count, actualSteps.count) {
             let expected: JSONValue? = goldenSteps.indices.contains(index) ? goldenSteps[index] : nil
@@ -153,18 +158,23 @@ enum GoldenComparison {
             let label = stepLabel(got ?? expected)
             guard let expected, let got else {
                 counted += 1
-                found.append("run \(quoted(name)) \(label): " + (got == nil ? "recorded but not produced" : "produced but not recorded"))
+                found.append(
+                    "run \(quoted(name)) \(label): "
+                        + (got == nil ? "recorded but not produced" : "produced but not recorded"))
                 continue
             }
             for difference in JSONDiff.differences(expected: expected, actual: got) {
                 counted += 1
                 guard counted <= maximumListed else { continue }
-                found.append("run \(quoted(name)) \(label): \(difference.path.isEmpty ? "(whole step)" : difference.path)\n"
-                             + "    expected: \(JSONDiff.text(difference.expected))\n"
-                             + "    actual:   \(JSONDiff.text(difference.actual))")
+                found.append(
+                    "run \(quoted(name)) \(label): \(difference.path.isEmpty ? "(whole step)" : difference.path)\n"
+                        + "    expected: \(JSONDiff.text(difference.expected))\n"
+                        + "    actual:   \(JSONDiff.text(difference.actual))")
             }
         }
-        if counted > maximumListed { found.append("run \(quoted(name)): ... and \(counted - maximumListed) more differences") }
+        if counted > maximumListed {
+            found.append("run \(quoted(name)): ... and \(counted - maximumListed) more differences")
+        }
         return found
     }
 

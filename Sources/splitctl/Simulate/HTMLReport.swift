@@ -33,11 +33,13 @@ struct HTMLReport {
             let anchor = "file-\(fileIndex)-" + Self.slug(file.result.path)
             var section = ""
             var fileChanged = 0
-            let goldenRuns = Dictionary((file.golden ?? []).map { ($0["name"]?.string ?? "?", $0) }, uniquingKeysWith: { first, _ in first })
+            let goldenRuns = Dictionary(
+                (file.golden ?? []).map { ($0["name"]?.string ?? "?", $0) }, uniquingKeysWith: { first, _ in first })
             for run in file.records {
                 let name = run["name"]?.string ?? "?"
                 let goldenRun = goldenRuns[name]
-                section += "<section class=\"run\"><h3>\(html(name)) <small>\(html(run["device"]?.string ?? ""))</small></h3>\n"
+                section +=
+                    "<section class=\"run\"><h3>\(html(name)) <small>\(html(run["device"]?.string ?? ""))</small></h3>\n"
                 if checking && file.golden != nil && goldenRun == nil {
                     section += "<p class=\"problem\">not in the golden file</p>\n"
                 }
@@ -60,14 +62,20 @@ struct HTMLReport {
             if !file.result.failures.isEmpty {
                 failures = "<pre class=\"failures\">" + html(file.result.failures.joined(separator: "\n")) + "</pre>\n"
             }
-            body += "<section class=\"file \(status)\" id=\"\(anchor)\"><h2>\(html(file.result.path)) <span class=\"status\">\(status)</span></h2>\n"
+            body +=
+                "<section class=\"file \(status)\" id=\"\(anchor)\"><h2>\(html(file.result.path)) <span class=\"status\">\(status)</span></h2>\n"
                 + failures + section + "</section>\n"
-            contents += "<li><a href=\"#\(anchor)\">\(html(file.result.path))</a> <span class=\"status \(status)\">\(status)</span>"
-                + " \(file.result.runs) runs, \(file.result.steps) steps" + (fileChanged > 0 ? ", <b>\(fileChanged) changed</b>" : "") + "</li>\n"
+            contents +=
+                "<li><a href=\"#\(anchor)\">\(html(file.result.path))</a> <span class=\"status \(status)\">\(status)</span>"
+                + " \(file.result.runs) runs, \(file.result.steps) steps"
+                + (fileChanged > 0 ? ", <b>\(fileChanged) changed</b>" : "") + "</li>\n"
         }
-        let summary = "\(files.count) scenario files, \(files.reduce(0) { $0 + $1.result.runs }) runs, "
+        let summary =
+            "\(files.count) scenario files, \(files.reduce(0) { $0 + $1.result.runs }) runs, "
             + "\(files.reduce(0) { $0 + $1.result.steps }) steps"
-            + (checking ? ", <span class=\"changed-count\" data-changed=\"\(changedSteps)\">\(changedSteps) changed steps</span>" : "")
+            + (checking
+                ? ", <span class=\"changed-count\" data-changed=\"\(changedSteps)\">\(changedSteps) changed steps</span>"
+                : "")
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
@@ -111,14 +119,16 @@ struct HTMLReport {
     /// error code it got).
     private func stepFigure(_ step: JSONValue) -> String {
         let isSession = step["snapshots"] != nil
-        return "<figure class=\"\(isSession ? "step session" : "step")\" data-step=\"\(html(JSONDiff.text(step["step"])))\">"
+        return
+            "<figure class=\"\(isSession ? "step session" : "step")\" data-step=\"\(html(JSONDiff.text(step["step"])))\">"
             + picture(step) + "<figcaption>\(caption(step))</figcaption></figure>\n"
     }
 
     private func changedFigure(_ step: JSONValue, golden: JSONValue) -> String {
         var rows = ""
         for difference in JSONDiff.differences(expected: golden, actual: step).prefix(40) {
-            rows += "<tr><td>\(html(difference.path.isEmpty ? "(whole step)" : difference.path))</td>"
+            rows +=
+                "<tr><td>\(html(difference.path.isEmpty ? "(whole step)" : difference.path))</td>"
                 + "<td>\(html(JSONDiff.text(difference.expected)))</td><td>\(html(JSONDiff.text(difference.actual)))</td></tr>\n"
         }
         return "<figure class=\"step changed\" data-step=\"\(html(JSONDiff.text(step["step"])))\">"
@@ -140,7 +150,9 @@ struct HTMLReport {
     private func picture(_ step: JSONValue) -> String {
         if let error = step["error"]?.string { return "<p class=\"error\">error \(html(error))</p>" }
         if step["snapshots"] != nil {
-            guard let session = try? decodeSnapshotResult(step) else { return "<p class=\"error\">unreadable session</p>" }
+            guard let session = try? decodeSnapshotResult(step) else {
+                return "<p class=\"error\">unreadable session</p>"
+            }
             return SessionRenderer.svg(session, pixelHeight: 150)
         }
         guard let value = step["layout"], let layout = try? decodeLayout(value) else { return "<p>(no layout)</p>" }

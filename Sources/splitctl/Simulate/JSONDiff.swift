@@ -28,7 +28,8 @@ enum JSONDiff {
                 }
             }
             return found
-        case let (.array(left), .array(right)) where !left.allSatisfy(PrettyJSON.isScalar) || !right.allSatisfy(PrettyJSON.isScalar):
+        case let (.array(left), .array(right))
+        where !left.allSatisfy(PrettyJSON.isScalar) || !right.allSatisfy(PrettyJSON.isScalar):
             var found: [JSONDifference] = []
             for index in 0..<max(left.count, right.count) {
                 let l: JSONValue? = left.indices.contains(index) ? left[index] : nil

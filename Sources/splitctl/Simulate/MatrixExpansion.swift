@@ -48,11 +48,14 @@ enum MatrixExpansion {
         }
         var firstUndefined: (path: String, name: String)?
         visitSubstitutedStrings(of: file.document) { path, text in
-            guard firstUndefined == nil, let name = variableNames(in: text).first(where: { !defined.contains($0) }) else { return }
+            guard firstUndefined == nil, let name = variableNames(in: text).first(where: { !defined.contains($0) })
+            else { return }
             firstUndefined = (path, name)
         }
         guard let (path, name) = firstUndefined else { return }
-        let known = defined.isEmpty ? "no matrix defines any" : "the matrix defines " + defined.map { "${\($0)}" }.joined(separator: ", ")
+        let known =
+            defined.isEmpty
+            ? "no matrix defines any" : "the matrix defines " + defined.map { "${\($0)}" }.joined(separator: ", ")
         throw ScenarioError(file: file.path, path: path, message: "unknown variable ${\(name)} (\(known))")
     }
 
@@ -109,8 +112,10 @@ enum MatrixExpansion {
 
     /// The matrix's variables in order, each with its values, nil for `"profiles"` (the
     /// daemon's profiles, not known when the file is read); refuses a malformed matrix.
-    private static func readVariables(_ matrix: JSONValue,
-                                      decoder: ScenarioDecoder) throws(ScenarioError) -> [(name: String, values: [String]?)] {
+    private static func readVariables(
+        _ matrix: JSONValue,
+        decoder: ScenarioDecoder
+    ) throws(ScenarioError) -> [(name: String, values: [String]?)] {
         guard let object = matrix.object, !object.isEmpty else {
             throw decoder.fail("matrix", "expected an object of variable: [values]")
         }
@@ -120,7 +125,8 @@ enum MatrixExpansion {
             if member.value.string == "profiles" {
                 values = nil
             } else if let elements = member.value.array, !elements.isEmpty,
-                      case let strings = elements.compactMap(\.string), strings.count == elements.count {
+                case let strings = elements.compactMap(\.string), strings.count == elements.count
+            {
                 values = strings
             } else {
                 throw decoder.fail("matrix.\(member.key)", "expected a non-empty array of strings or \"profiles\"")
@@ -147,16 +153,20 @@ enum MatrixExpansion {
             case .string(let text):
                 guard text.contains("${") else { return value }
                 var replaced = text
-                for variable in binding { replaced = replaced.replacingOccurrences(of: "${\(variable.name)}", with: variable.value) }
+                for variable in binding {
+                    replaced = replaced.replacingOccurrences(of: "${\(variable.name)}", with: variable.value)
+                }
                 return .string(replaced)
             case .array(let elements):
                 return .array(elements.map { replace($0, place.element) })
             case .object(let object):
-                return .object(JSONObject(object.members.map { member in
-                    // Free text (and the matrix, dropped by the caller) is kept as written.
-                    guard let childPlace = place.member(member.key) else { return member }
-                    return JSONMember(key: member.key, value: replace(member.value, childPlace))
-                }))
+                return .object(
+                    JSONObject(
+                        object.members.map { member in
+                            // Free text (and the matrix, dropped by the caller) is kept as written.
+                            guard let childPlace = place.member(member.key) else { return member }
+                            return JSONMember(key: member.key, value: replace(member.value, childPlace))
+                        }))
             default:
                 return value
             }

@@ -24,13 +24,15 @@ struct PresetCatalog {
         for device in devicesResult["devices"]?.array ?? [] {
             guard let id = device["device"]?.string else { continue }
             if device["kind"]?.string == "profile" { profiles.append(id) }
-            if let width = device["defaultSize"]?["width"]?.double, let height = device["defaultSize"]?["height"]?.double {
+            if let width = device["defaultSize"]?["width"]?.double,
+                let height = device["defaultSize"]?["height"]?.double
+            {
                 landscapeScreens[id] = Size(width: max(width, height), height: min(width, height))
             }
             presetsByDevice[id] = (device["presets"]?.array ?? []).compactMap { preset in
                 guard let name = preset["name"]?.string,
-                      let orientation = preset["orientation"]?.string.flatMap(Orientation.init(rawValue:)),
-                      let width = preset["size"]?["width"]?.double, let height = preset["size"]?["height"]?.double
+                    let orientation = preset["orientation"]?.string.flatMap(Orientation.init(rawValue:)),
+                    let width = preset["size"]?["width"]?.double, let height = preset["size"]?["height"]?.double
                 else { return nil }
                 return Preset(orientation: orientation, name: name, size: Size(width: width, height: height))
             }
@@ -54,7 +56,8 @@ struct PresetCatalog {
     /// How `device` is held while a window shows `size`: SplitCore's rule (`Orientation.held`),
     /// which the daemon's snapshot presets follow too.
     func heldOrientation(of device: String, showing size: Size) -> Orientation {
-        .held(showing: size, landscapeScreen: landscapeScreens[device],
-              matchingPreset: presets(of: device).first { $0.size == size }?.orientation)
+        .held(
+            showing: size, landscapeScreen: landscapeScreens[device],
+            matchingPreset: presets(of: device).first { $0.size == size }?.orientation)
     }
 }

@@ -68,7 +68,9 @@ enum PrettyJSON {
         switch value {
         case .object(let object):
             let members = object.members.sorted { $0.key < $1.key }
-            return "{" + members.map { JSONWriter.string(.string($0.key)) + ": " + inline($0.value) }.joined(separator: ", ") + "}"
+            return "{"
+                + members.map { JSONWriter.string(.string($0.key)) + ": " + inline($0.value) }.joined(separator: ", ")
+                + "}"
         case .array(let elements):
             return "[" + elements.map(inline).joined(separator: ", ") + "]"
         default:

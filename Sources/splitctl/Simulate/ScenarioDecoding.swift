@@ -6,16 +6,23 @@ import SplitWire
 struct ScenarioDecoder {
     var file: String
 
-    static let scenarioKeys: Set<String> = ["name", "description", "device", "presetDevice", "size", "config", "matrix", "steps"]
+    static let scenarioKeys: Set<String> = [
+        "name", "description", "device", "presetDevice", "size", "config", "matrix", "steps",
+    ]
     static let actionKeys = ["resize", "intent", "snapshot", "expect"]
 
     func decode(_ document: JSONObject, defaultName: String) throws(ScenarioError) -> Scenario {
         try refuseUnknownKeys(document, allowed: Self.scenarioKeys, at: "")
-        guard let deviceValue = document["device"] else { throw fail("device", "a device profile id or rule-set name is required") }
-        guard let device = deviceValue.string else {
-            throw fail("device", "expected a string (a device profile id or rule-set name), got \(deviceValue.typeName)")
+        guard let deviceValue = document["device"] else {
+            throw fail("device", "a device profile id or rule-set name is required")
         }
-        guard !device.isEmpty else { throw fail("device", "a device profile id or rule-set name is required, not an empty string") }
+        guard let device = deviceValue.string else {
+            throw fail(
+                "device", "expected a string (a device profile id or rule-set name), got \(deviceValue.typeName)")
+        }
+        guard !device.isEmpty else {
+            throw fail("device", "a device profile id or rule-set name is required, not an empty string")
+        }
         let name = try optionalString(document, "name", at: "") ?? defaultName
         let presetDevice = try optionalString(document, "presetDevice", at: "") ?? device
         let size = try document["size"].map { value throws(ScenarioError) in try decodeSize(value, at: "size") }
@@ -28,7 +35,8 @@ struct ScenarioDecoder {
         guard let stepValues = document["steps"]?.array else { throw fail("steps", "an array of steps is required") }
         var steps: [ScenarioStep] = []
         for (index, value) in stepValues.enumerated() { steps.append(try decodeStep(value, at: "steps[\(index)]")) }
-        return Scenario(name: name, device: device, presetDevice: presetDevice, size: size, config: config, steps: steps)
+        return Scenario(
+            name: name, device: device, presetDevice: presetDevice, size: size, config: config, steps: steps)
     }
 
     func decodeStep(_ value: JSONValue, at path: String) throws(ScenarioError) -> ScenarioStep {
@@ -40,13 +48,17 @@ struct ScenarioDecoder {
         }
         let note = try optionalString(object, "note", at: path)
         let expectError = try optionalString(object, "expectError", at: path)
-        if expectError != nil, key != "intent" { throw fail("\(path).expectError", "only intent steps can expect an error") }
+        if expectError != nil, key != "intent" {
+            throw fail("\(path).expectError", "only intent steps can expect an error")
+        }
         let action: ScenarioStep.Action
         switch key {
         case "resize":
             action = .resize(try decodeSize(body, at: "\(path).resize"))
         case "intent":
-            guard body["kind"]?.string != nil else { throw fail("\(path).intent", "an intent object with a string 'kind' is required") }
+            guard body["kind"]?.string != nil else {
+                throw fail("\(path).intent", "an intent object with a string 'kind' is required")
+            }
             action = .intent(body, expectError: expectError)
         case "snapshot":
             action = .snapshot(try decodeSnapshot(body, at: "\(path).snapshot"))
@@ -67,12 +79,18 @@ struct ScenarioDecoder {
         try refuseUnknownKeys(object, allowed: ["preset", "sizes"], at: path)
         switch (object["preset"], object["sizes"]) {
         case let (preset?, nil):
-            guard let name = preset.string, !name.isEmpty else { throw fail("\(path).preset", "expected a preset name") }
+            guard let name = preset.string, !name.isEmpty else {
+                throw fail("\(path).preset", "expected a preset name")
+            }
             return .preset(name)
         case let (nil, sizes?):
-            guard let elements = sizes.array, !elements.isEmpty else { throw fail("\(path).sizes", "expected a non-empty array") }
+            guard let elements = sizes.array, !elements.isEmpty else {
+                throw fail("\(path).sizes", "expected a non-empty array")
+            }
             var specs: [SizeSpec] = []
-            for (index, element) in elements.enumerated() { specs.append(try decodeSize(element, at: "\(path).sizes[\(index)]")) }
+            for (index, element) in elements.enumerated() {
+                specs.append(try decodeSize(element, at: "\(path).sizes[\(index)]"))
+            }
             return .sizes(specs)
         default:
             throw fail(path, "give either 'preset' or 'sizes'")
@@ -86,14 +104,22 @@ struct ScenarioDecoder {
             guard !name.isEmpty else { throw fail(path, "empty preset name") }
             return .preset(name)
         }
-        guard let object = value.object else { throw fail(path, "expected {\"width\": W, \"height\": H} or a preset name") }
+        guard let object = value.object else {
+            throw fail(path, "expected {\"width\": W, \"height\": H} or a preset name")
+        }
         try refuseUnknownKeys(object, allowed: ["width", "height"], at: path)
         // Each side on its own: which one is missing, not a number, or not positive.
         var sides: [Double] = []
         for side in ["width", "height"] {
-            guard let value = object[side] else { throw fail(path, "\(side) is missing (a size is {\"width\": W, \"height\": H})") }
-            guard let number = value.double else { throw fail(join(path, side), "expected a number of points, got \(value.typeName)") }
-            guard number > 0 else { throw fail(join(path, side), "must be a positive number of points, not \(JSONWriter.string(value))") }
+            guard let value = object[side] else {
+                throw fail(path, "\(side) is missing (a size is {\"width\": W, \"height\": H})")
+            }
+            guard let number = value.double else {
+                throw fail(join(path, side), "expected a number of points, got \(value.typeName)")
+            }
+            guard number > 0 else {
+                throw fail(join(path, side), "must be a positive number of points, not \(JSONWriter.string(value))")
+            }
             sides.append(number)
         }
         return .points(Size(width: sides[0], height: sides[1]))

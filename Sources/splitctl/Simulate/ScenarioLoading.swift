@@ -1,7 +1,7 @@
 import Foundation
 import SplitWire
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Finds and parses scenario files: each argument is a file or a directory whose `*.json`,
@@ -47,7 +47,8 @@ enum ScenarioLoading {
         let found = names.filter { name in extensions.contains { name.hasSuffix($0.suffix) } }.sorted()
             .map { (argument.hasSuffix("/") ? argument : argument + "/") + $0 }
         if found.isEmpty {
-            throw ScenarioError(file: argument, path: "", message: "no *.json, *.yaml or *.yml scenario files in this directory")
+            throw ScenarioError(
+                file: argument, path: "", message: "no *.json, *.yaml or *.yml scenario files in this directory")
         }
         return found
     }
@@ -72,7 +73,8 @@ enum ScenarioLoading {
                 value = try YAMLDocument.parse(text)
             } catch {
                 switch error {
-                case .syntax(let message): throw ScenarioError(file: path, path: "", message: "not valid YAML (\(message))")
+                case .syntax(let message):
+                    throw ScenarioError(file: path, path: "", message: "not valid YAML (\(message))")
                 case .value(let at, let message): throw ScenarioError(file: path, path: at, message: message)
                 }
             }
@@ -86,7 +88,9 @@ enum ScenarioLoading {
             }
         }
         guard let document = value.object else {
-            throw ScenarioError(file: path, path: "", message: "a scenario must be " + (format?.yaml == true ? "a mapping" : "a JSON object"))
+            throw ScenarioError(
+                file: path, path: "",
+                message: "a scenario must be " + (format?.yaml == true ? "a mapping" : "a JSON object"))
         }
         let stem = format.map { String(name.dropLast($0.suffix.count)) } ?? name
         return ScenarioFile(path: path, document: document, stem: stem)

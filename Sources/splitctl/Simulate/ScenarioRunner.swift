@@ -52,7 +52,9 @@ private struct SceneRun {
     var snapshot: JSONValue = .null
 
     var currentSize: Size? {
-        guard let width = layout["size"]?["width"]?.double, let height = layout["size"]?["height"]?.double else { return nil }
+        guard let width = layout["size"]?["width"]?.double, let height = layout["size"]?["height"]?.double else {
+            return nil
+        }
         return Size(width: width, height: height)
     }
 
@@ -104,7 +106,9 @@ private struct SceneRun {
     private mutating func resize(to size: Size, label: String) throws(ClientError) {
         number += 1
         let description = "resize \(label)"
-        let params: JSONObject = ["scene": .string(sceneID), "width": .double(size.width), "height": .double(size.height)]
+        let params: JSONObject = [
+            "scene": .string(sceneID), "width": .double(size.width), "height": .double(size.height),
+        ]
         do {
             let result = try connection.call("resize", params)
             apply(result)
@@ -123,7 +127,9 @@ private struct SceneRun {
             apply(result)
             records.append(stepRecord(description, result, fields: ["revision", "events", "layout"]))
             if let expectError {
-                fail("step \(number) (\(description)): expected error \(expectError), got revision \(JSONDiff.text(result["revision"]))")
+                fail(
+                    "step \(number) (\(description)): expected error \(expectError), got revision \(JSONDiff.text(result["revision"]))"
+                )
             }
         } catch .server(let code, let message) {
             records.append(errorRecord(description, code: code))
@@ -180,7 +186,9 @@ private struct SceneRun {
             outcome.expectations += 1
             let actual = LayoutPath.lookup(check.path, in: .object(subject))
             if !LayoutPath.matches(check.value, actual) {
-                fail("step \(number) (expect, steps[\(index)]): \(check.path): expected \(JSONDiff.text(check.value)), actual \(JSONDiff.text(actual))")
+                fail(
+                    "step \(number) (expect, steps[\(index)]): \(check.path): expected \(JSONDiff.text(check.value)), actual \(JSONDiff.text(actual))"
+                )
             }
         }
     }
@@ -193,8 +201,9 @@ private struct SceneRun {
         case .preset(let name):
             guard let preset = catalog.resolve(name, device: scenario.presetDevice, current: currentSize) else {
                 let known = catalog.presets(of: scenario.presetDevice).map(\.qualifiedName)
-                fail("\(what): unknown preset '\(name)' for \(scenario.presetDevice)"
-                     + (known.isEmpty ? " (it has none)" : " (known: \(known.joined(separator: ", ")))"))
+                fail(
+                    "\(what): unknown preset '\(name)' for \(scenario.presetDevice)"
+                        + (known.isEmpty ? " (it has none)" : " (known: \(known.joined(separator: ", ")))"))
                 return nil
             }
             return (preset.size, "\(preset.qualifiedName) = \(sizeLabel(preset.size))")

@@ -3,13 +3,14 @@ import Foundation
 import SplitClient
 import SplitWire
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `splitctl simulate`: scripted scenarios (docs/SIMULATE.md) with golden files.
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run scenario files: resizes, intents, snapshot sessions and expectations; record or check golden layouts.",
+        abstract:
+            "Run scenario files: resizes, intents, snapshot sessions and expectations; record or check golden layouts.",
         discussion: """
             Each FILE is a scenario (.json, or .yaml/.yml) or a directory of them (docs/SIMULATE.md). \
             Every run gets a fresh scene, deleted afterwards. --record writes one golden file per \
@@ -48,16 +49,22 @@ struct Simulate: ParsableCommand {
     @Flag(help: "Start splitd in this process on a temporary socket and database instead of using --socket.")
     var embedded = false
 
-    @Option(help: ArgumentHelp("Where golden files live (default: golden/ beside each scenario file).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("Where golden files live (default: golden/ beside each scenario file).", valueName: "dir"))
     var goldenDir: String?
 
-    @Option(help: ArgumentHelp("Also write one self-contained HTML page with every step's picture (with --check: changed steps side by side with their golden).", valueName: "file.html"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write one self-contained HTML page with every step's picture (with --check: changed steps side by side with their golden).",
+            valueName: "file.html"))
     var report: String?
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one scenario file or directory") }
         guard !(check && record) else { throw ValidationError("--check and --record exclude each other") }
-        guard !(embedded && global.socket != nil) else { throw ValidationError("--embedded and --socket exclude each other") }
+        guard !(embedded && global.socket != nil) else {
+            throw ValidationError("--embedded and --socket exclude each other")
+        }
     }
 
     func run() throws {
@@ -74,8 +81,9 @@ struct Simulate: ParsableCommand {
         var goldens: [String: [JSONValue]] = [:]
         if check || record {
             if let clash = Self.sharedGoldenFile(scenarioFiles, store: store) {
-                printError("\(clash.first) and \(clash.second) would share the golden file \(clash.golden) "
-                           + "(rename one, or run them in separate invocations)")
+                printError(
+                    "\(clash.first) and \(clash.second) would share the golden file \(clash.golden) "
+                        + "(rename one, or run them in separate invocations)")
                 throw ExitCode.validationFailure
             }
         }
@@ -142,9 +150,10 @@ struct Simulate: ParsableCommand {
         var currentScene: String?
         var writeFailure: GoldenWriteError?
         do {
-            report = try runAll(expanded, runner: ScenarioRunner(connection: connection, catalog: catalog), store: store,
-                                goldens: goldens, interruption: interruption, currentScene: &currentScene,
-                                writeFailure: &writeFailure)
+            report = try runAll(
+                expanded, runner: ScenarioRunner(connection: connection, catalog: catalog), store: store,
+                goldens: goldens, interruption: interruption, currentScene: &currentScene,
+                writeFailure: &writeFailure)
         } catch {
             if let signal = interruption?.signal {
                 // The embedded daemon goes with its directory (the deferred stop); a running
@@ -160,7 +169,9 @@ struct Simulate: ParsableCommand {
         // before it (failed ones included) and the one whose file was not kept.
         report.seconds = seconds(started.duration(to: .now))
         if let page = self.report {
-            let files = report.files.map { HTMLReport.File(result: $0, records: $0.records, golden: $0.golden.flatMap { goldens[$0] }) }
+            let files = report.files.map {
+                HTMLReport.File(result: $0, records: $0.records, golden: $0.golden.flatMap { goldens[$0] })
+            }
             try writeText(HTMLReport(files: files, checking: check).page(), to: page)
         }
         emit(report.json(), json: global.json) { report.text() }
@@ -176,9 +187,11 @@ struct Simulate: ParsableCommand {
     /// is the scene of the run under way (nil between runs), for the cleanup of an
     /// interrupted run; a signal makes it throw (`.closed`: it shut the connection down). A
     /// golden file that cannot be written stops everything and is left in `writeFailure`.
-    private func runAll(_ expanded: [(file: ScenarioFile, scenarios: [Scenario])], runner: ScenarioRunner,
-                        store: GoldenStore, goldens: [String: [JSONValue]], interruption: Interruption?,
-                        currentScene: inout String?, writeFailure: inout GoldenWriteError?) throws(ClientError) -> SimulationReport {
+    private func runAll(
+        _ expanded: [(file: ScenarioFile, scenarios: [Scenario])], runner: ScenarioRunner,
+        store: GoldenStore, goldens: [String: [JSONValue]], interruption: Interruption?,
+        currentScene: inout String?, writeFailure: inout GoldenWriteError?
+    ) throws(ClientError) -> SimulationReport {
         var progress = ProgressBar(total: expanded.reduce(0) { $0 + $1.scenarios.count })
         // Also on an error or a signal: the next line starts on a clean line.
         defer { progress.finish() }
@@ -219,7 +232,8 @@ struct Simulate: ParsableCommand {
     /// best effort, and quick: the user asked to stop.
     private func deleteScene(_ scene: String, at socketPath: String) {
         do throws(ClientError) {
-            let connection = try SplitConnection.connect(to: socketPath, timeout: min(global.timeoutDuration, .seconds(5)))
+            let connection = try SplitConnection.connect(
+                to: socketPath, timeout: min(global.timeoutDuration, .seconds(5)))
             defer { connection.close() }
             try connection.hello(client: "splitctl simulate")
             try connection.deleteScene(scene)
@@ -231,8 +245,10 @@ struct Simulate: ParsableCommand {
     /// Checks (against `golden`, read before the runs; nil when there is none) or records the
     /// golden file of one scenario file and settles its status; throws when the golden file
     /// cannot be written.
-    private func finish(_ result: inout FileResult, records: [JSONValue], file: ScenarioFile, store: GoldenStore,
-                        golden: [JSONValue]?) throws(GoldenWriteError) {
+    private func finish(
+        _ result: inout FileResult, records: [JSONValue], file: ScenarioFile, store: GoldenStore,
+        golden: [JSONValue]?
+    ) throws(GoldenWriteError) {
         guard check || record else {
             result.status = result.failures.isEmpty ? .ok : .failed
             return
@@ -258,7 +274,9 @@ struct Simulate: ParsableCommand {
     /// Two different scenario files whose golden files would be the same file (`a/x.json` and
     /// `b/x.json` with --golden-dir, `x.json` and `x.yaml` beside each other): recording would
     /// overwrite one with the other and checking would compare one with the other's.
-    static func sharedGoldenFile(_ files: [ScenarioFile], store: GoldenStore) -> (first: String, second: String, golden: String)? {
+    static func sharedGoldenFile(
+        _ files: [ScenarioFile], store: GoldenStore
+    ) -> (first: String, second: String, golden: String)? {
         var owners: [String: (path: String, identity: String)] = [:]
         for file in files {
             let golden = URL(fileURLWithPath: store.path(for: file)).standardizedFileURL.path

@@ -33,7 +33,8 @@ struct SimulationReport {
     func text() -> String {
         var lines: [String] = []
         for file in files {
-            let counts = "\(plural(file.runs, "run")), \(plural(file.steps, "step")), \(plural(file.snapshots, "snapshot")), "
+            let counts =
+                "\(plural(file.runs, "run")), \(plural(file.steps, "step")), \(plural(file.snapshots, "snapshot")), "
                 + plural(file.expectations, "expectation")
             switch file.status {
             case .ok: lines.append("ok        \(file.path) (\(counts))")
@@ -49,9 +50,10 @@ struct SimulationReport {
             sum.snapshots += file.snapshots
             sum.expectations += file.expectations
         }
-        lines.append("\(plural(files.count, "scenario file")), \(plural(total.runs, "run")), \(plural(total.steps, "step")), "
-                     + "\(plural(total.snapshots, "snapshot")), \(plural(total.expectations, "expectation")): "
-                     + "\(failedFiles) failed in \(String(format: "%.2f", seconds)) s")
+        lines.append(
+            "\(plural(files.count, "scenario file")), \(plural(total.runs, "run")), \(plural(total.steps, "step")), "
+                + "\(plural(total.snapshots, "snapshot")), \(plural(total.expectations, "expectation")): "
+                + "\(failedFiles) failed in \(String(format: "%.2f", seconds)) s")
         return lines.joined(separator: "\n")
     }
 

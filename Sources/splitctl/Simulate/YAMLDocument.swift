@@ -26,7 +26,10 @@ enum YAMLDocument {
         try! Resolver.basic
             .appending(.bool, "^(?:true|True|TRUE|false|False|FALSE)$")
             .appending(.int, "^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-            .appending(.float, "^(?:[-+]?(?:\\.[0-9]+|[0-9]+(?:\\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\\.(?:inf|Inf|INF)|\\.(?:nan|NaN|NAN))$")
+            .appending(
+                .float,
+                "^(?:[-+]?(?:\\.[0-9]+|[0-9]+(?:\\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\\.(?:inf|Inf|INF)|\\.(?:nan|NaN|NAN))$"
+            )
             .appending(.null, "^(?:~|null|Null|NULL|)$")
     }()
 
@@ -64,7 +67,9 @@ enum YAMLDocument {
             return .object(object)
         case .sequence(let sequence):
             var elements: [JSONValue] = []
-            for (index, element) in sequence.enumerated() { elements.append(try convert(element, at: "\(path)[\(index)]")) }
+            for (index, element) in sequence.enumerated() {
+                elements.append(try convert(element, at: "\(path)[\(index)]"))
+            }
             return .array(elements)
         case .scalar(let scalar):
             return try convert(scalar, node: node, at: path)
@@ -93,7 +98,10 @@ enum YAMLDocument {
         case .str, .nonSpecific:
             return .string(scalar.string)
         default:
-            throw failure(at: path, node, "tag \(tagName(node).rawValue) is not supported (only strings, numbers, booleans, null, sequences and mappings)")
+            throw failure(
+                at: path, node,
+                "tag \(tagName(node).rawValue) is not supported (only strings, numbers, booleans, null, sequences and mappings)"
+            )
         }
     }
 
@@ -107,14 +115,17 @@ enum YAMLDocument {
     /// its libyaml target (CYaml) is not a product this package can use. It runs only for a
     /// file already refused: a valid one is composed once.
     private static func duplicateMark(of key: String, after first: Mark, in text: String) -> Mark? {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).unicodeScalars) }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            Array(String($0).unicodeScalars)
+        }
         guard first.line >= 1, first.line <= lines.count, first.column >= 1 else { return nil }
         let keyScalars = Array(key.unicodeScalars)
         var start = first.column - 1
         let line = lines[first.line - 1]
         if start < line.count, line[start] == "\"" || line[start] == "'" { start += 1 }
         guard !keyScalars.isEmpty, start + keyScalars.count <= line.count,
-              Array(line[start..<(start + keyScalars.count)]) == keyScalars else { return nil }
+            Array(line[start..<(start + keyScalars.count)]) == keyScalars
+        else { return nil }
         // U+E000 (private use) cannot clash with a real key.
         let renamed = String(repeating: "\u{E000}", count: keyScalars.count)
         lines[first.line - 1].replaceSubrange(start..<(start + keyScalars.count), with: renamed.unicodeScalars)
@@ -136,10 +147,14 @@ enum YAMLDocument {
             if mapping.keys.contains(where: { $0.string == sibling }) {
                 return mapping.keys.first { $0.string == key }?.mark
             }
-            for value in mapping.values { if let found = keyMark(of: key, inMappingWith: sibling, under: value) { return found } }
+            for value in mapping.values {
+                if let found = keyMark(of: key, inMappingWith: sibling, under: value) { return found }
+            }
             return nil
         case .sequence(let sequence):
-            for element in sequence { if let found = keyMark(of: key, inMappingWith: sibling, under: element) { return found } }
+            for element in sequence {
+                if let found = keyMark(of: key, inMappingWith: sibling, under: element) { return found }
+            }
             return nil
         case .scalar, .alias:
             return nil
@@ -181,7 +196,7 @@ enum YAMLDocument {
         }
         switch yaml {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-             let .composer(context, problem, mark, _):
+            let .composer(context, problem, mark, _):
             return located(mark, problem, context)
         case let .reader(problem, offset, _, _):
             return offset.map { "character \($0): \(problem)" } ?? problem
