@@ -120,6 +120,8 @@ let package = Package(
             name: "splitbench",
             dependencies: [
                 "SplitCore", "SplitWire", "SplitLines", "SplitLaunch", "CLinuxShims",
+                // `splitbench cluster`: etcd and the cluster store directly.
+                "SplitCluster", "SplitStore", "EtcdAPI",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),

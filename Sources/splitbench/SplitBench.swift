@@ -15,6 +15,6 @@ struct SplitBench: ParsableCommand {
         subcommands: [
             CoreCommand.self, CodecCommand.self, LoadCommand.self, StormCommand.self,
             SnapshotCommand.self, FanoutCommand.self, IdleScenesCommand.self, FsyncCommand.self,
-            SuiteCommand.self,
+            ClusterCommand.self, SuiteCommand.self,
         ])
 }
