@@ -21,7 +21,8 @@ struct ClusterCommand: ParsableCommand {
             through the first endpoint, the event on a watcher connected to the second). \
             Every key lives under --prefix, deleted at the end. \
             Daemon-level parts through `splitd --cluster` (`daemon-change`, `daemon-push`, \
-            `failover`) need a splitd built with cluster mode; see docs/CLUSTER.md. \
+            `failover`) are named for the figures through the daemon and not measured yet: \
+            asked for, they stop the run before it starts and say why (docs/CLUSTER.md). \
             One RESULT line per measurement, then a table. Exit status 3 when any request failed.
             """)
 
