@@ -27,13 +27,46 @@ struct ColumnWidths: Hashable {
         preferred: Double?, fraction: Double?, minimum: Double, maximum: Double,
         windowWidth: Double
     ) -> Double {
-        let preliminary = preferred ?? fraction.map { $0 * windowWidth } ?? automatic
-        return max(min(preliminary, maximum), minimum)
+        decidedWidth(
+            preferred: preferred, fraction: fraction, minimum: minimum, maximum: maximum, windowWidth: windowWidth
+        ).width
+    }
+
+    /// `width(preferred:fraction:minimum:maximum:windowWidth:)` with where the width came
+    /// from and the bound that clamped it (nil: none did): the one copy of the rule, which
+    /// `explain` reads too.
+    static func decidedWidth(
+        preferred: Double?, fraction: Double?, minimum: Double, maximum: Double,
+        windowWidth: Double
+    ) -> (width: Double, source: WidthSource, preliminary: Double, clamp: WidthClamp?) {
+        let source: WidthSource
+        let preliminary: Double
+        if let preferred {
+            (source, preliminary) = (.preferred, preferred)
+        } else if let fraction {
+            (source, preliminary) = (.fraction, fraction * windowWidth)
+        } else {
+            (source, preliminary) = (.automatic, automatic)
+        }
+        let width = max(min(preliminary, maximum), minimum)
+        let clamp: WidthClamp? =
+            width == preliminary ? nil : preliminary > maximum && width == maximum ? .maximum : .minimum
+        return (width, source, preliminary, clamp)
     }
 
     func width(of column: Column) -> Double {
         column == .supplementary ? supplementary : primary
     }
+}
+
+/// Where a sidebar's width before the clamp came from.
+enum WidthSource: String, Hashable, Sendable {
+    case preferred, fraction, automatic
+}
+
+/// The bound that clamped a sidebar's width.
+enum WidthClamp: String, Hashable, Sendable {
+    case minimum = "min", maximum = "max"
 }
 
 /// Frames of every column of the style, in order.

@@ -211,12 +211,20 @@ public struct DeviceCatalog: Sendable {
         }
         // Read in place (every resize comes here): `profile(_:)` returns a copy, a retain and
         // release of each of the profile's strings and arrays.
-        if let index = profileIndex[device] {
-            return profiles[index].traits(
-                for: size, windowedRegularMinWidth: profiles[index].windowedRegularMinWidth ?? windowedRegularMinWidth)
-        }
+        if let decided = decidedProfileTraits(device: device, size: size) { return decided.traits }
         if let index = ruleSetIndex[device] { return ruleSets[index].traits(for: size, previous: previous) }
         throw CoreError(.unknownDevice, "unknown device '\(device)'")
+    }
+
+    /// The classes of a profile's window of `size` (valid), the rule that gave them and the
+    /// windowed-regular width it compared with; nil when `device` is not a profile.
+    func decidedProfileTraits(
+        device: String, size: Size
+    ) -> (traits: Traits, rule: DeviceTraitRule, windowedRegularMinWidth: Double)? {
+        guard let index = profileIndex[device] else { return nil }
+        let minWidth = profiles[index].windowedRegularMinWidth ?? windowedRegularMinWidth
+        let decided = profiles[index].decidedTraits(for: size, windowedRegularMinWidth: minWidth)
+        return (decided.traits, decided.rule, minWidth)
     }
 
     /// The multitasking presets of a device profile, both orientations (empty for rule sets).

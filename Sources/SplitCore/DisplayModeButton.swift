@@ -21,12 +21,17 @@ extension DisplayResolver {
     /// `never` hidden, `always` visible, `automatic` visible iff `presentsWithGesture`
     /// ("setting presentsWithGesture to false hides the display mode button").
     public static func isButtonVisible(config: SplitConfig, collapsed: Bool) -> Bool {
-        guard !collapsed else { return false }
-        guard config.style != .classic else { return true }
+        decidedButtonVisibility(config: config, collapsed: collapsed).visible
+    }
+
+    /// `isButtonVisible` with the rule that decided it (`explain`'s rule names).
+    static func decidedButtonVisibility(config: SplitConfig, collapsed: Bool) -> (visible: Bool, rule: String) {
+        guard !collapsed else { return (false, "button.collapsed") }
+        guard config.style != .classic else { return (true, "button.classic") }
         switch config.displayModeButtonVisibility {
-        case .never: return false
-        case .always: return true
-        case .automatic: return config.presentsWithGesture
+        case .never: return (false, "button.visibility.never")
+        case .always: return (true, "button.visibility.always")
+        case .automatic: return (config.presentsWithGesture, "button.presentsWithGesture")
         }
     }
 

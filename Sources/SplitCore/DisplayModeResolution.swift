@@ -20,10 +20,21 @@ public enum DisplayResolver {
         config: SplitConfig, size: Size,
         memory: DisplayMemory
     ) -> (widths: ColumnWidths, behavior: SplitBehavior, mode: DisplayMode) {
+        let (widths, decision) = decidedMode(config: config, size: size, memory: memory)
+        return (widths, decision.behavior, decision.mode)
+    }
+
+    /// `resolveMode` with the rule behind the behavior and the mode: the one copy of the
+    /// rules, which `explain` reads too.
+    static func decidedMode(
+        config: SplitConfig, size: Size, memory: DisplayMemory
+    ) -> (widths: ColumnWidths, decision: ModeDecision) {
         let widths = ColumnWidths(config: config, windowWidth: size.width)
-        let (behavior, requested) = requestedMode(config: config, size: size, memory: memory)
-        let mode = degrade(requested, behavior: behavior, style: config.style, widths: widths, windowWidth: size.width)
-        return (widths, behavior, mode)
+        var decision = decidedRequestedMode(config: config, size: size, memory: memory)
+        decision.requested = decision.mode
+        decision.mode = degrade(
+            decision.mode, behavior: decision.behavior, style: config.style, widths: widths, windowWidth: size.width)
+        return (widths, decision)
     }
 
     /// Behavior and mode before the room check. A user mode the behavior allows wins; then
@@ -34,28 +45,47 @@ public enum DisplayResolver {
     /// `preferredSplitBehavior` does not allow it, the behavior that allows it is used
     /// instead. Two-column styles still read `two*` as `one*`, and room still degrades it.
     static func requestedMode(config: SplitConfig, size: Size, memory: DisplayMemory) -> (SplitBehavior, DisplayMode) {
+        let decision = decidedRequestedMode(config: config, size: size, memory: memory)
+        return (decision.behavior, decision.mode)
+    }
+
+    /// `requestedMode` with the rule behind the behavior and the mode (`mode` is the
+    /// requested mode, before the room check).
+    static func decidedRequestedMode(config: SplitConfig, size: Size, memory: DisplayMemory) -> ModeDecision {
         let style = config.style
         let preferred = oneSidebarEquivalent(config.preferredDisplayMode, style: style)
-        var behavior = splitBehavior(config: config, orientation: size.orientation)
+        var (behavior, behaviorRule) = decidedSplitBehavior(config: config, orientation: size.orientation)
         let strict = !config.presentsWithGesture && preferred != .automatic
-        if strict, !allowedModes(behavior: behavior, style: style).contains(preferred) {
-            behavior = behaviorAllowing(preferred) ?? behavior
+        if strict, !allowedModes(behavior: behavior, style: style).contains(preferred),
+            let allowing = behaviorAllowing(preferred)
+        {
+            (behavior, behaviorRule) = (allowing, .strictPreferredMode)
         }
         if let user = memory.userDisplayMode, allowedModes(behavior: behavior, style: style).contains(user) {
-            return (behavior, user)
+            return ModeDecision(behavior: behavior, behaviorRule: behaviorRule, mode: user, modeRule: .userAction)
         }
-        let mode = preferred == .automatic ? automaticDisplayMode(orientation: size.orientation) : preferred
-        return (behavior, interpret(mode, behavior: behavior, style: style))
+        let automatic = preferred == .automatic
+        let mode = automatic ? automaticDisplayMode(orientation: size.orientation) : preferred
+        return ModeDecision(
+            behavior: behavior, behaviorRule: behaviorRule, mode: interpret(mode, behavior: behavior, style: style),
+            modeRule: automatic ? .automaticByOrientation : .preferred)
     }
 
     /// The split behavior: an explicit preference wins; else the behavior allowing an
     /// explicit preferred mode; else `tile` (classic, doubleColumn) or `displace`
     /// (tripleColumn) for a landscape window and `overlay` for a portrait one.
     public static func splitBehavior(config: SplitConfig, orientation: Orientation) -> SplitBehavior {
-        if config.preferredSplitBehavior != .automatic { return config.preferredSplitBehavior }
-        if let behavior = behaviorAllowing(config.preferredDisplayMode) { return behavior }
-        guard orientation == .landscape else { return .overlay }
-        return config.style == .tripleColumn ? .displace : .tile
+        decidedSplitBehavior(config: config, orientation: orientation).behavior
+    }
+
+    /// `splitBehavior` with the rule that gave it.
+    static func decidedSplitBehavior(
+        config: SplitConfig, orientation: Orientation
+    ) -> (behavior: SplitBehavior, rule: BehaviorRule) {
+        if config.preferredSplitBehavior != .automatic { return (config.preferredSplitBehavior, .explicit) }
+        if let behavior = behaviorAllowing(config.preferredDisplayMode) { return (behavior, .preferredMode) }
+        guard orientation == .landscape else { return (.overlay, .automaticPortrait) }
+        return config.style == .tripleColumn ? (.displace, .automaticLandscape) : (.tile, .automaticLandscape)
     }
 
     /// The behavior an explicit mode needs; nil for `automatic` and `secondaryOnly`, which
@@ -174,5 +204,46 @@ public enum DisplayResolver {
         if behavior == .overlay { return true }
         let sidebars = visibleSidebars(mode, style: style).reduce(0) { $0 + widths.width(of: $1) }
         return windowWidth - sidebars >= minimumSecondaryWidth
+    }
+}
+
+/// Which rule gave an expanded scene's split behavior (`explain`'s rule names).
+enum BehaviorRule: String, Hashable, Sendable {
+    /// `preferredSplitBehavior` other than automatic.
+    case explicit = "behavior.explicit"
+    /// The behavior an explicit `preferredDisplayMode` needs.
+    case preferredMode = "behavior.preferredDisplayMode"
+    /// Strict (`presentsWithGesture` false): the behavior allowing the preferred mode.
+    case strictPreferredMode = "behavior.strictPreferredDisplayMode"
+    /// Automatic, landscape: tile (classic, doubleColumn) or displace (tripleColumn).
+    case automaticLandscape = "behavior.automaticLandscape"
+    /// Automatic, portrait: overlay.
+    case automaticPortrait = "behavior.automaticPortrait"
+}
+
+/// Which rule gave the requested display mode (`explain`'s rule names).
+enum ModeRule: String, Hashable, Sendable {
+    /// A mode a user action chose, allowed by the behavior.
+    case userAction = "displayMode.userAction"
+    /// The explicit `preferredDisplayMode`, read under the behavior.
+    case preferred = "displayMode.preferred"
+    /// `preferredDisplayMode` automatic: the orientation's mode, read under the behavior.
+    case automaticByOrientation = "displayMode.automatic"
+}
+
+/// The behavior and display mode of an expanded scene with the rule behind each.
+/// `requested` is the mode before the room check, `mode` after it.
+struct ModeDecision: Hashable, Sendable {
+    var behavior: SplitBehavior
+    var behaviorRule: BehaviorRule
+    var mode: DisplayMode
+    var modeRule: ModeRule
+    var requested: DisplayMode?
+
+    init(behavior: SplitBehavior, behaviorRule: BehaviorRule, mode: DisplayMode, modeRule: ModeRule) {
+        self.behavior = behavior
+        self.behaviorRule = behaviorRule
+        self.mode = mode
+        self.modeRule = modeRule
     }
 }

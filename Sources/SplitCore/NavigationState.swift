@@ -124,13 +124,23 @@ public struct Presentation: Codable, Hashable, Sendable {
     /// - regular width and height: a popover without an anchor is a `formSheet` (ours: it
     ///   was presented where it adapted, which needs no anchor).
     public func effectiveStyle(in traits: Traits) -> PresentationStyle {
+        decidedEffectiveStyle(in: traits).style
+    }
+
+    /// `effectiveStyle(in:)` with the rule that gave it (`explain`'s rule names): the one
+    /// copy of the rules.
+    func decidedEffectiveStyle(in traits: Traits) -> (style: PresentationStyle, rule: String) {
         if traits.verticalSizeClass == .compact, style != .fullScreen {
-            return prefersEdgeAttachedInCompactHeight == true ? .pageSheet : .fullScreen
+            return prefersEdgeAttachedInCompactHeight == true
+                ? (.pageSheet, "presentation.compactHeight.edgeAttached") : (.fullScreen, "presentation.compactHeight")
         }
-        if traits.horizontalSizeClass == .compact {
-            return style == .popover || style == .formSheet ? .pageSheet : style
+        if traits.horizontalSizeClass == .compact, style == .popover || style == .formSheet {
+            return (.pageSheet, "presentation.compactWidth")
         }
-        return style == .popover && anchor == nil ? .formSheet : style
+        if traits.horizontalSizeClass != .compact, style == .popover, anchor == nil {
+            return (.formSheet, "presentation.popoverWithoutAnchor")
+        }
+        return (style, "presentation.asRequested")
     }
 
     /// True when this presentation shows as a popover in `traits` and so needs an anchor.

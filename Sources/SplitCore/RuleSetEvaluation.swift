@@ -67,12 +67,18 @@ extension RuleCondition {
 /// on every resize of every rule-set scene).
 struct PossibleClasses: Equatable {
     private var bits: UInt8
+    /// The index of the last rule that replaced the value (held everywhere), -1 for none:
+    /// on a band of width 0, the rule that decided the class (`explain`).
+    private(set) var decidingRule: Int = -1
 
     init(_ value: SizeClass) { bits = Self.bit(value) }
 
     private static func bit(_ value: SizeClass) -> UInt8 { value == .compact ? 1 : 2 }
 
-    mutating func replace(with value: SizeClass) { bits = Self.bit(value) }
+    mutating func replace(with value: SizeClass, rule: Int) {
+        bits = Self.bit(value)
+        decidingRule = rule
+    }
     mutating func add(_ value: SizeClass) { bits |= Self.bit(value) }
 
     /// The single possible value, nil when both are.
@@ -90,19 +96,31 @@ extension RuleSet {
     /// differing from its previous value flips only if every size within h points of `size`
     /// gives the new value; otherwise it keeps the previous one.
     public func traits(for size: Size, previous: Traits?) -> Traits {
+        decidedTraits(for: size, previous: previous).traits
+    }
+
+    /// `traits(for:previous:)` with what decided each class: the one copy of the rules,
+    /// which `explain` reads too.
+    func decidedTraits(
+        for size: Size, previous: Traits?
+    ) -> (traits: Traits, horizontal: RuleSetDecision, vertical: RuleSetDecision) {
         let exact = possibleClasses(over: SizeBand(size, margin: 0))
         var traits = Traits(
             horizontalSizeClass: exact.horizontal.only ?? defaults.horizontalSizeClass,
             verticalSizeClass: exact.vertical.only ?? defaults.verticalSizeClass)
-        guard let previous, hysteresis > 0, previous != traits else { return traits }
+        var horizontal = RuleSetDecision(rule: exact.horizontal.decidingRule, held: false)
+        var vertical = RuleSetDecision(rule: exact.vertical.decidingRule, held: false)
+        guard let previous, hysteresis > 0, previous != traits else { return (traits, horizontal, vertical) }
         let band = possibleClasses(over: SizeBand(size, margin: hysteresis))
         if traits.horizontalSizeClass != previous.horizontalSizeClass, band.horizontal.only == nil {
             traits.horizontalSizeClass = previous.horizontalSizeClass
+            horizontal.held = true
         }
         if traits.verticalSizeClass != previous.verticalSizeClass, band.vertical.only == nil {
             traits.verticalSizeClass = previous.verticalSizeClass
+            vertical.held = true
         }
-        return traits
+        return (traits, horizontal, vertical)
     }
 
     /// The values each class may take over `band` (last matching rule wins). On a band of
@@ -110,16 +128,24 @@ extension RuleSet {
     func possibleClasses(over band: SizeBand) -> (horizontal: PossibleClasses, vertical: PossibleClasses) {
         var horizontal = PossibleClasses(defaults.horizontalSizeClass)
         var vertical = PossibleClasses(defaults.verticalSizeClass)
-        for rule in rules {
+        for (index, rule) in rules.enumerated() {
             let truth = rule.condition.truth(over: band)
             guard truth != .no else { continue }
             if let value = rule.horizontal {
-                if truth == .yes { horizontal.replace(with: value) } else { horizontal.add(value) }
+                if truth == .yes { horizontal.replace(with: value, rule: index) } else { horizontal.add(value) }
             }
             if let value = rule.vertical {
-                if truth == .yes { vertical.replace(with: value) } else { vertical.add(value) }
+                if truth == .yes { vertical.replace(with: value, rule: index) } else { vertical.add(value) }
             }
         }
         return (horizontal, vertical)
     }
+}
+
+/// What decided one size class of a rule set: the last matching rule that sets it (`rule`
+/// its index, -1 for the set's defaults), and whether hysteresis kept the previous value
+/// instead (`held`: the window is within `hysteresis` points of a breakpoint).
+struct RuleSetDecision: Hashable, Sendable {
+    var rule: Int
+    var held: Bool
 }

@@ -9,17 +9,42 @@ extension DeviceProfile {
     ///   model whatever the width.
     /// - mac: regular/regular.
     func traits(for size: Size, windowedRegularMinWidth: Double) -> Traits {
+        decidedTraits(for: size, windowedRegularMinWidth: windowedRegularMinWidth).traits
+    }
+
+    /// `traits(for:windowedRegularMinWidth:)` with the row of the rules above that gave
+    /// them: the one copy of those rules, which `explain` reads too.
+    func decidedTraits(for size: Size, windowedRegularMinWidth: Double) -> (traits: Traits, rule: DeviceTraitRule) {
         switch idiom {
         case .mac:
-            return .regularRegular
+            return (.regularRegular, .mac)
         case .phone:
             return size.orientation == .portrait
-                ? .compactRegular
-                : Traits(horizontalSizeClass: landscapeHorizontalClass, verticalSizeClass: .compact)
+                ? (.compactRegular, .phonePortrait)
+                : (
+                    Traits(horizontalSizeClass: landscapeHorizontalClass, verticalSizeClass: .compact),
+                    .phoneLandscape
+                )
         case .pad:
-            let fullScreen = size.width >= screen(in: size.orientation).width
-            let regular = fullScreen || size.width >= windowedRegularMinWidth
-            return regular ? .regularRegular : .compactRegular
+            if size.width >= screen(in: size.orientation).width { return (.regularRegular, .padFullScreen) }
+            return size.width >= windowedRegularMinWidth
+                ? (.regularRegular, .padWindowedRegular) : (.compactRegular, .padWindowedCompact)
         }
     }
+}
+
+/// Which rule of a device profile gave a window's size classes (`explain`'s rule names).
+public enum DeviceTraitRule: String, Hashable, Sendable {
+    /// A Mac window: regular/regular.
+    case mac = "device.mac"
+    /// A portrait phone: compact/regular.
+    case phonePortrait = "device.phonePortrait"
+    /// A landscape phone: the model's `landscapeHorizontalClass`/compact.
+    case phoneLandscape = "device.landscapeClass"
+    /// An iPad window at least as wide as the screen: regular/regular.
+    case padFullScreen = "device.padFullScreen"
+    /// An iPad window at least `windowedRegularMinWidth` wide: regular/regular.
+    case padWindowedRegular = "device.windowedRegularMinWidth"
+    /// A narrower iPad window: compact/regular.
+    case padWindowedCompact = "device.windowedCompact"
 }

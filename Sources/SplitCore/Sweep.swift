@@ -21,6 +21,18 @@ public struct SweepSummary: Codable, Hashable, Sendable {
         visibleColumns = layout.columns.filter(\.visible).map(\.column)
     }
 
+    public init(
+        horizontalSizeClass: SizeClass, verticalSizeClass: SizeClass, collapsed: Bool, displayMode: DisplayMode?,
+        splitBehavior: SplitBehavior?, visibleColumns: [Column]
+    ) {
+        self.horizontalSizeClass = horizontalSizeClass
+        self.verticalSizeClass = verticalSizeClass
+        self.collapsed = collapsed
+        self.displayMode = displayMode
+        self.splitBehavior = splitBehavior
+        self.visibleColumns = visibleColumns
+    }
+
     enum CodingKeys: String, CodingKey {
         case horizontalSizeClass, verticalSizeClass, collapsed, displayMode, splitBehavior, visibleColumns
     }

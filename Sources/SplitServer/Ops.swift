@@ -5,7 +5,7 @@ import SplitWire
 /// The ops of protocol 1 without their parameters: where a request's entry is in `Op.table`.
 enum Op: Int, CaseIterable, Sendable {
     case hello, sceneCreate, sceneGet, sceneList, sceneDelete, sceneAttach, sceneDetach
-    case resize, intent, snapshot, snapshotList, snapshotGet, stats, ping, devices
+    case resize, intent, snapshot, snapshotList, snapshotGet, stats, ping, devices, explain, sweep
 
     init(_ operation: Request.Operation) {
         switch operation {
@@ -24,6 +24,8 @@ enum Op: Int, CaseIterable, Sendable {
         case .stats: self = .stats
         case .ping: self = .ping
         case .devices: self = .devices
+        case .explain: self = .explain
+        case .sweep: self = .sweep
         }
     }
 
@@ -177,6 +179,15 @@ extension Op {
         OpEntry(.devices, "devices", decoder: .devices, reply: .fixed) { server, _, _ throws(WireError) in
             let catalog = server.engine.catalog
             return .reply(.devices(catalog.deviceNames.map { DeviceListing(device: $0, catalog: catalog) }))
+        },
+        OpEntry(.explain, "explain", decoder: .explain, reply: .readsScene) { server, request, _ throws(WireError) in
+            guard case let .explain(scene) = request.op else { throw misrouted(request, to: .explain) }
+            return .reply(try server.explainScene(scene))
+        },
+        OpEntry(.sweep, "sweep", decoder: .sweep, reply: .perRequest) { server, request, _ throws(WireError) in
+            guard case let .sweep(sweep) = request.op else { throw misrouted(request, to: .sweep) }
+            let (reply, kind) = try server.sweep(sweep)
+            return .replyAs(reply, kind)
         },
     ]
 }

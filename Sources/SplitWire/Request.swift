@@ -68,6 +68,11 @@ extension Request {
         case ping
         /// Ours: the device profiles and rule sets a scene can use.
         case devices
+        /// The decisions behind a scene's layout (WIRE.md "Explain and sweep"). Reads only.
+        case explain(scene: String)
+        /// The breakpoints of a scene's or an inline device's layout (WIRE.md "Explain and
+        /// sweep"). Reads only.
+        indirect case sweep(SweepRequest)
 
         /// The wire name of the op.
         public var name: String {
@@ -87,6 +92,8 @@ extension Request {
             case .stats: "stats"
             case .ping: "ping"
             case .devices: "devices"
+            case .explain: "explain"
+            case .sweep: "sweep"
             }
         }
 
@@ -98,8 +105,10 @@ extension Request {
             switch self {
             case let .sceneCreate(scene, _, _, _), let .sceneGet(scene), let .sceneDelete(scene),
                 let .sceneAttach(scene, _, _, _), let .sceneDetach(scene), let .resize(scene, _, _),
-                let .intent(scene, _, _), let .snapshot(scene, _), let .snapshotList(scene):
+                let .intent(scene, _, _), let .snapshot(scene, _), let .snapshotList(scene), let .explain(scene):
                 scene
+            case let .sweep(request):
+                if case let .scene(scene) = request.source { scene } else { nil }
             case .hello, .sceneList, .snapshotGet, .stats, .ping, .devices:
                 nil
             }
@@ -109,7 +118,8 @@ extension Request {
         public var isMutation: Bool {
             switch self {
             case .sceneCreate, .sceneDelete, .sceneAttach, .sceneDetach, .resize, .intent, .snapshot: true
-            case .hello, .sceneGet, .sceneList, .snapshotList, .snapshotGet, .stats, .ping, .devices: false
+            case .hello, .sceneGet, .sceneList, .snapshotList, .snapshotGet, .stats, .ping, .devices, .explain, .sweep:
+                false
             }
         }
     }

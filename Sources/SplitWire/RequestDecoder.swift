@@ -113,7 +113,7 @@ public struct RequestDecoder: Sendable {
 public struct OpDecoder: Sendable {
     fileprivate let read: @Sendable (FieldReader) throws(WireError) -> Request.Operation
 
-    private init(_ read: @escaping @Sendable (FieldReader) throws(WireError) -> Request.Operation) {
+    init(_ read: @escaping @Sendable (FieldReader) throws(WireError) -> Request.Operation) {
         self.read = read
     }
 
@@ -172,6 +172,7 @@ public struct OpDecoder: Sendable {
         ("scene.delete", sceneDelete), ("scene.attach", sceneAttach), ("scene.detach", sceneDetach),
         ("resize", resize), ("intent", intent), ("snapshot", snapshot), ("snapshot.list", snapshotList),
         ("snapshot.get", snapshotGet), ("stats", stats), ("ping", ping), ("devices", devices),
+        ("explain", explain), ("sweep", sweep),
     ]
 }
 

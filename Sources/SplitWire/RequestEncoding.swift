@@ -81,7 +81,9 @@ extension JSONWriter {
         case let .snapshotGet(session):
             rawKey("session")
             write(session)
-        case .sceneGet, .sceneList, .sceneDelete, .sceneDetach, .snapshotList, .stats, .ping, .devices:
+        case let .sweep(request):
+            writeSweepParameters(request)
+        case .sceneGet, .sceneList, .sceneDelete, .sceneDetach, .snapshotList, .stats, .ping, .devices, .explain:
             break
         }
     }

@@ -35,7 +35,7 @@ struct Splitctl: ParsableCommand {
             SnapshotCommand.self, Watch.self,
             Simulate.self,
             Attach.self,
-            Render.self, Sweep.self,
+            Render.self, Sweep.self, Explain.self,
         ]
     )
 

@@ -13,13 +13,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import traceback
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/debug"
+from browser_support import BIN, new_driver, run_tests
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORK = tempfile.mkdtemp(prefix="report-test-")
 
@@ -29,14 +27,6 @@ def simulate(scenarios, report, expect_exit):
                          capture_output=True, text=True)
     assert run.returncode == expect_exit, "exit %d: %s %s" % (run.returncode, run.stdout[-2000:], run.stderr[-2000:])
     return json.loads(run.stdout.strip().splitlines()[-1])
-
-
-def new_driver():
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000"]:
-        options.add_argument(argument)
-    return webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
 
 
 def test_shipped_scenarios(driver):
@@ -91,26 +81,12 @@ def test_altered_golden_side_by_side(driver):
 
 
 def main():
-    driver = new_driver()
-    passed = failed = 0
+    driver = new_driver(1400, 1000)
     try:
-        for test in [test_shipped_scenarios, test_altered_golden_side_by_side]:
-            try:
-                test(driver)
-                passed += 1
-                print("ok     " + test.__name__, flush=True)
-            except Exception:
-                failed += 1
-                print("FAILED " + test.__name__, flush=True)
-                traceback.print_exc()
+        status = run_tests("report", [test_shipped_scenarios, test_altered_golden_side_by_side], driver, WORK)
     finally:
         driver.quit()
-    print("report: %d passed, %d failed" % (passed, failed))
-    if failed == 0 and not os.environ.get("KEEP"):
-        shutil.rmtree(WORK, ignore_errors=True)
-    else:
-        print("files in " + WORK)
-    sys.exit(1 if failed else 0)
+    sys.exit(status)
 
 
 if __name__ == "__main__":

@@ -11,22 +11,21 @@ reconnects. Usage: test_splitweb.py BIN_DIR. Prints 'N passed, N failed' last.
 import http.client
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-import traceback
 import urllib.parse
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/debug"
+import browser_support
+from browser_support import new_driver, run_tests, wait
+
+BIN = browser_support.BIN
 WORK = tempfile.mkdtemp(prefix="splitweb-test-")
 SOCKET = os.path.join(WORK, "splitd.sock")
 DATABASE = os.path.join(WORK, "splitd.db")
@@ -78,20 +77,6 @@ def start_splitweb():
     return process, url
 
 
-def wait(driver, condition, what, timeout=15):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        try:
-            last = condition(driver)
-            if last:
-                return last
-        except Exception as error:  # the page may be between two pictures
-            last = error
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting for " + what + " (last: " + repr(last) + ")")
-
-
 def body(driver, name):
     return driver.execute_script("return document.body.dataset[arguments[0]] || ''", name)
 
@@ -123,15 +108,6 @@ def settled(driver):
     if body(driver, "revision") == str(current["revision"]) and [size["width"], size["height"]] == [width, height]:
         return current
     return None
-
-
-def new_driver():
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,900"]:
-        options.add_argument(argument)
-    # Debian's chromedriver: Selenium Manager would try to download one.
-    return webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
 
 
 class Context:
@@ -242,39 +218,21 @@ def main():
     c_url_base = base
     c.url = base + "&scene=" + SCENE + "&device=" + DEVICE + "&config=" + urllib.parse.quote(json.dumps(CONFIG))
     c.driver = new_driver()
-    passed = failed = 0
     try:
         c.driver.get(c.url)
         wait(c.driver, lambda d: body(d, "revision") != "", "first layout")
-        for test in [test_resize_collapses_and_expands, test_click_row_is_show_detail, test_two_tabs_same_revision,
-                     test_refusals, test_reconnects_after_splitd_restart]:
-            try:
-                test(c)
-                passed += 1
-                print("ok     " + test.__name__, flush=True)
-            except Exception:
-                failed += 1
-                print("FAILED " + test.__name__, flush=True)
-                traceback.print_exc()
-                shot = os.path.join(WORK, test.__name__ + ".png")
-                try:
-                    c.driver.save_screenshot(shot)
-                    print("  screenshot: " + shot)
-                except Exception:
-                    pass
+        status = run_tests(
+            "browser",
+            [test_resize_collapses_and_expands, test_click_row_is_show_detail, test_two_tabs_same_revision,
+             test_refusals, test_reconnects_after_splitd_restart],
+            c, WORK, on_failure=lambda test: c.driver.save_screenshot(os.path.join(WORK, test.__name__ + ".png")))
     finally:
         c.driver.quit()
         c.splitweb.terminate()
         c.splitd.terminate()
         c.splitweb.wait()
         c.splitd.wait()
-    print("browser: %d passed, %d failed" % (passed, failed))
-    if failed == 0:
-        shutil.rmtree(WORK, ignore_errors=True)
-    else:
-        print("logs in " + WORK)
-    sys.exit(1 if failed else 0)
-
+    sys.exit(status)
 
 if __name__ == "__main__":
     main()

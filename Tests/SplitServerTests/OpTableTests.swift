@@ -35,6 +35,8 @@ struct OpTableTests {
         case .stats: ["op": "stats"]
         case .ping: ["op": "ping"]
         case .devices: ["op": "devices"]
+        case .explain: ["op": "explain", "scene": "s"]
+        case .sweep: ["op": "sweep", "scene": "s", "from": 600, "to": 700]
         }
     }
 

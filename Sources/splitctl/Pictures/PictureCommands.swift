@@ -48,9 +48,9 @@ struct Sweep: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Walk widths in 1-pt steps and list the intervals where the layout's kind stays the same.",
         discussion: """
-            Computed locally with SplitCore's built-in device catalog: for a SCENE, its device, \
-            full config and size are read from splitd (scene.get); with --device, a new scene of \
-            that device and --config. Each interval keeps size classes, collapsed, display mode, \
+            For a SCENE, splitd's sweep op resizes the scene's own state (its device, config, \
+            size classes and user choices) to each point; with --device, a new scene of that \
+            device and --config is swept locally with SplitCore's built-in catalog (no daemon). Each interval keeps size classes, collapsed, display mode, \
             split behavior and visible columns; adjacent ones differ. --svg draws them as bands \
             on a width axis with the device's presets (of the sweep's orientation) marked.
             """)
@@ -102,13 +102,20 @@ struct Sweep: ParsableCommand {
         let screen = engine.catalog.defaultSize(device: deviceName)
         let last = to ?? screen?.width ?? 2000
         let intervals: [SweepInterval]
-        do {
-            intervals = try engine.sweep(
-                device: deviceName, config: patch, from: from, to: last,
-                fixed: fixed ?? screen?.height ?? 1000)
-        } catch {
-            printError(error.message)
-            throw ExitStatus.serverError
+        if let scene {
+            // The scene's own state, resized point by point by splitd (the `sweep` op).
+            intervals = try withConnection(global) { connection throws(ClientError) in
+                try connection.sweep(scene: scene, from: from, to: last, fixed: fixed)
+            }
+        } else {
+            do {
+                intervals = try engine.sweep(
+                    device: deviceName, config: patch, from: from, to: last,
+                    fixed: fixed ?? screen?.height ?? 1000)
+            } catch {
+                printError(error.message)
+                throw ExitStatus.serverError
+            }
         }
         if let svg {
             let orientation = (fixed ?? screen?.height ?? 1000) >= last ? Orientation.portrait : .landscape
