@@ -67,14 +67,15 @@ let package = Package(
             name: "SplitStore", dependencies: ["CSQLite", "CSQLiteVFS", "CLinuxShims"], swiftSettings: releaseSpeed),
         // A pass-through VFS that writes each WAL frame with one write instead of two.
         .target(name: "CSQLiteVFS", dependencies: ["CSQLite"]),
-        // The libuv transport: listener, connections, mailbox, timers, signals, socket
-        // activation, sd_notify, peer credentials. Knows nothing of requests or scenes.
+        // The libuv transport: the loop, turn hooks, listener, connections, mailbox, timers,
+        // signals, socket activation, sd_notify, peer credentials. Knows nothing of requests
+        // or scenes; the only module that calls libuv.
         .target(name: "SplitLoop", dependencies: ["CLibUV", "CLinuxShims", "SplitLines"], swiftSettings: releaseSpeed),
         // The daemon: scenes, sessions, dispatch, group commit, on SplitLoop's transport.
         .target(
             name: "SplitServer",
             dependencies: [
-                "CLibUV", "CLinuxShims", "SplitCore", "SplitWire", "SplitStore", "SplitSettings", "SplitLoop",
+                "CLinuxShims", "SplitCore", "SplitWire", "SplitStore", "SplitSettings", "SplitLoop",
                 .product(name: "Logging", package: "swift-log"),
                 // The distribution of flush times in `stats`.
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -144,6 +145,7 @@ let package = Package(
             dependencies: [
                 "SplitLines", .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
+        .testTarget(name: "SplitLoopTests", dependencies: ["SplitLoop"]),
         .testTarget(
             name: "SplitStoreTests", dependencies: ["SplitStore", "SplitTestSupport", "CSQLite", "CSQLiteVFS"]),
         .testTarget(

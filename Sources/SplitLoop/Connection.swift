@@ -41,7 +41,7 @@ public final class Connection {
 
     /// Accepts a pending client of `listener`; nil if the accept failed.
     public init?(
-        id: ID, loop: UnsafeMutablePointer<uv_loop_t>, listener: Listener, maxLineLength: Int,
+        id: ID, loop: EventLoop, listener: Listener, maxLineLength: Int,
         readBuffer: UnsafeMutableRawBufferPointer, delegate: ConnectionDelegate
     ) {
         self.id = id
@@ -49,7 +49,7 @@ public final class Connection {
         self.delegate = delegate
         framer = LineFramer(maxLineLength: maxLineLength)
         pipe = allocateUV(uv_pipe_t.self)
-        guard uv_pipe_init(loop, pipe, 0) == 0 else {
+        guard uv_pipe_init(loop.pointer, pipe, 0) == 0 else {
             free(pipe)
             return nil
         }

@@ -46,7 +46,7 @@ public final class Listener {
     public static let pauseMilliseconds: UInt64 = 100
 
     private init(
-        loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32, name: String, boundPath: String?,
+        loop: EventLoop, fd: Int32, name: String, boundPath: String?,
         refusal: @escaping (Int32) -> [UInt8], onClose: (() -> Void)?,
         onConnection: @escaping (Listener) -> Void
     ) throws(SystemError) {
@@ -58,13 +58,13 @@ public final class Listener {
         self.onConnection = onConnection
         poll = allocateUV(uv_poll_t.self)
         // Also makes the descriptor non-blocking.
-        let status = uv_poll_init(loop, poll, fd)
+        let status = uv_poll_init(loop.pointer, poll, fd)
         guard status == 0 else {
             free(poll)
             throw .uv(status, "cannot watch \(name)")
         }
         resumeTimer = allocateUV(uv_timer_t.self)
-        uv_timer_init(loop, resumeTimer)
+        uv_timer_init(loop.pointer, resumeTimer)
         attach(self, to: poll)
         attach(self, to: resumeTimer)
         reserve = Self.openReserve()
@@ -73,7 +73,7 @@ public final class Listener {
     /// Binds and listens on `path`, which the caller readied under the path's lock (the
     /// socket file is removed again when closed); `onClose` runs once the listener closed.
     public static func bind(
-        loop: UnsafeMutablePointer<uv_loop_t>, path: String, group: UInt32?, backlog: Int32,
+        loop: EventLoop, path: String, group: UInt32?, backlog: Int32,
         refusal: @escaping (Int32) -> [UInt8], onClose: @escaping () -> Void,
         onConnection: @escaping (Listener) -> Void
     ) throws(SystemError) -> Listener {
@@ -108,7 +108,7 @@ public final class Listener {
 
     /// Listens on a socket passed by systemd (no lock: systemd bound it and keeps it).
     public static func adopt(
-        loop: UnsafeMutablePointer<uv_loop_t>, fd: Int32, name: String, backlog: Int32,
+        loop: EventLoop, fd: Int32, name: String, backlog: Int32,
         refusal: @escaping (Int32) -> [UInt8],
         onConnection: @escaping (Listener) -> Void
     ) throws(SystemError) -> Listener {

@@ -11,9 +11,9 @@ public final class LoopMailbox: @unchecked Sendable {
     private var queue: [@Sendable () -> Void] = []
     private var isOpen = true
 
-    public init(loop: UnsafeMutablePointer<uv_loop_t>) {
+    public init(loop: EventLoop) {
         handle = allocateUV(uv_async_t.self)
-        uv_async_init(loop, handle) { handle in
+        uv_async_init(loop.pointer, handle) { handle in
             owner(of: asHandle(handle!), as: LoopMailbox.self)?.drain()
         }
         attach(self, to: handle)

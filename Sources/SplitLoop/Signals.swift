@@ -8,14 +8,14 @@ public final class SignalWatcher {
     private let onSignal: (Int32) -> Void
 
     public init(
-        loop: UnsafeMutablePointer<uv_loop_t>, signals: [Int32], onSignal: @escaping (Int32) -> Void
+        loop: EventLoop, signals: [Int32], onSignal: @escaping (Int32) -> Void
     ) throws(SystemError) {
         self.onSignal = onSignal
         // A peer that hangs up mid-write must cost an error code, not the process.
         signal(SIGPIPE, SIG_IGN)
         for number in signals {
             let handle = allocateUV(uv_signal_t.self)
-            uv_signal_init(loop, handle)
+            uv_signal_init(loop.pointer, handle)
             attach(self, to: handle)
             let status = uv_signal_start(
                 handle,
@@ -53,10 +53,10 @@ public final class LoopTimer {
     private let action: () -> Void
     private var isOpen = true
 
-    public init(loop: UnsafeMutablePointer<uv_loop_t>, action: @escaping () -> Void) {
+    public init(loop: EventLoop, action: @escaping () -> Void) {
         self.action = action
         handle = allocateUV(uv_timer_t.self)
-        uv_timer_init(loop, handle)
+        uv_timer_init(loop.pointer, handle)
         attach(self, to: handle)
     }
 

@@ -1,4 +1,3 @@
-import CLibUV
 import SplitLoop
 
 // Busy polling: after a turn that did work, the loop keeps polling its sockets (epoll with a
@@ -17,13 +16,15 @@ extension Server {
             stopBusyPoll()
             return
         }
-        busyPollDeadline = uv_hrtime() + window * 1000
+        busyPollDeadline = MonotonicClock.nanoseconds() + window * 1000
         guard !busyPolling else { return }
         busyPolling = true
-        uv_idle_start(busyPollHandle) { handle in
-            guard let server = owner(of: asHandle(handle!), as: Server.self) else { return }
-            if uv_hrtime() >= server.busyPollDeadline || server.committer.holdsTurns { server.stopBusyPoll() }
-        }
+        busyPollHook.start()
+    }
+
+    /// Each loop turn while polling: stops once the window is over or a flush is in flight.
+    func continueBusyPoll() {
+        if MonotonicClock.nanoseconds() >= busyPollDeadline || committer.holdsTurns { stopBusyPoll() }
     }
 
     /// A line was read: the first of a turn found by polling (not by a wake-up) is counted.
@@ -36,6 +37,6 @@ extension Server {
     func stopBusyPoll() {
         guard busyPolling else { return }
         busyPolling = false
-        uv_idle_stop(busyPollHandle)
+        busyPollHook.stop()
     }
 }

@@ -1,4 +1,3 @@
-import CLibUV
 import Foundation
 import SplitLoop
 import SplitSettings
@@ -15,7 +14,7 @@ public final class ConfigReloader: Sendable {
     }
 
     public func connect(
-        loop: UnsafeMutablePointer<uv_loop_t>,
+        loop: EventLoop,
         apply: @escaping (Result<ServerSettings, any Error>) -> Void
     ) -> LoopMailbox {
         let mailbox = LoopMailbox(loop: loop)

@@ -1,4 +1,3 @@
-import CLibUV
 import CLinuxShims
 import Foundation
 import Logging
@@ -97,12 +96,15 @@ public enum Daemon {
             return startFailure
         }
 
-        let loop = allocateUV(uv_loop_t.self)
-        uv_loop_init(loop)
-        defer {
-            uv_loop_close(loop)
-            free(loop)
+        let loop: EventLoop
+        do {
+            loop = try EventLoop()
+        } catch {
+            logger.critical("refusing to start: \(error)")
+            try? store.close()
+            return startFailure
         }
+        defer { loop.close() }
         let notifier = SystemdNotifier(environment: environment)
         let server = Server(
             loop: loop, settings: settings, logger: logger, store: store, engine: engine, notifier: notifier)
@@ -119,8 +121,8 @@ public enum Daemon {
         } catch {
             logger.critical("refusing to start: \(error)")
             server.discard()
-            // One pass runs the close callbacks: an open handle makes uv_loop_close fail.
-            uv_run(loop, UV_RUN_NOWAIT)
+            // One pass runs the close callbacks: an open handle makes the loop's close fail.
+            loop.runOnce()
             try? store.close()
             return startFailure
         }
@@ -143,7 +145,7 @@ public enum Daemon {
                 logger.critical("refusing to start: \(error)")
                 server.discard()
                 extras.close()
-                uv_run(loop, UV_RUN_NOWAIT)
+                loop.runOnce()
                 try? store.close()
                 return startFailure
             }
@@ -193,9 +195,9 @@ public enum Daemon {
             )
         }
 
-        uv_run(loop, UV_RUN_DEFAULT)
+        loop.run()
         // Handles closed by the stop still need one pass to run their close callbacks.
-        uv_run(loop, UV_RUN_NOWAIT)
+        loop.runOnce()
 
         server.logSummary()
         server.checkpointAllForStop()
@@ -219,7 +221,7 @@ public enum Daemon {
 
     /// SIGTERM/SIGINT stop gracefully; SIGHUP reloads the configuration.
     private static func watchSignals(
-        server: Server, loop: UnsafeMutablePointer<uv_loop_t>,
+        server: Server, loop: EventLoop,
         reloader: ConfigReloader?
     ) throws(SystemError) -> SignalWatcher {
         try SignalWatcher(loop: loop, signals: [SIGTERM, SIGINT, SIGHUP]) { [unowned server] number in

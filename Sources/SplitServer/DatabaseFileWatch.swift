@@ -1,5 +1,5 @@
-import CLibUV
 import Foundation
+import SplitLoop
 import SplitStore
 
 /// A database file deleted or replaced under a running daemon (a wrong `rm`, a cleanup job,
@@ -23,7 +23,7 @@ extension Server {
         } catch {
             // Kept running: what was committed lives on in the lost file while the process
             // does, and the next second tries again (the directory may be made writable).
-            if databaseRescueWarning.take(now: uv_now(loop)) != nil {
+            if databaseRescueWarning.take(now: loop.now) != nil {
                 logger.critical(
                     "the database file \(path) \(problem) while splitd ran; changes are refused, and what was committed could not be copied to \(target) yet (retrying every second): \(error)"
                 )

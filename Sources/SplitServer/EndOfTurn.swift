@@ -1,5 +1,4 @@
 import SplitLoop
-import CLibUV
 import Glibc
 import SplitStore
 
@@ -12,7 +11,7 @@ extension Server {
     /// Stages a reply and makes sure this turn is finished before the loop sleeps.
     func stage(_ reply: Turn.Reply, for session: ClientSession) {
         if case .change = reply {
-            flushPeers.noteChange(of: &session.flushPeer, stagedBytes: session.stagedBytes, now: uv_now(loop))
+            flushPeers.noteChange(of: &session.flushPeer, stagedBytes: session.stagedBytes, now: loop.now)
         }
         session.stagedBytes += reply.stagedByteCount
         flushPeers.update(&session.flushPeer, stagedBytes: session.stagedBytes)
@@ -20,7 +19,7 @@ extension Server {
         scheduleTurn()
     }
 
-    /// The uv_check callback, right after the loop's reads: commit once, flush, then answer.
+    /// The check-phase `LoopHook`, right after the loop's reads: commit once, flush, then answer.
     func finishTurn() {
         guard !turn.isEmpty else {
             stats.clientsReadThisTurn = 0
@@ -62,7 +61,7 @@ extension Server {
         // 2. Flush: a change's reply is written only after its commit and, with a flush
         // thread, the flush covering it. The committer holds back every turn a pending flush
         // covers and every later turn; only the turns it releases below are answered now.
-        let othersMayJoin = flushPeers.othersMayJoin(at: uv_now(loop))
+        let othersMayJoin = flushPeers.othersMayJoin(at: loop.now)
         switch committer.commitEnded(result, othersMayJoin: othersMayJoin) {
         case .retryLater:
             return startCommitRetries()
@@ -113,7 +112,7 @@ extension Server {
     /// carries it anyway.
     func reportFlushPeers() {
         guard let flushThread, committer.holdsTurns else { return }
-        let othersMayJoin = flushPeers.othersMayJoin(at: uv_now(loop))
+        let othersMayJoin = flushPeers.othersMayJoin(at: loop.now)
         guard othersMayJoin != reportedOthersMayJoin else { return }
         reportedOthersMayJoin = othersMayJoin
         flushThread.setOthersMayJoin(othersMayJoin)
@@ -206,7 +205,7 @@ extension Server {
             stats.failedCommits += 1
             lastStorageError = error.description
             // Rate-limited: a full disk fails every commit, the checkpoint sweep's included.
-            if let skipped = commitFailureWarning.take(now: uv_now(loop)) {
+            if let skipped = commitFailureWarning.take(now: loop.now) {
                 logger.error(
                     "commit of \(batch.count) operation\(batch.count == 1 ? "" : "s") failed, turn rolled back: \(error)\(skipped > 0 ? " (\(skipped) more failed commits since the last such error)" : "")"
                 )

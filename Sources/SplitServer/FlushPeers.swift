@@ -42,7 +42,7 @@ struct FlushPeers {
     private var previous = Senders()
     private var millisecond: UInt64 = 0
 
-    /// A request of `client` changed something at `now` (the loop's clock, `uv_now`, in
+    /// A request of `client` changed something at `now` (the loop's clock, `EventLoop.now`, in
     /// milliseconds), with `stagedBytes` of replies to its earlier requests not yet written.
     /// Its reply is staged next, and `update` then counts it as waiting or not.
     mutating func noteChange(of client: inout Client, stagedBytes: Int, now: UInt64) {

@@ -1,4 +1,3 @@
-import CLibUV
 import Foundation
 import Histogram
 import Logging
@@ -106,7 +105,7 @@ final class FlushThread: @unchecked Sendable {
 
     /// `onFlushed(generation, error)` runs on the loop thread.
     init(
-        flush: any DurableFlush, loop: UnsafeMutablePointer<uv_loop_t>, logger: Logger, delay: Delay = .none,
+        flush: any DurableFlush, loop: EventLoop, logger: Logger, delay: Delay = .none,
         onFlushed: @escaping @Sendable (Int, StoreError?) -> Void
     ) {
         self.flush = flush
@@ -198,9 +197,9 @@ final class FlushThread: @unchecked Sendable {
     /// Flushes on the caller's thread (the loop's), for a turn with nothing to overlap.
     /// Only while no generation is outstanding.
     func flushInline() throws(StoreError) {
-        let began = uv_hrtime()
+        let began = MonotonicClock.nanoseconds()
         defer {
-            let took = uv_hrtime() - began
+            let took = MonotonicClock.nanoseconds() - began
             condition.lock()
             let warning = record(took)
             condition.unlock()
@@ -219,7 +218,7 @@ final class FlushThread: @unchecked Sendable {
         _ = timings.durationsMicroseconds.record(min(max(1, nanoseconds / 1000), Timings.topMicroseconds))
         guard nanoseconds >= Self.slowFlushNanoseconds else { return nil }
         timings.slowFlushes += 1
-        guard let others = slowWarning.take(now: uv_hrtime() / 1_000_000) else { return nil }
+        guard let others = slowWarning.take(now: MonotonicClock.nanoseconds() / 1_000_000) else { return nil }
         return
             ("flushing the WAL (fdatasync) took \(nanoseconds / 1_000_000) ms\(others > 0 ? " (and \(others) more flushes over \(Self.slowFlushNanoseconds / 1_000_000) ms since the last warning)" : ""); every reply waits for its flush: the disk under the database is slow")
     }
@@ -255,7 +254,7 @@ final class FlushThread: @unchecked Sendable {
             startedThrough.store(target, ordering: .releasing)
             lastStart = Date()
             condition.unlock()
-            let began = uv_hrtime()
+            let began = MonotonicClock.nanoseconds()
             let failure: StoreError?
             do {
                 try flush.flush()
@@ -263,7 +262,7 @@ final class FlushThread: @unchecked Sendable {
             } catch {
                 failure = error
             }
-            let took = uv_hrtime() - began
+            let took = MonotonicClock.nanoseconds() - began
             flushed = target
             if failure == nil { completedThrough.store(target, ordering: .releasing) }
             mailbox.post { onFlushed(target, failure) }

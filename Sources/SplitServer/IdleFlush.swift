@@ -1,5 +1,3 @@
-import CLibUV
-import CLinuxShims
 import SplitLoop
 
 // A flush waiting for company (the group-commit delay, `FlushThread.Delay`) starts as soon
@@ -12,10 +10,9 @@ extension Server {
     func startIdleFlushProbe() {
         guard settings.hurriesIdleFlushes, let flushThread, flushThread.delays else { return }
         // The probe alone must not keep a stopping loop alive.
-        uv_unref(asHandle(idleFlushHandle))
-        uv_prepare_start(idleFlushHandle) { handle in
-            owner(of: asHandle(handle!), as: Server.self)?.hurryFlushIfNothingToRead()
-        }
+        idleFlushHook.unref()
+        idleFlushHook.action = { [unowned self] in self.hurryFlushIfNothingToRead() }
+        idleFlushHook.start()
     }
 
     /// Before the loop polls: the newest flush asked for, if it has not started, goes now
@@ -24,18 +21,10 @@ extension Server {
     private func hurryFlushIfNothingToRead() {
         let newest = committer.flushesRequested
         guard newest > hurriedFlush, let flushThread, !flushThread.hasStarted(newest),
-            !Server.anythingToRead(on: loop)
+            !loop.hasReadyDescriptors
         else { return }
         hurriedFlush = newest
         flushThread.hurry(through: newest)
         stats.idleFlushStarts += 1
-    }
-
-    /// Whether the loop's poll would return at once: any of its descriptors is ready. The
-    /// backend's epoll is level-triggered (libuv's), so looking does not consume an event;
-    /// `uv_backend_fd` exists for polling the loop from outside.
-    private static func anythingToRead(on loop: UnsafeMutablePointer<uv_loop_t>) -> Bool {
-        var ready = splitd_epoll_ready()
-        return splitd_epoll_wait(uv_backend_fd(loop), &ready, 1, 0) != 0
     }
 }

@@ -1,4 +1,3 @@
-import CLibUV
 import CLinuxShims
 import Glibc
 import Logging
@@ -17,7 +16,7 @@ import SplitWire
 final class Server: @unchecked Sendable {
     enum Phase { case running, stopping, stopped }
 
-    let loop: UnsafeMutablePointer<uv_loop_t>
+    let loop: EventLoop
     var settings: ServerSettings
     var logger: Logger
     let store: any SceneStore
@@ -45,8 +44,8 @@ final class Server: @unchecked Sendable {
     var phase = Phase.running
     /// The last commit failure, quoted in `storage` errors and `stats`.
     var lastStorageError: String?
-    /// uv_hrtime() at start, for `uptimeSeconds`.
-    let startedAt = uv_hrtime()
+    /// `MonotonicClock` at start, for `uptimeSeconds`.
+    let startedAt = MonotonicClock.nanoseconds()
     /// Called once the loop has nothing left to do after a graceful stop.
     var onStopped: (() -> Void)?
     /// Flushes the WAL off the loop when the store defers its flush (full durability).
@@ -77,23 +76,25 @@ final class Server: @unchecked Sendable {
     var openFileLimit = Int.max
     private(set) var sizeReportSequence: UInt64 = 0
     private let readBuffer: UnsafeMutableRawBufferPointer
-    private let checkHandle: UnsafeMutablePointer<uv_check_t>
-    private let idleHandle: UnsafeMutablePointer<uv_idle_t>
+    /// Right after the loop's reads: `finishTurn()`.
+    private let turnEndHook: LoopHook
+    /// Started while a turn is staged: the loop does not sleep before `finishTurn()`.
+    private let turnPendingHook: LoopHook
     private var idleActive = false
     /// Busy polling (`BusyPoll.swift`): active while the loop polls instead of sleeping.
-    let busyPollHandle: UnsafeMutablePointer<uv_idle_t>
+    let busyPollHook: LoopHook
     var busyPolling = false
-    /// `uv_hrtime()` at which the current busy poll ends.
+    /// `MonotonicClock` time at which the current busy poll ends.
     var busyPollDeadline: UInt64 = 0
     /// Whether the current turn was counted in `stats.busyPolledTurns`.
     var busyPolledTurnCounted = false
     /// Runs before every poll: starts a flush waiting for company when nothing is left to
     /// read (`IdleFlush.swift`).
-    let idleFlushHandle: UnsafeMutablePointer<uv_prepare_t>
+    let idleFlushHook: LoopHook
     private var shutdownTimer: LoopTimer?
 
     init(
-        loop: UnsafeMutablePointer<uv_loop_t>, settings: ServerSettings, logger: Logger,
+        loop: EventLoop, settings: ServerSettings, logger: Logger,
         store: any SceneStore, engine: SplitEngine, notifier: SystemdNotifier
     ) {
         self.loop = loop
@@ -104,26 +105,19 @@ final class Server: @unchecked Sendable {
         self.notifier = notifier
         committer = TurnCommitter(flushesAfterCommit: store.deferredFlush != nil)
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
-        checkHandle = allocateUV(uv_check_t.self)
-        idleHandle = allocateUV(uv_idle_t.self)
-        busyPollHandle = allocateUV(uv_idle_t.self)
-        idleFlushHandle = allocateUV(uv_prepare_t.self)
-        uv_check_init(loop, checkHandle)
-        uv_idle_init(loop, idleHandle)
-        uv_idle_init(loop, busyPollHandle)
-        uv_prepare_init(loop, idleFlushHandle)
-        attach(self, to: checkHandle)
-        attach(self, to: idleHandle)
-        attach(self, to: busyPollHandle)
-        attach(self, to: idleFlushHandle)
+        turnEndHook = LoopHook(loop: loop, phase: .check)
+        turnPendingHook = LoopHook(loop: loop, phase: .idle)
+        busyPollHook = LoopHook(loop: loop, phase: .idle)
+        idleFlushHook = LoopHook(loop: loop, phase: .prepare)
+        // Stored once for the loop's life, not made per turn.
+        busyPollHook.action = { [unowned self] in self.continueBusyPoll() }
         // Polling must not keep a stopping loop alive.
-        uv_unref(asHandle(busyPollHandle))
+        busyPollHook.unref()
         // The check phase runs right after poll: the one place a turn is committed and written.
-        uv_check_start(checkHandle) { handle in
-            owner(of: asHandle(handle!), as: Server.self)?.finishTurn()
-        }
-        // The check handle alone must not keep the loop alive once everything else is closed.
-        uv_unref(asHandle(checkHandle))
+        turnEndHook.action = { [unowned self] in self.finishTurn() }
+        turnEndHook.start()
+        // The check hook alone must not keep the loop alive once everything else is closed.
+        turnEndHook.unref()
         if let flush = store.deferredFlush {
             let delay = FlushThread.Delay(
                 microseconds: settings.flushDelayMicroseconds, unlessWaiting: settings.flushDelayCount)
@@ -152,13 +146,13 @@ final class Server: @unchecked Sendable {
     func scheduleTurn() {
         guard !idleActive else { return }
         idleActive = true
-        uv_idle_start(idleHandle) { _ in }
+        turnPendingHook.start()
     }
 
     func unscheduleTurn() {
         guard idleActive else { return }
         idleActive = false
-        uv_idle_stop(idleHandle)
+        turnPendingHook.stop()
     }
 
     // MARK: Accepting clients
@@ -179,7 +173,7 @@ final class Server: @unchecked Sendable {
     /// Logs `message` unless `warning` logged within its interval; the next one logged says
     /// how many were left out (a flood of refused clients must not flood the log too).
     func warn(_ warning: inout RateLimitedWarning, _ message: @autoclosure () -> String) {
-        guard let skipped = warning.take(now: uv_now(loop)) else { return }
+        guard let skipped = warning.take(now: loop.now) else { return }
         logger.warning("\(message())\(skipped > 0 ? " (\(skipped) more like it since the last such warning)" : "")")
     }
 
@@ -231,7 +225,7 @@ final class Server: @unchecked Sendable {
     func closeStalledLines() {
         let timeout = settings.partialLineTimeoutSeconds
         guard timeout > 0, phase == .running else { return }
-        let now = uv_now(loop), limit = UInt64(timeout) * 1000
+        let now = loop.now, limit = UInt64(timeout) * 1000
         guard now >= limit else { return }
         for session in sessions.all where !session.isClosing && session.connection.holdsPartialLine(since: now - limit)
         {
@@ -258,10 +252,11 @@ final class Server: @unchecked Sendable {
     /// Hands the allocator's free memory back to the system (glibc's `malloc_trim`, which
     /// takes a while: never per turn) and counts it in `stats.freeMemoryReleases`.
     func releaseFreeMemory(after what: String) {
-        let started = uv_hrtime()
+        let started = MonotonicClock.nanoseconds()
         splitd_release_free_memory()
+        let took = MonotonicClock.nanoseconds() - started
         stats.freeMemoryReleases += 1
-        logger.debug("returned free memory to the system after \(what) (\((uv_hrtime() - started) / 1000) µs)")
+        logger.debug("returned free memory to the system after \(what) (\(took / 1000) µs)")
     }
 
     static let droppedOutputTrimThreshold = 8 << 20
@@ -345,7 +340,7 @@ final class Server: @unchecked Sendable {
     }
 
     /// Closes the handles of a server whose start was refused after `init` (the loop never
-    /// ran), so that `uv_loop_close` finds nothing open and the loop is freed.
+    /// ran), so that `EventLoop.close()` finds nothing open and the loop is freed.
     func discard() {
         listeners.forEach { $0.close() }
         listeners = []
@@ -365,10 +360,10 @@ final class Server: @unchecked Sendable {
     private func closeLoopHandles() {
         unscheduleTurn()
         stopBusyPoll()
-        closeAndFree(checkHandle)
-        closeAndFree(idleHandle)
-        closeAndFree(busyPollHandle)
-        closeAndFree(idleFlushHandle)
+        turnEndHook.close()
+        turnPendingHook.close()
+        busyPollHook.close()
+        idleFlushHook.close()
         commitRetryTimer?.close()
         commitRetryTimer = nil
         flushThread?.stop()

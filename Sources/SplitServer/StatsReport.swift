@@ -1,4 +1,4 @@
-import CLibUV
+import SplitLoop
 import SplitSettings
 import SplitWire
 
@@ -31,7 +31,7 @@ extension Server {
         add("heldTurnsAnsweredAtRead", stats.heldTurnsAnsweredAtRead)
         add("freeMemoryReleases", stats.freeMemoryReleases)
         add("busyPolling", busyPolling ? 1 : 0)
-        add("uptimeSeconds", Int((uv_hrtime() - startedAt) / 1_000_000_000))
+        add("uptimeSeconds", Int((MonotonicClock.nanoseconds() - startedAt) / 1_000_000_000))
         let storeStats = store.statistics
         add("storeCommits", Int(storeStats.commits))
         add("storeFailedCommits", Int(storeStats.failedCommits))

@@ -1,5 +1,4 @@
 import SplitLoop
-import CLibUV
 
 /// Memory a burst or a backlog leaves behind, as a value the loop tells what happened: turn
 /// storage kept for reuse is bounded by what the last second's turns used, and what a backlog
@@ -10,7 +9,7 @@ struct TurnMemory {
     /// A backlog was answered, or storage over `keptStorageFloorBytes` was freed: its memory
     /// goes back to the system at the next release allowed.
     private(set) var releasePending = false
-    /// `uv_now` of the last release; 0 before the first.
+    /// `EventLoop.now` of the last release; 0 before the first.
     private var lastRelease: UInt64 = 0
     /// The most change-reply bytes one turn answered since the last trim: what the storage
     /// kept for the next turns should hold.
@@ -75,7 +74,7 @@ extension Server {
     /// housekeeping tick.
     func releaseBacklogMemory() {
         guard turnMemory.releasePending,
-            turnMemory.takeRelease(now: uv_now(loop), held: !committer.isSettled)
+            turnMemory.takeRelease(now: loop.now, held: !committer.isSettled)
         else { return }
         releaseFreeMemory(after: "a backlog")
     }

@@ -1,6 +1,6 @@
-import CLibUV
 import Foundation
 import Logging
+import SplitLoop
 @testable import SplitServer
 
 import Testing
@@ -10,10 +10,8 @@ import Testing
 @Suite("Flush hurry", .serialized)
 struct FlushHurryTests {
     /// A thread whose delay no test waits out and whose count no test reaches.
-    private func withWaitingThread(_ body: (FlushThread, CountingFlush) throws -> Void) rethrows {
-        let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
-        defer { loop.deallocate() }
-        #expect(uv_loop_init(loop) == 0)
+    private func withWaitingThread(_ body: (FlushThread, CountingFlush) throws -> Void) throws {
+        let loop = try EventLoop()
         let logger = Logger(label: "splitd.test") { _ in SwiftLogNoOpLogHandler() }
         let flush = CountingFlush()
         let thread = FlushThread(
@@ -22,8 +20,8 @@ struct FlushHurryTests {
         ) { _, _ in }
         defer {
             thread.stop()
-            uv_run(loop, UV_RUN_DEFAULT)
-            #expect(uv_loop_close(loop) == 0)
+            loop.run()
+            #expect(loop.close())
         }
         // The first flush has no previous one to wait after.
         thread.request(1)
@@ -41,8 +39,8 @@ struct FlushHurryTests {
     }
 
     @Test("a waiting flush goes when the loop hurries its generation")
-    func hurryStartsTheWaitingFlush() {
-        withWaitingThread { thread, flush in
+    func hurryStartsTheWaitingFlush() throws {
+        try withWaitingThread { thread, flush in
             thread.request(2, operations: 3)
             usleep(200_000)
             #expect(flush.flushes == 1, "the second flush waits for company")
@@ -54,8 +52,8 @@ struct FlushHurryTests {
     }
 
     @Test("a hurry for an older generation does not cut a newer flush's wait")
-    func staleHurryDoesNotCarryOver() {
-        withWaitingThread { thread, flush in
+    func staleHurryDoesNotCarryOver() throws {
+        try withWaitingThread { thread, flush in
             thread.request(2)
             thread.hurry(through: 2)
             #expect(waitFor { flush.flushes == 2 })
@@ -71,8 +69,8 @@ struct FlushHurryTests {
     }
 
     @Test("a hurry said before the thread starts waiting still counts")
-    func hurryBeforeTheWait() {
-        withWaitingThread { thread, flush in
+    func hurryBeforeTheWait() throws {
+        try withWaitingThread { thread, flush in
             // The loop may look (and find nothing to read) before the thread, woken by the
             // request, has begun to wait: the word is kept for the generation.
             thread.hurry(through: 2)

@@ -1,6 +1,6 @@
-import CLibUV
 import Foundation
 import Logging
+import SplitLoop
 import SplitStore
 import SplitWire
 @testable import SplitServer
@@ -130,9 +130,7 @@ struct FlushTimingTests {
 
     @Test("the percentiles of the flush times: a fast majority, a slow tail")
     func flushPercentiles() throws {
-        let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
-        defer { loop.deallocate() }
-        #expect(uv_loop_init(loop) == 0)
+        let loop = try EventLoop()
         let logger = Logger(label: "splitd.test") { _ in SwiftLogNoOpLogHandler() }
         // 20 flushes that return at once, then 3 that take 20 ms.
         let flush = ScriptedFlush(milliseconds: Array(repeating: 0, count: 20) + [20, 20, 20])
@@ -141,8 +139,8 @@ struct FlushTimingTests {
         for _ in 0..<23 { try thread.flushInline() }
         let timings = thread.statistics
         thread.stop()
-        uv_run(loop, UV_RUN_DEFAULT)
-        #expect(uv_loop_close(loop) == 0)
+        loop.run()
+        #expect(loop.close())
         #expect(timings.flushes == 23)
         #expect(timings.microseconds(atPercentile: 50) < 1_000, "the median flush is a fast one")
         #expect(timings.microseconds(atPercentile: 99) >= 19_000, "the tail is a slow one")
@@ -152,9 +150,7 @@ struct FlushTimingTests {
 
     @Test("slow flushes warn once per interval, not once per flush")
     func slowFlushWarnsOnce() throws {
-        let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
-        defer { loop.deallocate() }
-        #expect(uv_loop_init(loop) == 0)
+        let loop = try EventLoop()
         let log = CapturingLogStore()
         let logger = Logger(label: "splitd.test") { _ in CapturingLogHandler(store: log) }
         let thread = FlushThread(flush: SleepingFlush(milliseconds: 55), loop: loop, logger: logger) { _, _ in }
@@ -163,8 +159,8 @@ struct FlushTimingTests {
         try thread.flushInline()
         let timings = thread.statistics
         thread.stop()
-        uv_run(loop, UV_RUN_DEFAULT)
-        #expect(uv_loop_close(loop) == 0)
+        loop.run()
+        #expect(loop.close())
         #expect(timings.flushes == 3)
         #expect(timings.slowFlushes == 3)
         #expect(timings.longestNanoseconds >= 55_000_000)
