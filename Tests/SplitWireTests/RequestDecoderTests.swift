@@ -217,10 +217,10 @@ struct RequestDecoderTests {
 
     @Test("refuses a parameter the op does not take, naming it (WIRE.md revision 2)")
     func extraParameters() throws {
-        let failure = failure(#"{"id":1,"op":"scene.get","scene":"s","future":{"x":[1]}}"#)
-        #expect(failure?.error.code == .badRequest)
-        #expect(failure?.id == .int(1))
-        #expect(failure?.error.message.hasPrefix("unknown field 'future' for op 'scene.get'") == true)
+        let refused = failure(#"{"id":1,"op":"scene.get","scene":"s","future":{"x":[1]}}"#)
+        #expect(refused?.error.code == .badRequest)
+        #expect(refused?.id == .int(1))
+        #expect(refused?.error.message.hasPrefix("unknown field 'future' for op 'scene.get'") == true)
         let intent = failure(#"{"id":2,"op":"intent","scene":"s","intent":{"kind":"back","animated":true}}"#)
         #expect(intent?.error.code == .badRequest)
         #expect(intent?.error.message.hasPrefix("unknown field 'intent.animated'") == true)
