@@ -29,6 +29,16 @@ extension Intent {
     }
 }
 
+extension SceneCommand {
+    /// The WIRE.md `intent` object of the command (revision 2's forms included).
+    public var wireObject: JSONValue {
+        var writer = JSONWriter()
+        writer.write(self)
+        // The writer's output is valid JSON by construction.
+        return (try? JSONParser.parse(writer.bytes)) ?? .null
+    }
+}
+
 extension SplitConfigPatch {
     /// The patch as a WIRE.md `config` object: only the fields it sets; a width or fraction
     /// reset to automatic is written as `null`.
@@ -59,7 +69,7 @@ extension SplitConfigPatch {
             var rootsObject = JSONObject()
             for (key, value) in [
                 ("primary", roots.primary), ("supplementary", roots.supplementary),
-                ("secondary", roots.secondary), ("compact", roots.compact),
+                ("secondary", roots.secondary), ("compact", roots.compact), ("inspector", roots.inspector),
             ] {
                 if let value { rootsObject[key] = .string(value) }
             }

@@ -67,10 +67,13 @@ extension SplitConnection {
     }
 
     @discardableResult
-    public func resize(_ scene: String, to size: Size, baseRevision: Int? = nil) throws(ClientError) -> ChangeReply {
+    public func resize(
+        _ scene: String, to size: Size, interfaceOrientation: Orientation? = nil, baseRevision: Int? = nil
+    ) throws(ClientError) -> ChangeReply {
         var params: JSONObject = [
             "scene": .string(scene), "width": .double(size.width), "height": .double(size.height),
         ]
+        if let interfaceOrientation { params["interfaceOrientation"] = .string(interfaceOrientation.rawValue) }
         if let baseRevision { params["baseRevision"] = .int(Int64(baseRevision)) }
         return try ChangeReply(decoding: try call("resize", params))
     }
@@ -88,6 +91,14 @@ extension SplitConnection {
     @discardableResult
     public func intent(_ scene: String, _ intent: Intent, baseRevision: Int? = nil) throws(ClientError) -> ChangeReply {
         try self.intent(scene, intent.wireObject, baseRevision: baseRevision)
+    }
+
+    /// `intent` of revision 2's forms (`SceneCommand`; a resize has no intent object).
+    @discardableResult
+    public func intent(
+        _ scene: String, _ command: SceneCommand, baseRevision: Int? = nil
+    ) throws(ClientError) -> ChangeReply {
+        try self.intent(scene, command.wireObject, baseRevision: baseRevision)
     }
 
     /// `snapshot` on explicit sizes: answers the result (`baseRevision`, `snapshots`, `roundTrip`, ...).

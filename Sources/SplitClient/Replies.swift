@@ -14,7 +14,10 @@ public struct SceneReply: Hashable, Sendable {
 public struct ChangeReply: Hashable, Sendable {
     public var revision: Int
     public var layout: Layout
+    /// The events of protocol 1's kinds, in order.
     public var events: [SceneEvent]
+    /// Every event in order, revision 2's kinds included.
+    public var timeline: [TimelineEvent]
     public var raw: JSONValue
 }
 
@@ -23,7 +26,10 @@ public struct LayoutPush: Hashable, Sendable {
     public var scene: String
     public var revision: Int
     public var layout: Layout
+    /// The events of protocol 1's kinds, in order.
     public var events: [SceneEvent]
+    /// Every event in order, revision 2's kinds included.
+    public var timeline: [TimelineEvent]
     public var raw: JSONValue
 }
 
@@ -43,21 +49,30 @@ extension SceneReply {
 }
 
 extension ChangeReply {
+    public init(revision: Int, layout: Layout, timeline: [TimelineEvent], raw: JSONValue) {
+        self.init(revision: revision, layout: layout, events: timeline.protocol1, timeline: timeline, raw: raw)
+    }
+
     public init(decoding result: JSONValue) throws(ClientError) {
         self.init(
             revision: try field(result, "revision", \.int),
             layout: try decodeLayout(try field(result, "layout", { $0 })),
-            events: try decodeEvents(try field(result, "events", { $0 })), raw: result)
+            timeline: try decodeEvents(try field(result, "events", { $0 })), raw: result)
     }
 }
 
 extension LayoutPush {
+    public init(scene: String, revision: Int, layout: Layout, timeline: [TimelineEvent], raw: JSONValue) {
+        self.init(
+            scene: scene, revision: revision, layout: layout, events: timeline.protocol1, timeline: timeline, raw: raw)
+    }
+
     public init(decoding push: JSONValue) throws(ClientError) {
         guard push["event"]?.string == "layout" else { throw .protocolViolation("not a layout push: \(push)") }
         self.init(
             scene: try field(push, "scene", \.string), revision: try field(push, "revision", \.int),
             layout: try decodeLayout(try field(push, "layout", { $0 })),
-            events: try decodeEvents(try field(push, "events", { $0 })), raw: push)
+            timeline: try decodeEvents(try field(push, "events", { $0 })), raw: push)
     }
 }
 
@@ -86,10 +101,19 @@ public func decodeLayout(_ value: JSONValue) throws(ClientError) -> Layout {
     }
 }
 
-/// A WIRE.md `events` array as `[SceneEvent]`.
-public func decodeEvents(_ value: JSONValue) throws(ClientError) -> [SceneEvent] {
+extension [TimelineEvent] {
+    /// The events of protocol 1's kinds.
+    public var protocol1: [SceneEvent] {
+        compactMap {
+            if case .scene(let event) = $0 { event } else { nil }
+        }
+    }
+}
+
+/// A WIRE.md `events` array, revision 2's kinds included.
+public func decodeEvents(_ value: JSONValue) throws(ClientError) -> [TimelineEvent] {
     do {
-        return try SceneEvent.list(json: value)
+        return try TimelineEvent.list(json: value)
     } catch {
         throw .protocolViolation("invalid events (\(error)): \(value)")
     }

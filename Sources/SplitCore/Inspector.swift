@@ -76,12 +76,16 @@ extension SplitEngine {
     /// keeps at least 320 pt on screen, else over the secondary's trailing edge. Collapsed,
     /// a shown inspector is a sheet.
     public func inspectorLayout(of state: SceneState) -> InspectorLayout? {
-        inspectorFrame(of: state, layout: layout(of: state))?.inspector
+        layout(of: state).revision2?.inspector
     }
+}
 
-    /// The inspector and the secondary's frame once a tiled inspector took its room.
-    func inspectorFrame(of state: SceneState, layout: Layout) -> (inspector: InspectorLayout, secondary: ColumnLayout?)?
-    {
+extension LayoutAssembly {
+    /// The inspector and the secondary's frame once a tiled inspector took its room; nil
+    /// without a configured inspector. Pure: reads only `state` and the protocol-1 layout.
+    static func inspectorFrame(
+        of state: SceneState, layout: Layout
+    ) -> (inspector: InspectorLayout, secondary: ColumnLayout?)? {
         let config = state.config
         guard config.roots.inspector != nil else { return nil }
         let shown = state.navigation.inspectorShown == true

@@ -14,11 +14,16 @@ public struct Layout: Codable, Hashable, Sendable {
     public var presentations: [PresentationLayout]
     /// The selected tab when the primary holds a tab bar (extension of protocol 1).
     public var selectedTab: Int?
+    /// Revision 2's fields (interface orientation, activation, display-mode button,
+    /// presentation anchors, the inspector). The engine always sets them; nil in a layout
+    /// built by hand or read from a record written before they existed.
+    public var revision2: Revision2Layout?
 
     public init(
         size: Size, orientation: Orientation, traits: Traits, collapsed: Bool,
         displayMode: DisplayMode?, splitBehavior: SplitBehavior?,
-        columns: [ColumnLayout], presentations: [PresentationLayout], selectedTab: Int? = nil
+        columns: [ColumnLayout], presentations: [PresentationLayout], selectedTab: Int? = nil,
+        revision2: Revision2Layout? = nil
     ) {
         self.size = size
         self.orientation = orientation
@@ -29,10 +34,12 @@ public struct Layout: Codable, Hashable, Sendable {
         self.columns = columns
         self.presentations = presentations
         self.selectedTab = selectedTab
+        self.revision2 = revision2
     }
 
     enum CodingKeys: String, CodingKey {
         case size, orientation, traits, collapsed, displayMode, splitBehavior, columns, presentations, selectedTab
+        case revision2
     }
 
     // displayMode/splitBehavior are written as explicit nulls when collapsed (WIRE.md).
@@ -47,6 +54,7 @@ public struct Layout: Codable, Hashable, Sendable {
         try c.encode(columns, forKey: .columns)
         try c.encode(presentations, forKey: .presentations)
         try c.encodeIfPresent(selectedTab, forKey: .selectedTab)
+        try c.encodeIfPresent(revision2, forKey: .revision2)
     }
 
     /// The visible top view controllers, for appear/disappear accounting.

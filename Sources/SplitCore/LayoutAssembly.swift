@@ -1,7 +1,22 @@
 /// WIRE.md's Layout object from a scene state: traits, the display side's resolution
 /// (expanded) and the stacks.
 enum LayoutAssembly {
-    static func layout(of state: SceneState) -> Layout {
+    /// The whole layout: protocol 1's fields and revision 2's (`Layout.revision2`), a tiled
+    /// inspector's room taken from the secondary.
+    static func layout(of state: SceneState, interfaceOrientation: Orientation) -> Layout {
+        var layout = protocol1Layout(of: state)
+        let inspector = state.config.roots.inspector == nil ? nil : inspectorFrame(of: state, layout: layout)
+        // A tiled inspector takes its width from the secondary.
+        if let tiled = inspector?.secondary, let index = layout.columns.firstIndex(where: { $0.column == .secondary }) {
+            layout.columns[index] = tiled
+        }
+        layout.revision2 = revision2(
+            of: state, interfaceOrientation: interfaceOrientation, inspector: inspector?.inspector)
+        return layout
+    }
+
+    /// Protocol 1's fields only, the secondary at its full width.
+    static func protocol1Layout(of state: SceneState) -> Layout {
         let presentations = state.navigation.presentations.map {
             PresentationLayout(vc: $0.vc, style: $0.style, effectiveStyle: $0.effectiveStyle(in: state.traits))
         }
@@ -27,17 +42,9 @@ enum LayoutAssembly {
                 column: frame.column, visible: frame.visible, x: frame.x, width: frame.width,
                 overlay: frame.overlay, dimmed: frame.dimmed, stack: state.navigation.stack(frame.column))
         }
-        var layout = Layout(
+        return Layout(
             size: state.size, orientation: state.size.orientation, traits: state.traits, collapsed: false,
             displayMode: mode, splitBehavior: behavior,
             columns: columns, presentations: presentations, selectedTab: selectedTab)
-        // A tiled inspector (revision 2) takes its width from the secondary.
-        if state.navigation.inspectorShown == true, state.config.roots.inspector != nil,
-            let secondary = SplitEngine().inspectorFrame(of: state, layout: layout)?.secondary,
-            let index = layout.columns.firstIndex(where: { $0.column == .secondary })
-        {
-            layout.columns[index] = secondary
-        }
-        return layout
     }
 }

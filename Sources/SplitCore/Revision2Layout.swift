@@ -7,15 +7,19 @@ public struct Revision2Layout: Codable, Hashable, Sendable {
     public var displayModeButton: DisplayModeButtonLayout
     /// One entry per `Layout.presentations` entry, same order.
     public var presentations: [PresentationAdditions]
+    /// The inspector column; nil without a configured inspector.
+    public var inspector: InspectorLayout?
 
     public init(
         interfaceOrientation: Orientation, activation: ActivationState,
-        displayModeButton: DisplayModeButtonLayout, presentations: [PresentationAdditions]
+        displayModeButton: DisplayModeButtonLayout, presentations: [PresentationAdditions],
+        inspector: InspectorLayout? = nil
     ) {
         self.interfaceOrientation = interfaceOrientation
         self.activation = activation
         self.displayModeButton = displayModeButton
         self.presentations = presentations
+        self.inspector = inspector
     }
 }
 
@@ -34,10 +38,20 @@ public struct PresentationAdditions: Codable, Hashable, Sendable {
 }
 
 extension SplitEngine {
-    /// The revision-2 fields of `state`'s layout.
+    /// The revision-2 fields of `state`'s layout (`Layout.revision2`).
     public func revision2Layout(of state: SceneState) -> Revision2Layout {
+        // `LayoutAssembly.layout` always sets it.
+        layout(of: state).revision2!
+    }
+}
+
+extension LayoutAssembly {
+    /// The revision-2 fields of `state`'s layout, its inspector already resolved.
+    static func revision2(
+        of state: SceneState, interfaceOrientation: Orientation, inspector: InspectorLayout?
+    ) -> Revision2Layout {
         Revision2Layout(
-            interfaceOrientation: interfaceOrientation(of: state),
+            interfaceOrientation: interfaceOrientation,
             activation: state.activation,
             displayModeButton: DisplayResolver.button(
                 config: state.config, size: state.size, memory: state.display,
@@ -47,6 +61,7 @@ extension SplitEngine {
                     requestedStyle: $0.requestedAutomatic == true ? "automatic" : $0.style.rawValue,
                     anchor: $0.anchor,
                     prefersEdgeAttachedInCompactHeight: $0.prefersEdgeAttachedInCompactHeight ?? false)
-            })
+            },
+            inspector: inspector)
     }
 }

@@ -83,7 +83,9 @@ public struct SplitEngine: Sendable {
     }
 
     /// The layout a client draws for `state` (WIRE.md).
-    public func layout(of state: SceneState) -> Layout { LayoutAssembly.layout(of: state) }
+    public func layout(of state: SceneState) -> Layout {
+        LayoutAssembly.layout(of: state, interfaceOrientation: interfaceOrientation(of: state))
+    }
 
     /// Applies a change. Throws (state untouched) for invalid input. A change that leaves the
     /// state as it was is a no-op: `changed` false, same revision, no events.

@@ -1,12 +1,14 @@
 import SplitCore
 import SplitLoop
+import SplitStore
 import SplitWire
 
 // resize / intent (their entries: `Op.table`), and the path every accepted change takes:
 // engine -> memory -> turn -> response -> pushes.
 extension Server {
+    /// `interfaceOrientation`: stated by the request (revision 2), else by the rule.
     func resize(
-        id: RequestID, scene: String, size: Size, baseRevision: Int?,
+        id: RequestID, scene: String, size: Size, interfaceOrientation: Orientation? = nil, baseRevision: Int?,
         from session: ClientSession
     ) throws(WireError) {
         // Reads only the revision and policy: `apply` is the one place that takes the scene.
@@ -39,7 +41,9 @@ extension Server {
             sessions.latestSizeSource[scene] = session.id
         }
         do {
-            try change(scene, at: index, by: .resize(target), id: id, from: session, mayHaveAttachments: anyoneAttached)
+            let command: SceneCommand =
+                interfaceOrientation.map { .resize(target, interfaceOrientation: $0) } ?? .change(.resize(target))
+            try change(scene, at: index, by: command, id: id, from: session, mayHaveAttachments: anyoneAttached)
         } catch {
             if attachment?.role == .window { sessions.attachments[scene]?[session.id] = attachment }
             sessions.latestSizeSource[scene] = latestBefore
@@ -62,7 +66,33 @@ extension Server {
         {
             sceneChange = .reconfigure(patch, size: target)
         }
-        try change(scene, at: index, by: sceneChange, id: id, from: session)
+        try change(scene, at: index, by: .change(sceneChange), id: id, from: session)
+    }
+
+    /// A `resize` or `intent` of revision 2's forms (`Request.Operation.command`).
+    func applyCommand(
+        id: RequestID, scene: String, command: SceneCommand, baseRevision: Int?,
+        from session: ClientSession
+    ) throws(WireError) {
+        switch command {
+        case .resize(let size, let held):
+            try resize(
+                id: id, scene: scene, size: size, interfaceOrientation: held, baseRevision: baseRevision,
+                from: session)
+        case .change(.intent(let intent)):
+            try applyIntent(id: id, scene: scene, intent: intent, baseRevision: baseRevision, from: session)
+        case .change(.resize(let size)):
+            try resize(id: id, scene: scene, size: size, baseRevision: baseRevision, from: session)
+        default:
+            let (index, _) = try currentPolicy(of: scene, baseRevision: baseRevision)
+            if case .present(let request) = command {
+                try checkViewControllerIDs(of: .present(vc: request.vc, style: .pageSheet))
+            }
+            if case .inspector(.push(let vc)) = command {
+                try checkViewControllerIDs(of: .push(column: .primary, vc: vc))
+            }
+            try change(scene, at: index, by: command, id: id, from: session)
+        }
     }
 
     /// Where the scene is in `scenes` and its sizePolicy, once it is known to exist
@@ -84,15 +114,21 @@ extension Server {
     /// Applies `change` and answers `revision`, `layout`, `events`; a no-op answers the
     /// current revision with no events and stores nothing.
     private func change(
-        _ scene: String, at index: Scenes.Index, by change: SceneChange, id: RequestID,
+        _ scene: String, at index: Scenes.Index, by change: SceneCommand, id: RequestID,
         from session: ClientSession, mayHaveAttachments: Bool = true
     ) throws(WireError) {
-        let transition = try scenes.transition(change, of: scene, at: index)
+        var transition = try scenes.transition(change, of: scene, at: index)
+        var journaled = change
+        if let session = recordBackgroundSession(of: &transition, scene: scene),
+            case .activation(let state, _) = change
+        {
+            journaled = .activation(state, backgroundSession: session)
+        }
         // The response is written once, into the turn's reply buffer; a push copies its fields
         // only if someone is attached. Both before `recordChange` reuses the writer.
         let fields = WireEncoder.writeChangeResponse(
             id: id, revision: transition.state.revision,
-            layout: transition.layout, events: transition.events,
+            layout: transition.layout, events: transition.events, revision2Events: transition.revision2Events,
             into: &scratchWriter)
         guard transition.changed else {
             stage(scratchWriter.bytes, id: id, to: session, as: .read(scene))
@@ -103,17 +139,41 @@ extension Server {
         if mayHaveAttachments, let attached = sessions.attachments[scene], !attached.isEmpty {
             push = scratchWriter.withBytes { ChangeFields(encoded: UnsafeRawBufferPointer(rebasing: $0[fields])) }
         }
-        recordChange(consume transition, as: .change(change), at: index)
+        recordChange(consume transition, as: JournalRecord(journaled), at: index)
         stage(.change(range, id: id, scene: scene), for: session)
         if let push { broadcast(scene: scene, fields: push) }
+    }
+
+    /// The app-switcher session a change entering `background` ran (SEMANTICS 10) is
+    /// recorded in this turn like a `snapshot` op's, under the next session id, which its
+    /// `snapshotTaken` event then names. Answers that id; nil for any other change.
+    private func recordBackgroundSession(of transition: inout Transition, scene: String) -> String? {
+        guard let result = transition.backgroundSnapshot else { return nil }
+        let number = store.nextSessionNumber()
+        let sessionID = "s\(number)"
+        let hash = SessionHash.hex(SnapshotCodec.canonicalContent(of: result))
+        let insert = SnapshotSessionInsert(
+            session: sessionID, number: number, scene: scene,
+            baseRevision: Int64(result.baseRevision),
+            sizes: SnapshotCodec.encodeSizes(result.snapshots.map(\.size)),
+            hash: hash, body: SnapshotCodec.encodeBody(result))
+        turn.batch.insertSnapshotSession(insert)
+        turn.pendingSessions.append(insert)
+        for index in transition.revision2Events.indices {
+            if case .snapshotTaken = transition.revision2Events[index].event {
+                transition.revision2Events[index].event = .snapshotTaken(session: sessionID)
+            }
+        }
+        return sessionID
     }
 
     /// Runs the engine on the live scene; an accepted change is recorded in the turn (the
     /// change as applied is what the journal keeps).
     func apply(_ change: SceneChange, to scene: String) throws(WireError) -> (fields: ChangeFields, changed: Bool) {
-        let transition = try scenes.transition(change, of: scene)
+        let transition = try scenes.transition(.change(change), of: scene)
         let fields = ChangeFields(
-            revision: transition.state.revision, layout: transition.layout, events: transition.events)
+            revision: transition.state.revision, layout: transition.layout, events: transition.events,
+            revision2Events: transition.revision2Events)
         let changed = transition.changed
         if changed { recordChange(consume transition, as: .change(change)) }
         return (fields, changed)

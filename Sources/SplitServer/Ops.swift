@@ -16,8 +16,8 @@ enum Op: Int, CaseIterable, Sendable {
         case .sceneDelete: self = .sceneDelete
         case .sceneAttach: self = .sceneAttach
         case .sceneDetach: self = .sceneDetach
-        case .resize: self = .resize
-        case .intent: self = .intent
+        case .resize, .command(_, .resize, _), .command(_, .change(.resize), _): self = .resize
+        case .intent, .command: self = .intent
         case .snapshot: self = .snapshot
         case .snapshotList: self = .snapshotList
         case .snapshotGet: self = .snapshotGet
@@ -99,7 +99,8 @@ extension Op {
             }
             session.announcedProtocol = version
             session.clientName = client
-            return .reply(.hello(protocol: 1, server: "splitd \(SplitdVersion.current)"))
+            return .reply(
+                .hello(protocol: 1, server: "splitd \(SplitdVersion.current)", features: Server.features))
         },
         OpEntry(.sceneCreate, "scene.create", decoder: .sceneCreate, reply: .changesScene) {
             server, request, session throws(WireError) in
@@ -138,6 +139,11 @@ extension Op {
         },
         OpEntry(.resize, "resize", decoder: .resize, reply: .changesScene) {
             server, request, session throws(WireError) in
+            if case let .command(scene, command, baseRevision) = request.op {
+                try server.applyCommand(
+                    id: request.id, scene: scene, command: command, baseRevision: baseRevision, from: session)
+                return .staged
+            }
             guard case let .resize(scene, size, baseRevision) = request.op else {
                 throw misrouted(request, to: .resize)
             }
@@ -146,6 +152,11 @@ extension Op {
         },
         OpEntry(.intent, "intent", decoder: .intent, reply: .changesScene) {
             server, request, session throws(WireError) in
+            if case let .command(scene, command, baseRevision) = request.op {
+                try server.applyCommand(
+                    id: request.id, scene: scene, command: command, baseRevision: baseRevision, from: session)
+                return .staged
+            }
             guard case let .intent(scene, intent, baseRevision) = request.op else {
                 throw misrouted(request, to: .intent)
             }

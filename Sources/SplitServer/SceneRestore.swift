@@ -172,7 +172,7 @@ enum SceneRestore {
             return .failure(
                 ReplayError("\(scene): journal entry cannot be decoded (\(error.message)); refusing to guess"))
         }
-        guard case .change(let change) = record else {
+        guard let change = record.command else {
             return .failure(ReplayError("\(scene): a creation above the scene's checkpoint; refusing to guess"))
         }
         let transition: Transition

@@ -77,6 +77,12 @@ struct Scenes {
     mutating func transition(
         _ change: SceneChange, of id: String, at knownIndex: Index? = nil
     ) throws(WireError) -> Transition {
+        try transition(.change(change), of: id, at: knownIndex)
+    }
+
+    mutating func transition(
+        _ change: SceneCommand, of id: String, at knownIndex: Index? = nil
+    ) throws(WireError) -> Transition {
         guard let index = knownIndex ?? live.index(forKey: id) else {
             throw WireError(.unknownScene, "no scene '\(id)'")
         }

@@ -77,7 +77,9 @@ extension Server {
         }
         let result: SnapshotResult
         do {
-            result = try JSONDecoder().decode(SnapshotResult.self, from: Data(stored.body))
+            // Read as the wire writes it (`SnapshotResultCodec`): Foundation's decoder would
+            // drop the layouts' revision-2 members, which are not `Layout`'s Codable keys.
+            result = try SnapshotResult(json: try JSONParser.parse(stored.body))
         } catch {
             throw WireError(.internal, "snapshot session '\(sessionID)' cannot be decoded: \(error)")
         }

@@ -83,7 +83,7 @@ extension FieldReader {
 
     /// `bad_request` for the first key of this object that `known` refuses: a typo anywhere in
     /// a config must not pass silently.
-    private func refuseUnknownKeys(known: (String) -> Bool, hint: String = "") throws(WireError) {
+    func refuseUnknownKeys(known: (String) -> Bool, hint: String = "") throws(WireError) {
         for key in object.keys where !known(key) {
             throw WireError.badRequest("unknown config field '\(fieldName(key))'\(hint)")
         }
@@ -106,10 +106,12 @@ extension FieldReader {
     }
 
     private func columnRoots() throws(WireError) -> ColumnRoots {
-        try refuseUnknownKeys(known: { Column(rawValue: $0) != nil }, hint: " (roots are per column)")
+        try refuseUnknownKeys(
+            known: { Column(rawValue: $0) != nil || $0 == "inspector" }, hint: " (roots are per column)")
         return ColumnRoots(
             primary: try optionalString("primary"), supplementary: try optionalString("supplementary"),
-            secondary: try optionalString("secondary"), compact: try optionalString("compact"))
+            secondary: try optionalString("secondary"), compact: try optionalString("compact"),
+            inspector: try optionalString("inspector"))
     }
 
     private func tabs(_ name: String) throws(WireError) -> [TabConfig] {

@@ -27,6 +27,7 @@ extension JSONWriter {
             writeText("supplementary", roots.supplementary)
             writeText("secondary", roots.secondary)
             writeText("compact", roots.compact)
+            writeText("inspector", roots.inspector)
             endObject()
         }
         if let placeholder = patch.placeholder {

@@ -58,4 +58,61 @@ extension JSONWriter {
         for event in events { write(event) }
         endArray()
     }
+
+    /// An event of any kind, revision 2's included (WIRE.md "Revision 2 additions").
+    public mutating func write(_ event: TimelineEvent) {
+        switch event {
+        case .scene(let event):
+            write(event)
+            return
+        case .willShowColumn(let column):
+            openObject(#"{"type":"willShowColumn","column":"#)
+            writeRaw(column.wireName)
+        case .willHideColumn(let column):
+            openObject(#"{"type":"willHideColumn","column":"#)
+            writeRaw(column.wireName)
+        case let .activationChanged(from, to):
+            openObject(#"{"type":"activationChanged","from":"#)
+            writeRaw(from.wireName)
+            rawKey("to")
+            writeRaw(to.wireName)
+        case .snapshotTaken(let session):
+            openObject(#"{"type":"snapshotTaken","session":"#)
+            write(session)
+        case .inspectorAppear(let vc):
+            openObject(#"{"type":"appear","vc":"#)
+            write(vc)
+            rawKey("column")
+            writeRaw("inspector")
+        case .inspectorDisappear(let vc):
+            openObject(#"{"type":"disappear","vc":"#)
+            write(vc)
+            rawKey("column")
+            writeRaw("inspector")
+        }
+        endObject()
+    }
+
+    public mutating func write(_ events: [TimelineEvent]) {
+        beginArray()
+        for event in events { write(event) }
+        endArray()
+    }
+
+    /// `events` with revision 2's placed among them (`Transition.timeline`), without
+    /// building the merged array.
+    public mutating func write(_ events: [SceneEvent], placing revision2Events: [PositionedEvent]) {
+        guard !revision2Events.isEmpty else { return write(events) }
+        beginArray()
+        var pending = revision2Events[...]
+        for (index, event) in events.enumerated() {
+            while let next = pending.first, next.position <= index {
+                write(next.event)
+                pending = pending.dropFirst()
+            }
+            write(event)
+        }
+        for positioned in pending { write(positioned.event) }
+        endArray()
+    }
 }

@@ -31,13 +31,15 @@ public struct SweepRequest: Hashable, Sendable {
 }
 
 extension OpDecoder {
-    public static let explain = OpDecoder { fields throws(WireError) in
+    public static let explain = OpDecoder(fields: ["scene"]) { fields throws(WireError) in
         .explain(scene: try fields.identifier("scene"))
     }
 
     /// `scene`, or `device` with optional `config` and `traitOverrides`; `axis`; `from`,
     /// `to`; the other dimension as `height` (width sweep) or `width` (height sweep).
-    public static let sweep = OpDecoder { fields throws(WireError) in
+    public static let sweep = OpDecoder(
+        fields: ["scene", "device", "config", "traitOverrides", "axis", "from", "to", "width", "height"]
+    ) { fields throws(WireError) in
         let scene = try fields.optionalString("scene")
         let device = try fields.optionalString("device")
         let source: SweepSource

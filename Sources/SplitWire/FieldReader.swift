@@ -73,6 +73,11 @@ struct FieldReader {
         return flag
     }
 
+    func optionalBool(_ name: String) throws(WireError) -> Bool? {
+        guard optional(name) != nil else { return nil }
+        return try bool(name)
+    }
+
     func array(_ name: String) throws(WireError) -> [JSONValue] {
         let value = try required(name)
         guard let elements = value.array else { throw invalid(name, "an array", got: value) }

@@ -9,12 +9,37 @@ public enum JournalRecord: Hashable, Sendable {
     /// The change as applied: a resize after window aggregation (or made by the daemon
     /// itself), or an intent.
     case change(SceneChange)
+    /// A change of revision 2's forms (never `.change`: those are recorded as `.change`,
+    /// byte for byte as before).
+    case command(SceneCommand)
+
+    /// The record of an applied command: `.change` for protocol 1's, else `.command`.
+    public init(_ command: SceneCommand) {
+        if case .change(let change) = command {
+            self = .change(change)
+        } else {
+            self = .command(command)
+        }
+    }
+
+    /// The command a replay applies; nil for `.created`.
+    public var command: SceneCommand? {
+        switch self {
+        case .created: nil
+        case .change(let change): .change(change)
+        case .command(let command): command
+        }
+    }
 }
 
 /// The versioned encoding of a `JournalRecord`: a JSON object whose `v` is the format
 /// version, then exactly one of `created`, `resize` (`{width, height}`), `intent` (the
-/// WIRE.md intent object) or `reconfigure` (`{intent: setConfig, size}`). Request lines
-/// journaled by older daemons have no `v`, so they are never mistaken for a record.
+/// WIRE.md intent object) or `reconfigure` (`{intent: setConfig, size}`), or one of revision
+/// 2's: `orientedResize` (`{width, height, interfaceOrientation}`), `command` (a WIRE.md
+/// intent object of revision 2's forms, an `activation`'s with its `session`). Each has its
+/// own key, so a daemon that predates them refuses the entry instead of replaying half of
+/// it; the records protocol 1's changes wrote are unchanged, and read as before. Request
+/// lines journaled by older daemons have no `v`, so they are never mistaken for a record.
 public enum JournalRecordCoding {
     /// The format version written (and the only one read).
     public static let version = 1
@@ -53,6 +78,29 @@ public enum JournalRecordCoding {
             writer.rawKey("size")
             write(size, to: &writer)
             writer.endObject()
+        case .command(.change(let change)):
+            // `init(_:)` never makes it; written as the `.change` it is.
+            write(.change(change), into: &writer)
+            return
+        case .command(.resize(let size, let held)):
+            writer.rawKey("orientedResize")
+            writer.beginObject()
+            writer.rawKey("width")
+            writer.write(size.width)
+            writer.rawKey("height")
+            writer.write(size.height)
+            if let held {
+                writer.rawKey("interfaceOrientation")
+                writer.write(held.rawValue)
+            }
+            writer.endObject()
+        case .command(let command):
+            writer.rawKey("command")
+            writer.write(command)
+            if case .activation(_, let session) = command, !session.isEmpty {
+                writer.rawKey("session")
+                writer.write(session)
+            }
         }
         writer.endObject()
     }
@@ -108,6 +156,22 @@ public enum JournalRecordCoding {
             }
             return .change(.reconfigure(patch, size: try size(reconfigure.nested("size"))))
         }
-        throw WireError.badRequest("journal entry has none of 'created', 'resize', 'intent', 'reconfigure'")
+        if fields.optional("orientedResize") != nil {
+            let resize = try fields.nested("orientedResize")
+            return .command(
+                .resize(
+                    try size(resize),
+                    interfaceOrientation: try resize.optionalCase("interfaceOrientation", Orientation.self)))
+        }
+        if fields.optional("command") != nil {
+            var command = try fields.nested("command").command()
+            if case .activation(let state, _) = command {
+                command = .activation(state, backgroundSession: try fields.optionalString("session") ?? "")
+            }
+            guard case .change = command else { return .command(command) }
+            throw WireError.badRequest("journal entry 'command' holds a protocol-1 intent")
+        }
+        throw WireError.badRequest(
+            "journal entry has none of 'created', 'resize', 'intent', 'reconfigure', 'orientedResize', 'command'")
     }
 }

@@ -7,15 +7,64 @@ extension Layout {
         try self.init(reader: FieldReader.root(json, "layout"))
     }
 
+    /// Revision 2's fields are read into `revision2` when the layout has them. The inspector
+    /// comes back from its column entry (expanded) or its sheet (collapsed: its frame is not
+    /// on the wire, and a hidden inspector is not there at all, so a collapsed layout's
+    /// inspector reads back with `x` and `width` 0, and as nil while hidden).
     init(reader: FieldReader) throws(WireError) {
-        let columns = try reader.elements("columns") { (column: FieldReader) throws(WireError) in
-            try ColumnLayout(reader: column)
+        var inspector: InspectorLayout?
+        var columns: [ColumnLayout] = []
+        for (index, value) in try reader.array("columns").enumerated() {
+            let name = "columns[\(index)]"
+            guard let object = value.object else { throw reader.invalid(name, "an object", got: value) }
+            let column = FieldReader(object, path: reader.fieldName(name))
+            if column.optional("column")?.string == "inspector" {
+                let frame = try ColumnLayout(reader: column, as: .secondary)
+                inspector = InspectorLayout(
+                    shown: frame.visible, visible: frame.visible, presentedAsSheet: false, x: frame.x,
+                    width: frame.width, overlay: frame.overlay, stack: frame.stack)
+            } else {
+                columns.append(try ColumnLayout(reader: column))
+            }
         }
-        let presentations = try reader.elements("presentations") { (presentation: FieldReader) throws(WireError) in
-            PresentationLayout(
-                vc: try presentation.string("vc"),
-                style: try presentation.enumeration("style", PresentationStyle.self),
-                effectiveStyle: try presentation.enumeration("effectiveStyle", PresentationStyle.self))
+        var presentations: [PresentationLayout] = []
+        var additions: [PresentationAdditions] = []
+        for (index, value) in try reader.array("presentations").enumerated() {
+            let name = "presentations[\(index)]"
+            guard let object = value.object else { throw reader.invalid(name, "an object", got: value) }
+            let presentation = FieldReader(object, path: reader.fieldName(name))
+            if let source = presentation.optional("source") {
+                guard source.string == "inspector" else {
+                    throw presentation.invalid("source", "'inspector'", got: source)
+                }
+                inspector = InspectorLayout(
+                    shown: true, visible: false, presentedAsSheet: true, x: 0, width: 0, overlay: false,
+                    stack: [try presentation.string("vc")])
+                continue
+            }
+            let automatic = presentation.optional("style")?.string == "automatic"
+            let effectiveStyle = try presentation.enumeration("effectiveStyle", PresentationStyle.self)
+            presentations.append(
+                PresentationLayout(
+                    vc: try presentation.string("vc"),
+                    style: automatic ? .pageSheet : try presentation.enumeration("style", PresentationStyle.self),
+                    effectiveStyle: effectiveStyle))
+            additions.append(
+                PresentationAdditions(
+                    requestedStyle: automatic ? "automatic" : try presentation.string("style"),
+                    anchor: try presentation.optionalString("anchor"),
+                    prefersEdgeAttachedInCompactHeight: try presentation.optionalBool(
+                        "prefersEdgeAttachedInCompactHeight") ?? false))
+        }
+        var revision2: Revision2Layout?
+        if reader.optional("interfaceOrientation") != nil {
+            let button = try reader.nested("displayModeButton")
+            revision2 = Revision2Layout(
+                interfaceOrientation: try reader.enumeration("interfaceOrientation", Orientation.self),
+                activation: try reader.enumeration("activation", ActivationState.self),
+                displayModeButton: DisplayModeButtonLayout(
+                    visible: try button.bool("visible"), target: try button.optionalCase("target", DisplayMode.self)),
+                presentations: additions, inspector: inspector)
         }
         self.init(
             size: try reader.nested("size").size(),
@@ -25,18 +74,21 @@ extension Layout {
             displayMode: try reader.optionalCase("displayMode", DisplayMode.self),
             splitBehavior: try reader.optionalCase("splitBehavior", SplitBehavior.self),
             columns: columns, presentations: presentations,
-            selectedTab: try reader.optionalInt("selectedTab"))
+            selectedTab: try reader.optionalInt("selectedTab"), revision2: revision2)
     }
 }
 
 extension ColumnLayout {
-    init(reader: FieldReader) throws(WireError) {
+    /// `column`: the column to report instead of the entry's own (the inspector's entry).
+    init(reader: FieldReader, as column: Column? = nil) throws(WireError) {
         let stack = try reader.elements("stack") { (element: JSONValue, name: String) throws(WireError) in
             guard let id = element.string else { throw reader.invalid(name, "a string", got: element) }
             return id
         }
+        let name: Column
+        if let column { name = column } else { name = try reader.enumeration("column", Column.self) }
         self.init(
-            column: try reader.enumeration("column", Column.self), visible: try reader.bool("visible"),
+            column: name, visible: try reader.bool("visible"),
             x: try reader.double("x"), width: try reader.double("width"), overlay: try reader.bool("overlay"),
             dimmed: try reader.bool("dimmed"), stack: stack)
     }
@@ -74,7 +126,7 @@ extension SceneEvent {
         }
     }
 
-    /// An `events` array.
+    /// An `events` array of protocol 1's kinds only.
     public static func list(json: JSONValue) throws(WireError) -> [SceneEvent] {
         guard let elements = json.array else {
             throw WireError.badRequest("events must be an array, got \(describe(json))")
@@ -86,6 +138,48 @@ extension SceneEvent {
                 throw WireError.badRequest("events[\(index)] must be an object, got \(describe(element))")
             }
             events.append(try SceneEvent(reader: FieldReader(object, path: "events[\(index)]")))
+        }
+        return events
+    }
+}
+
+extension TimelineEvent {
+    public init(json: JSONValue) throws(WireError) {
+        try self.init(reader: FieldReader.root(json, "event"))
+    }
+
+    /// Any event, revision 2's kinds included (an `appear`/`disappear` of column
+    /// `inspector` is the inspector's).
+    init(reader: FieldReader) throws(WireError) {
+        let type = try reader.string("type")
+        switch type {
+        case "willShowColumn": self = .willShowColumn(try reader.enumeration("column", Column.self))
+        case "willHideColumn": self = .willHideColumn(try reader.enumeration("column", Column.self))
+        case "activationChanged":
+            self = .activationChanged(
+                from: try reader.enumeration("from", ActivationState.self),
+                to: try reader.enumeration("to", ActivationState.self))
+        case "snapshotTaken": self = .snapshotTaken(session: try reader.string("session"))
+        case "appear" where reader.optional("column")?.string == "inspector":
+            self = .inspectorAppear(vc: try reader.string("vc"))
+        case "disappear" where reader.optional("column")?.string == "inspector":
+            self = .inspectorDisappear(vc: try reader.string("vc"))
+        default: self = .scene(try SceneEvent(reader: reader))
+        }
+    }
+
+    /// An `events` array.
+    public static func list(json: JSONValue) throws(WireError) -> [TimelineEvent] {
+        guard let elements = json.array else {
+            throw WireError.badRequest("events must be an array, got \(describe(json))")
+        }
+        var events: [TimelineEvent] = []
+        events.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            guard let object = element.object else {
+                throw WireError.badRequest("events[\(index)] must be an object, got \(describe(element))")
+            }
+            events.append(try TimelineEvent(reader: FieldReader(object, path: "events[\(index)]")))
         }
         return events
     }

@@ -16,17 +16,59 @@ extension JSONWriter {
                 ? #","orientation":"portrait","traits":"#
                 : #","orientation":"landscape","traits":"#)
         appendStatic(layout.traits.wireObject)
+        let additions = layout.revision2
+        if let additions {
+            appendStatic(
+                additions.interfaceOrientation == .portrait
+                    ? #","interfaceOrientation":"portrait""# : #","interfaceOrientation":"landscape""#)
+        }
         appendStatic(layout.collapsed ? #","collapsed":true,"displayMode":"# : #","collapsed":false,"displayMode":"#)
         needsComma = false
         writeName(layout.displayMode?.wireName)
         rawKey("splitBehavior")
         writeName(layout.splitBehavior?.wireName)
+        if let additions {
+            rawKey("activation")
+            writeRaw(additions.activation.wireName)
+            appendStatic(
+                additions.displayModeButton.visible
+                    ? #","displayModeButton":{"visible":true,"target":"#
+                    : #","displayModeButton":{"visible":false,"target":"#)
+            needsComma = false
+            writeName(additions.displayModeButton.target?.wireName)
+            endObject()
+        }
         appendStatic(#","columns":["#)
         needsComma = false
         for index in layout.columns.indices { write(layout.columns[index]) }
+        // The inspector follows the secondary (the last column) while expanded; collapsed, a
+        // shown one is the first presentation (the split view controller's own sheet, under
+        // the modals the app presented).
+        if let inspector = additions?.inspector, !layout.collapsed {
+            write(
+                ColumnLayout(
+                    column: .secondary, visible: inspector.visible, x: inspector.x, width: inspector.width,
+                    overlay: inspector.overlay, stack: inspector.stack),
+                name: "inspector")
+        }
         appendStatic(#"],"presentations":["#)
         needsComma = false
-        for presentation in layout.presentations { write(presentation) }
+        if let inspector = additions?.inspector, inspector.presentedAsSheet, let top = inspector.stack.last {
+            beginObject()
+            rawKey("vc")
+            write(top)
+            rawKey("style")
+            writeRaw(PresentationStyle.pageSheet.wireName)
+            rawKey("effectiveStyle")
+            writeRaw(Presentation(vc: top, style: .pageSheet).effectiveStyle(in: layout.traits).wireName)
+            rawKey("source")
+            writeRaw("inspector")
+            endObject()
+        }
+        for index in layout.presentations.indices {
+            let extra = additions.flatMap { index < $0.presentations.count ? $0.presentations[index] : nil }
+            write(layout.presentations[index], additions: extra)
+        }
         endArray()
         if let selectedTab = layout.selectedTab {
             rawKey("selectedTab")
@@ -50,8 +92,13 @@ extension JSONWriter {
     }
 
     public mutating func write(_ column: ColumnLayout) {
+        write(column, name: column.column.wireName)
+    }
+
+    /// A column entry under the column name `name` (the inspector is no `Column`).
+    mutating func write(_ column: ColumnLayout, name: StaticString) {
         openObject(#"{"column":""#)
-        appendStatic(column.column.wireName)
+        appendStatic(name)
         appendStatic(column.visible ? #"","visible":true,"x":"# : #"","visible":false,"x":"#)
         needsComma = false
         write(column.x)
@@ -71,13 +118,31 @@ extension JSONWriter {
     }
 
     public mutating func write(_ presentation: PresentationLayout) {
+        write(presentation, additions: nil)
+    }
+
+    /// A presentation entry; `additions` (revision 2): the requested style as the request
+    /// named it (`automatic`), the anchor, and `prefersEdgeAttachedInCompactHeight` when set.
+    mutating func write(_ presentation: PresentationLayout, additions: PresentationAdditions?) {
         beginObject()
         rawKey("vc")
         write(presentation.vc)
         rawKey("style")
-        writeRaw(presentation.style.wireName)
+        if additions?.requestedStyle == "automatic" {
+            writeRaw("automatic")
+        } else {
+            writeRaw(presentation.style.wireName)
+        }
         rawKey("effectiveStyle")
         writeRaw(presentation.effectiveStyle.wireName)
+        if let anchor = additions?.anchor {
+            rawKey("anchor")
+            write(anchor)
+        }
+        if additions?.prefersEdgeAttachedInCompactHeight == true {
+            rawKey("prefersEdgeAttachedInCompactHeight")
+            write(true)
+        }
         endObject()
     }
 

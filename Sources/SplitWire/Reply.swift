@@ -2,8 +2,9 @@ import SplitCore
 
 /// The result fields of a successful response, one case per op family (WIRE.md "Ops").
 public enum Reply: Hashable, Sendable {
-    /// `hello`: `protocol`, `server`.
-    case hello(protocol: Int, server: String)
+    /// `hello`: `protocol`, `server`, and `features` (revision 2: the optional capabilities
+    /// the daemon has) when not empty.
+    case hello(protocol: Int, server: String, features: [String] = [])
     /// `scene.create`: `scene`, `revision`, `layout`.
     case scene(scene: String, revision: Int, layout: Layout)
     /// `scene.attach` that changed nothing: `scene`, `revision`, `layout`, `"events": []`.

@@ -58,6 +58,10 @@ extension Request {
         case sceneDetach(scene: String)
         case resize(scene: String, size: Size, baseRevision: Int?)
         indirect case intent(scene: String, intent: Intent, baseRevision: Int?)
+        /// A `resize` or `intent` of revision 2's forms (`SceneCommand` other than
+        /// `.change`): a resize stating `interfaceOrientation`, a `present` with revision 2's
+        /// fields, an intent naming the inspector, `activation`.
+        indirect case command(scene: String, command: SceneCommand, baseRevision: Int?)
         case snapshot(scene: String, target: SnapshotTarget)
         case snapshotList(scene: String)
         /// A session id as `snapshot` reported it (an integer id is accepted and kept as its
@@ -86,6 +90,8 @@ extension Request {
             case .sceneDetach: "scene.detach"
             case .resize: "resize"
             case .intent: "intent"
+            case .command(_, .resize, _), .command(_, .change(.resize), _): "resize"
+            case .command: "intent"
             case .snapshot: "snapshot"
             case .snapshotList: "snapshot.list"
             case .snapshotGet: "snapshot.get"
@@ -105,7 +111,8 @@ extension Request {
             switch self {
             case let .sceneCreate(scene, _, _, _), let .sceneGet(scene), let .sceneDelete(scene),
                 let .sceneAttach(scene, _, _, _), let .sceneDetach(scene), let .resize(scene, _, _),
-                let .intent(scene, _, _), let .snapshot(scene, _), let .snapshotList(scene), let .explain(scene):
+                let .intent(scene, _, _), let .command(scene, _, _), let .snapshot(scene, _), let .snapshotList(scene),
+                let .explain(scene):
                 scene
             case let .sweep(request):
                 if case let .scene(scene) = request.source { scene } else { nil }
@@ -117,7 +124,7 @@ extension Request {
         /// True for ops that may change a scene (their response waits for the commit).
         public var isMutation: Bool {
             switch self {
-            case .sceneCreate, .sceneDelete, .sceneAttach, .sceneDetach, .resize, .intent, .snapshot: true
+            case .sceneCreate, .sceneDelete, .sceneAttach, .sceneDetach, .resize, .intent, .command, .snapshot: true
             case .hello, .sceneGet, .sceneList, .snapshotList, .snapshotGet, .stats, .ping, .devices, .explain, .sweep:
                 false
             }

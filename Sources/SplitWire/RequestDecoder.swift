@@ -21,8 +21,10 @@ public struct RequestFailure: Error, Hashable, Sendable, CustomStringConvertible
 /// else id null); no string `op`:
 /// `bad_request`; an `id` that is absent or neither an integer nor a string: `bad_request`
 /// (with id null); an unknown op: `unknown_op`; a missing or invalid parameter:
-/// `bad_request` naming it (see `IntentDecoding.swift` for `invalid_intent`). Unknown
-/// extra parameters are ignored, so newer clients can talk to this server.
+/// `bad_request` naming it (see `IntentDecoding.swift` for `invalid_intent`). A parameter
+/// the op does not take is refused with `bad_request` naming it (WIRE.md revision 2), so a
+/// client that sends a newer field to this daemon learns it instead of getting a silently
+/// different result.
 public struct RequestDecoder: Sendable {
     public var parser: JSONParser
     /// The ops it decodes: protocol 1's, or those of a daemon's op table.
@@ -112,59 +114,97 @@ public struct RequestDecoder: Sendable {
 /// order in `protocol1`.
 public struct OpDecoder: Sendable {
     fileprivate let read: @Sendable (FieldReader) throws(WireError) -> Request.Operation
+    /// The parameters the op takes besides `id` and `op`; nil: not checked.
+    fileprivate let fields: Set<String>?
 
-    init(_ read: @escaping @Sendable (FieldReader) throws(WireError) -> Request.Operation) {
+    /// `fields`: the parameters the op takes (besides `id` and `op`); a request carrying
+    /// another is refused before `read` runs. nil leaves the check to `read`.
+    init(
+        fields: Set<String>?, _ read: @escaping @Sendable (FieldReader) throws(WireError) -> Request.Operation
+    ) {
         self.read = read
+        self.fields = fields
     }
 
-    public static let hello = OpDecoder { fields throws(WireError) in
+    /// An op that checks its own parameters (no `fields` list).
+    init(_ read: @escaping @Sendable (FieldReader) throws(WireError) -> Request.Operation) {
+        self.init(fields: nil, read)
+    }
+
+    public static let hello = OpDecoder(fields: ["protocol", "client"]) { fields throws(WireError) in
         .hello(protocol: try fields.int("protocol"), client: try fields.optionalString("client"))
     }
-    public static let sceneCreate = OpDecoder { fields throws(WireError) in
+    /// `traitOverrides` beside `device` (revision 2) is the config key of that name; both at
+    /// once is refused. A scene starts `foregroundActive`: `activation` is refused by name.
+    public static let sceneCreate = OpDecoder(fields: ["scene", "device", "size", "config", "traitOverrides"]) {
+        fields throws(WireError) in
         let scene = try fields.sceneIdentifier("scene")
         let device = try fields.identifier("device")
         let size = try fields.optionalWindowSize("size")
-        let config = fields.optional("config") == nil ? nil : try fields.nested("config").configPatch()
+        var config = fields.optional("config") == nil ? nil : try fields.nested("config").configPatch()
+        if let overrides = try fields.optionalString("traitOverrides") {
+            guard config?.traitOverrides == nil else {
+                throw WireError.badRequest("fields 'traitOverrides' and 'config.traitOverrides' are exclusive")
+            }
+            var patch = config ?? SplitConfigPatch()
+            patch.traitOverrides = .some(overrides)
+            config = patch
+        }
         return .sceneCreate(scene: scene, device: device, size: size, config: config)
     }
-    public static let sceneGet = OpDecoder { fields throws(WireError) in
+    public static let sceneGet = OpDecoder(fields: ["scene"]) { fields throws(WireError) in
         .sceneGet(scene: try fields.identifier("scene"))
     }
-    public static let sceneList = OpDecoder { _ throws(WireError) in .sceneList }
-    public static let sceneDelete = OpDecoder { fields throws(WireError) in
+    public static let sceneList = OpDecoder(fields: []) { _ throws(WireError) in .sceneList }
+    public static let sceneDelete = OpDecoder(fields: ["scene"]) { fields throws(WireError) in
         .sceneDelete(scene: try fields.identifier("scene"))
     }
-    public static let sceneAttach = OpDecoder { fields throws(WireError) in
+    public static let sceneAttach = OpDecoder(fields: ["scene", "role", "size", "notices"]) {
+        fields throws(WireError) in
         .sceneAttach(
             scene: try fields.identifier("scene"), role: try fields.enumeration("role", ClientRole.self),
             size: try fields.optionalWindowSize("size"), notices: try fields.attachNotices())
     }
-    public static let sceneDetach = OpDecoder { fields throws(WireError) in
+    public static let sceneDetach = OpDecoder(fields: ["scene"]) { fields throws(WireError) in
         .sceneDetach(scene: try fields.identifier("scene"))
     }
-    /// The general path of `resize`: the plain form never gets here (`ResizeFastPath`).
-    public static let resize = OpDecoder { fields throws(WireError) in
-        .resize(
-            scene: try fields.identifier("scene"), size: try fields.windowSize(),
-            baseRevision: try fields.optionalRevision("baseRevision"))
+    /// The general path of `resize`: the plain form never gets here (`ResizeFastPath`). A
+    /// stated `interfaceOrientation` (revision 2) makes it a `.command`.
+    public static let resize = OpDecoder(
+        fields: ["scene", "width", "height", "baseRevision", "interfaceOrientation"]
+    ) { fields throws(WireError) in
+        let scene = try fields.identifier("scene")
+        let size = try fields.windowSize()
+        let baseRevision = try fields.optionalRevision("baseRevision")
+        if let held = try fields.optionalCase("interfaceOrientation", Orientation.self) {
+            return .command(
+                scene: scene, command: .resize(size, interfaceOrientation: held), baseRevision: baseRevision)
+        }
+        return .resize(scene: scene, size: size, baseRevision: baseRevision)
     }
-    public static let intent = OpDecoder { fields throws(WireError) in
-        .intent(
-            scene: try fields.identifier("scene"), intent: try fields.nested("intent").intent(),
-            baseRevision: try fields.optionalRevision("baseRevision"))
+    /// A protocol-1 intent is `.intent`; revision 2's forms (`FieldReader.command`) are
+    /// `.command`.
+    public static let intent = OpDecoder(fields: ["scene", "intent", "baseRevision"]) { fields throws(WireError) in
+        let scene = try fields.identifier("scene")
+        let command = try fields.nested("intent").command()
+        let baseRevision = try fields.optionalRevision("baseRevision")
+        if case .change(.intent(let intent)) = command {
+            return .intent(scene: scene, intent: intent, baseRevision: baseRevision)
+        }
+        return .command(scene: scene, command: command, baseRevision: baseRevision)
     }
-    public static let snapshot = OpDecoder { fields throws(WireError) in
+    public static let snapshot = OpDecoder(fields: ["scene", "sizes", "preset"]) { fields throws(WireError) in
         .snapshot(scene: try fields.identifier("scene"), target: try fields.snapshotTarget())
     }
-    public static let snapshotList = OpDecoder { fields throws(WireError) in
+    public static let snapshotList = OpDecoder(fields: ["scene"]) { fields throws(WireError) in
         .snapshotList(scene: try fields.identifier("scene"))
     }
-    public static let snapshotGet = OpDecoder { fields throws(WireError) in
+    public static let snapshotGet = OpDecoder(fields: ["session"]) { fields throws(WireError) in
         .snapshotGet(session: try fields.session("session"))
     }
-    public static let stats = OpDecoder { _ throws(WireError) in .stats }
-    public static let ping = OpDecoder { _ throws(WireError) in .ping }
-    public static let devices = OpDecoder { _ throws(WireError) in .devices }
+    public static let stats = OpDecoder(fields: []) { _ throws(WireError) in .stats }
+    public static let ping = OpDecoder(fields: []) { _ throws(WireError) in .ping }
+    public static let devices = OpDecoder(fields: []) { _ throws(WireError) in .devices }
 
     /// Every op of protocol 1 by wire name, in `Request.Operation.allNames` order.
     public static let protocol1: [(name: String, decoder: OpDecoder)] = [
@@ -193,6 +233,13 @@ struct OpDecoders: Sendable {
     func operation(named name: String, from fields: FieldReader) throws(WireError) -> Request.Operation {
         guard let decoder = byName[name] else {
             throw WireError(.unknownOp, "unknown op '\(name)' (ops: " + names.joined(separator: ", ") + ")")
+        }
+        if let known = decoder.fields {
+            for key in fields.object.keys where key != "id" && key != "op" && !known.contains(key) {
+                throw WireError.badRequest(
+                    "unknown field '\(key)' for op '\(name)' (fields: "
+                        + (["id", "op"] + known.sorted()).joined(separator: ", ") + ")")
+            }
         }
         return try decoder.read(fields)
     }

@@ -70,6 +70,9 @@ extension JSONWriter {
             rawKey("intent")
             write(intent)
             writeOptional("baseRevision", baseRevision)
+        case let .command(_, command, baseRevision):
+            writeCommand(command)
+            writeOptional("baseRevision", baseRevision)
         case let .snapshot(_, .sizes(sizes)):
             rawKey("sizes")
             beginArray()
@@ -133,6 +136,79 @@ extension JSONWriter {
             write(patch)
         case .back, .dismiss, .displayModeButton, .gesture, .tapDimmed:
             break
+        }
+        endObject()
+    }
+
+    /// A `.command`'s parameters: a resize's size and `interfaceOrientation`, else the
+    /// `intent` object.
+    private mutating func writeCommand(_ command: SceneCommand) {
+        switch command {
+        case .change(.resize(let size)), .resize(let size, nil):
+            rawKey("width")
+            write(size.width)
+            rawKey("height")
+            write(size.height)
+        case .resize(let size, let held?):
+            rawKey("width")
+            write(size.width)
+            rawKey("height")
+            write(size.height)
+            rawKey("interfaceOrientation")
+            write(held.rawValue)
+        default:
+            rawKey("intent")
+            write(command)
+        }
+    }
+
+    /// The intent object of a command (WIRE.md, revision 2's forms included). A resize or
+    /// reconfigure has none: it writes `{}`.
+    public mutating func write(_ command: SceneCommand) {
+        switch command {
+        case .change(.intent(let intent)):
+            write(intent)
+            return
+        case .change(.resize), .change(.reconfigure), .resize:
+            beginObject()
+        case .present(let request):
+            beginObject()
+            rawKey("kind")
+            write("present")
+            rawKey("vc")
+            write(request.vc)
+            rawKey("style")
+            write(request.style?.rawValue ?? "automatic")
+            if let anchor = request.anchor {
+                rawKey("anchor")
+                write(anchor)
+            }
+            if request.prefersEdgeAttachedInCompactHeight {
+                rawKey("prefersEdgeAttachedInCompactHeight")
+                write(true)
+            }
+        case .activation(let state, _):
+            beginObject()
+            rawKey("kind")
+            write("activation")
+            rawKey("state")
+            write(state.rawValue)
+        case .inspector(let intent):
+            beginObject()
+            rawKey("kind")
+            switch intent {
+            case .show: write("showColumn")
+            case .hide: write("hideColumn")
+            case .push: write("push")
+            case .pop: write("pop")
+            case .popToRoot: write("popToRoot")
+            }
+            rawKey("column")
+            write("inspector")
+            if case .push(let vc) = intent {
+                rawKey("vc")
+                write(vc)
+            }
         }
         endObject()
     }

@@ -46,10 +46,11 @@ public enum WireEncoder {
     /// A layout push to the clients of `scene`.
     public static func appendLayoutPush(
         scene: String, revision: Int, layout: Layout, events: [SceneEvent],
-        to buffer: inout [UInt8]
+        revision2Events: [PositionedEvent] = [], to buffer: inout [UInt8]
     ) {
         appendLayoutPush(
-            scene: scene, change: ChangeFields(revision: revision, layout: layout, events: events),
+            scene: scene,
+            change: ChangeFields(revision: revision, layout: layout, events: events, revision2Events: revision2Events),
             to: &buffer)
     }
 
@@ -71,12 +72,14 @@ public enum WireEncoder {
     /// `"revision":..,"layout":..,"events":..` members in `bytes`, for the pushes of the same
     /// change (`ChangeFields(encoded:)`). The same bytes as `appendResponse(id:change:to:)`.
     public static func changeResponse(
-        id: RequestID, revision: Int, layout: Layout, events: [SceneEvent]
+        id: RequestID, revision: Int, layout: Layout, events: [SceneEvent], revision2Events: [PositionedEvent] = []
     )
         -> (bytes: [UInt8], fields: Range<Int>)
     {
         var writer = JSONWriter()
-        let fields = writeChangeResponse(id: id, revision: revision, layout: layout, events: events, into: &writer)
+        let fields = writeChangeResponse(
+            id: id, revision: revision, layout: layout, events: events, revision2Events: revision2Events,
+            into: &writer)
         return (writer.bytes, fields)
     }
 
@@ -85,7 +88,7 @@ public enum WireEncoder {
     /// turn's reply buffer); answers where its fields are.
     public static func writeChangeResponse(
         id: RequestID, revision: Int, layout: Layout, events: [SceneEvent],
-        into writer: inout JSONWriter
+        revision2Events: [PositionedEvent] = [], into writer: inout JSONWriter
     ) -> Range<Int> {
         writer.removeAll()
         writer.beginObject()
@@ -95,7 +98,7 @@ public enum WireEncoder {
         writer.write(true)
         // After the comma `rawKey` writes: the members start at their first quote.
         let start = writer.count + 1
-        writer.writeChange(revision: revision, layout: layout, events: events)
+        writer.writeChange(revision: revision, layout: layout, events: events, revision2Events: revision2Events)
         let end = writer.count
         writer.endObject()
         writer.newline()
@@ -123,9 +126,9 @@ public struct ChangeFields: Hashable, Sendable {
     /// The members' JSON text without surrounding braces.
     public let bytes: [UInt8]
 
-    public init(revision: Int, layout: Layout, events: [SceneEvent]) {
+    public init(revision: Int, layout: Layout, events: [SceneEvent], revision2Events: [PositionedEvent] = []) {
         var writer = JSONWriter()
-        writer.writeChange(revision: revision, layout: layout, events: events)
+        writer.writeChange(revision: revision, layout: layout, events: events, revision2Events: revision2Events)
         bytes = writer.bytes
     }
 
@@ -145,23 +148,29 @@ extension JSONWriter {
         appendMembers(change.bytes)
     }
 
-    mutating func writeChange(revision: Int, layout: Layout, events: [SceneEvent]) {
+    mutating func writeChange(
+        revision: Int, layout: Layout, events: [SceneEvent], revision2Events: [PositionedEvent] = []
+    ) {
         rawKey("revision")
         write(revision)
         rawKey("layout")
         write(layout)
         rawKey("events")
-        write(events)
+        write(events, placing: revision2Events)
     }
 
     /// The members of `reply`, after `"ok":true`.
     mutating func writeFields(of reply: Reply) {
         switch reply {
-        case let .hello(version, server):
+        case let .hello(version, server, features):
             rawKey("protocol")
             write(version)
             rawKey("server")
             write(server)
+            if !features.isEmpty {
+                rawKey("features")
+                write(features)
+            }
         case let .scene(scene, revision, layout):
             writeSceneFields(scene: scene, revision: revision, layout: layout)
         case let .attached(scene, revision, layout):

@@ -13,6 +13,16 @@ extension Orientation {
     }
 }
 
+extension ActivationState {
+    var wireName: StaticString {
+        switch self {
+        case .foregroundActive: "foregroundActive"
+        case .foregroundInactive: "foregroundInactive"
+        case .background: "background"
+        }
+    }
+}
+
 extension SizeClass {
     var wireName: StaticString {
         switch self {

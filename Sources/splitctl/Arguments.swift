@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SplitClient
 import SplitCore
 import SplitWire
 
@@ -95,6 +96,57 @@ struct JSONArgument {
 }
 
 extension Column: ExpressibleByArgument {}
+extension Orientation: ExpressibleByArgument {}
+extension ActivationState: ExpressibleByArgument {}
+
+/// A column an intent may name: a `Column`, or the inspector (revision 2).
+enum ColumnArgument: ExpressibleByArgument {
+    case column(Column)
+    case inspector
+
+    init?(argument: String) {
+        if argument == "inspector" {
+            self = .inspector
+        } else if let column = Column(rawValue: argument) {
+            self = .column(column)
+        } else {
+            return nil
+        }
+    }
+
+    static var allValueStrings: [String] { Column.allCases.map(\.rawValue) + ["inspector"] }
+
+    /// `intent`'s wire object for this column: the inspector's when it names the inspector.
+    func wireObject(_ intent: (Column) -> Intent) -> JSONValue {
+        switch self {
+        case .column(let column): return intent(column).wireObject
+        case .inspector:
+            guard case .object(var object) = intent(.primary).wireObject else { return .null }
+            object["column"] = "inspector"
+            return .object(object)
+        }
+    }
+}
+
+/// A presentation style, `automatic` included (revision 2).
+struct PresentStyleArgument: ExpressibleByArgument {
+    /// nil: `automatic`.
+    var style: PresentationStyle?
+
+    init?(argument: String) {
+        if argument == "automatic" {
+            style = nil
+        } else if let style = PresentationStyle(rawValue: argument) {
+            self.style = style
+        } else {
+            return nil
+        }
+    }
+
+    init(style: PresentationStyle?) { self.style = style }
+
+    static var allValueStrings: [String] { ["automatic"] + PresentationStyle.allCases.map(\.rawValue) }
+}
 extension PresentationStyle: ExpressibleByArgument {}
 extension SizePolicy: ExpressibleByArgument {}
 

@@ -8,11 +8,11 @@ struct Push: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Push VC onto COLUMN's stack.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
-    @Argument(help: "primary, supplementary, secondary or compact.") var column: Column
+    @Argument(help: "primary, supplementary, secondary, compact or inspector.") var column: ColumnArgument
     @Argument(help: "View-controller id.") var vc: String
 
     func run() throws {
-        try runIntent(global, change, Intent.push(column: column, vc: vc).wireObject)
+        try runIntent(global, change, column.wireObject { Intent.push(column: $0, vc: vc) })
     }
 }
 
@@ -20,9 +20,9 @@ struct Pop: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Pop the top of COLUMN's stack.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
-    @Argument(help: "Column.") var column: Column
+    @Argument(help: "Column (or inspector).") var column: ColumnArgument
 
-    func run() throws { try runIntent(global, change, Intent.pop(column: column).wireObject) }
+    func run() throws { try runIntent(global, change, column.wireObject { Intent.pop(column: $0) }) }
 }
 
 struct PopToRoot: ParsableCommand {
@@ -30,9 +30,9 @@ struct PopToRoot: ParsableCommand {
         commandName: "pop-to-root", abstract: "Pop COLUMN's stack to its root.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
-    @Argument(help: "Column.") var column: Column
+    @Argument(help: "Column (or inspector).") var column: ColumnArgument
 
-    func run() throws { try runIntent(global, change, Intent.popToRoot(column: column).wireObject) }
+    func run() throws { try runIntent(global, change, column.wireObject { Intent.popToRoot(column: $0) }) }
 }
 
 struct Show: ParsableCommand {
@@ -96,9 +96,39 @@ struct Present: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
     @Argument(help: "View-controller id.") var vc: String
-    @Option(help: "fullScreen, pageSheet, formSheet or popover.") var style: PresentationStyle = .pageSheet
+    @Option(help: "automatic, fullScreen, pageSheet, formSheet or popover.")
+    var style = PresentStyleArgument(style: .pageSheet)
+    @Option(help: "What a popover points at: a visible view controller, or displayModeButton.") var anchor: String?
+    @Flag(
+        name: .customLong("edge-attached"),
+        help: "prefersEdgeAttachedInCompactHeight: stay a sheet in a compact height.")
+    var edgeAttached = false
 
-    func run() throws { try runIntent(global, change, Intent.present(vc: vc, style: style).wireObject) }
+    func run() throws {
+        guard anchor != nil || edgeAttached || style.style == nil,
+            case .object(var object) = Intent.present(
+                vc: vc, style: style.style ?? .pageSheet
+            ).wireObject
+        else {
+            return try runIntent(global, change, Intent.present(vc: vc, style: style.style ?? .pageSheet).wireObject)
+        }
+        object["style"] = .string(style.style?.rawValue ?? "automatic")
+        if let anchor { object["anchor"] = .string(anchor) }
+        if edgeAttached { object["prefersEdgeAttachedInCompactHeight"] = true }
+        try runIntent(global, change, .object(object))
+    }
+}
+
+struct Activation: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Set the scene's activation state (background runs the app-switcher session).")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var change: ChangeOptions
+    @Argument(help: "foregroundActive, foregroundInactive or background.") var state: ActivationState
+
+    func run() throws {
+        try runIntent(global, change, ["kind": "activation", "state": .string(state.rawValue)])
+    }
 }
 
 struct Dismiss: ParsableCommand {
@@ -150,9 +180,9 @@ struct ShowColumn: ParsableCommand {
         commandName: "show-column", abstract: "Show COLUMN (UIKit show(_:)).")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
-    @Argument(help: "Column.") var column: Column
+    @Argument(help: "Column (or inspector).") var column: ColumnArgument
 
-    func run() throws { try runIntent(global, change, Intent.showColumn(column).wireObject) }
+    func run() throws { try runIntent(global, change, column.wireObject { Intent.showColumn($0) }) }
 }
 
 struct HideColumn: ParsableCommand {
@@ -160,9 +190,9 @@ struct HideColumn: ParsableCommand {
         commandName: "hide-column", abstract: "Hide COLUMN (UIKit hide(_:)).")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
-    @Argument(help: "Column.") var column: Column
+    @Argument(help: "Column (or inspector).") var column: ColumnArgument
 
-    func run() throws { try runIntent(global, change, Intent.hideColumn(column).wireObject) }
+    func run() throws { try runIntent(global, change, column.wireObject { Intent.hideColumn($0) }) }
 }
 
 struct SetConfig: ParsableCommand {

@@ -48,18 +48,18 @@ func describe(_ reply: SceneReply) -> String {
 /// changes (a column width from set-config) have none.
 func describe(_ reply: ChangeReply, revisionBefore: Int?) -> String {
     var text = "revision \(reply.revision)\n" + describe(reply.layout)
-    if reply.events.isEmpty {
+    if reply.timeline.isEmpty {
         text += revisionBefore == reply.revision ? "\nno change" : "\nno events"
     } else {
         text += "\nevents:"
-        for event in reply.events { text += "\n  " + describe(event) }
+        for event in reply.timeline { text += "\n  " + describe(event) }
     }
     return text
 }
 
 func describe(_ push: LayoutPush) -> String {
     var text = "scene \(push.scene) revision \(push.revision)\n" + describe(push.layout)
-    for event in push.events { text += "\n  event " + describe(event) }
+    for event in push.timeline { text += "\n  event " + describe(event) }
     return text
 }
 

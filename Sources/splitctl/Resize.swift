@@ -27,6 +27,13 @@ struct Resize: ParsableCommand {
         help: ArgumentHelp("A preset of the scene's device instead of a size (e.g. landscape/1/3).", valueName: "name"))
     var preset: String?
 
+    @Option(
+        name: .customLong("interface-orientation"),
+        help: ArgumentHelp(
+            "State how the device is held (portrait or landscape) instead of the rule for the size.",
+            valueName: "orientation"))
+    var interfaceOrientation: Orientation?
+
     func validate() throws {
         // ArgumentParser takes `-5x10` for options, so the size is missing rather than refused.
         if size == nil,
@@ -58,7 +65,9 @@ struct Resize: ParsableCommand {
     func run() throws {
         if let size {
             try runChange(global, change) { connection throws(ClientError) in
-                try connection.resize(change.scene, to: size.size, baseRevision: change.baseRevision)
+                try connection.resize(
+                    change.scene, to: size.size, interfaceOrientation: interfaceOrientation,
+                    baseRevision: change.baseRevision)
             }
             return
         }
@@ -71,7 +80,9 @@ struct Resize: ParsableCommand {
             guard let target = catalog.resolve(name, device: device, current: scene.layout.size) else {
                 return .unknown(device: device, known: catalog.presets(of: device).map(\.qualifiedName))
             }
-            let reply = try connection.resize(change.scene, to: target.size, baseRevision: change.baseRevision)
+            let reply = try connection.resize(
+                change.scene, to: target.size, interfaceOrientation: interfaceOrientation,
+                baseRevision: change.baseRevision)
             return .resized(reply, revisionBefore: change.baseRevision ?? scene.revision)
         }
         switch outcome {

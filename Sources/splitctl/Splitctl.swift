@@ -31,7 +31,7 @@ struct Splitctl: ParsableCommand {
             Push.self, Pop.self, PopToRoot.self, Show.self, ShowDetail.self, Back.self,
             SelectTab.self, Present.self, Dismiss.self, SetDisplayMode.self,
             DisplayModeButton.self, Gesture.self, TapDimmed.self, ShowColumn.self,
-            HideColumn.self, SetConfig.self,
+            HideColumn.self, SetConfig.self, Activation.self,
             SnapshotCommand.self, Watch.self,
             Simulate.self,
             Attach.self,

@@ -130,7 +130,7 @@ extension EndToEnd {
                 let big = try daemon.connect()
                 stallers.append(big)
                 try big.sendRaw(
-                    Array(#"{"id":"late","op":"ping","pad":""#.utf8)
+                    Array(#"{"id":"late","op":"hello","protocol":1,"client":""#.utf8)
                         + [UInt8](repeating: UInt8(ascii: "x"), count: 65_000))
 
                 // Others are served while the halves wait.

@@ -71,7 +71,7 @@ extension EndToEnd {
                 #expect(again.revision == first.revision + 1)
                 #expect(push.revision == again.revision)
                 #expect(again.layout == push.layout)
-                let events = try decodeEvents(try #require(again.raw["events"]))
+                let events = try decodeEvents(try #require(again.raw["events"])).protocol1
                 #expect(events == push.events)
                 #expect(events.contains { if case .willCollapse = $0 { true } else { false } })
                 #expect(throws: ClientError.self) { try window.nextLayoutPush(timeout: .milliseconds(300)) }

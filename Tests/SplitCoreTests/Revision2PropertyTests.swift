@@ -171,7 +171,11 @@ import Testing
             expected.activationState = .background
             expected.revision = state.revision + 1
             #expect(t.state == expected)
-            #expect(t.layout == engine.layout(of: state))
+            // The layout differs by its activation only.
+            var before = engine.layout(of: state)
+            before.revision2?.activation = .background
+            #expect(t.layout == before)
+            #expect(t.layout == engine.layout(of: expected))
             #expect(t.events.isEmpty)
             #expect(
                 t.timeline == [

@@ -27,7 +27,8 @@ struct OpTableTests {
             ["op": "scene.attach", "scene": "s", "role": "window", "size": ["width": 1024, "height": 768]]
         case .sceneDetach: ["op": "scene.detach", "scene": "s"]
         // Not the fast path's plain form: the entry's own decoder reads it.
-        case .resize: ["op": "resize", "scene": "s", "width": 678, "height": 1024, "extra": true]
+        case .resize:
+            ["op": "resize", "scene": "s", "width": 678, "height": 1024, "interfaceOrientation": "landscape"]
         case .intent: ["op": "intent", "scene": "s", "intent": ["kind": "displayModeButton"]]
         case .snapshot: ["op": "snapshot", "scene": "s", "preset": "appSwitcher"]
         case .snapshotList: ["op": "snapshot.list", "scene": "s"]

@@ -54,7 +54,7 @@ struct RequestDecoderTests {
                 #"{"id":1,"op":"scene.attach","scene":"s1","role":"viewer","notices":[]}"#,
                 .sceneAttach(scene: "s1", role: .viewer, size: nil)
             ),
-            // A notice this daemon does not know is ignored, as unknown params are.
+            // A notice this daemon does not know is ignored (it is simply not sent).
             (
                 #"{"id":1,"op":"scene.attach","scene":"s1","role":"viewer","notices":["moved","deleted"]}"#,
                 .sceneAttach(scene: "s1", role: .viewer, size: nil, notices: .deleted)
@@ -215,9 +215,27 @@ struct RequestDecoderTests {
         #expect(try decode(#"{"id":45.00e1,"op":"ping"}"#).id == .int(450))
     }
 
-    @Test("ignores unknown extra parameters")
+    @Test("refuses a parameter the op does not take, naming it (WIRE.md revision 2)")
     func extraParameters() throws {
-        #expect(try decode(#"{"id":1,"op":"scene.get","scene":"s","future":{"x":[1]}}"#).op == .sceneGet(scene: "s"))
+        let refused = failure(#"{"id":1,"op":"scene.get","scene":"s","future":{"x":[1]}}"#)
+        #expect(refused?.error.code == .badRequest)
+        #expect(refused?.id == .int(1))
+        #expect(refused?.error.message.hasPrefix("unknown field 'future' for op 'scene.get'") == true)
+        let intent = failure(#"{"id":2,"op":"intent","scene":"s","intent":{"kind":"back","animated":true}}"#)
+        #expect(intent?.error.code == .badRequest)
+        #expect(intent?.error.message.hasPrefix("unknown field 'intent.animated'") == true)
+        // Revision 2's own fields are known.
+        #expect(
+            try decode(
+                #"{"id":3,"op":"resize","scene":"s","width":320,"height":980,"interfaceOrientation":"portrait"}"#
+            )
+            .op
+                == .command(
+                    scene: "s", command: .resize(Size(width: 320, height: 980), interfaceOrientation: .portrait),
+                    baseRevision: nil))
+        #expect(
+            try decode(#"{"id":4,"op":"intent","scene":"s","intent":{"kind":"activation","state":"background"}}"#).op
+                == .command(scene: "s", command: .activation(.background, backgroundSession: ""), baseRevision: nil))
     }
 
     @Test("accepts the line with its newline and carriage return")

@@ -144,7 +144,7 @@ final class AttachSession {
         guard state.role == .window, let connection else { return }
         request { () throws(ClientError) in
             let reply = try connection.resize(options.scene, to: state.windowSize)
-            state.show(reply.layout, revision: reply.revision, events: reply.events)
+            state.show(reply.layout, revision: reply.revision, events: reply.timeline)
         }
     }
 
@@ -188,10 +188,10 @@ final class AttachSession {
         do throws(ClientError) {
             let before = state.revision
             let reply = try connection.intent(options.scene, intent)
-            state.show(reply.layout, revision: reply.revision, events: reply.events)
+            state.show(reply.layout, revision: reply.revision, events: reply.timeline)
             // As splitctl's change commands say it: some changes (a tab selection) move the
             // revision without events.
-            if reply.events.isEmpty {
+            if reply.timeline.isEmpty {
                 state.say("\(describeIntent(intent)): " + (reply.revision == before ? "no change" : "no events"))
             }
         } catch .server(let code, let message) where reportErrors {
@@ -231,7 +231,7 @@ final class AttachSession {
         switch push["event"]?.string {
         case "layout":
             guard let decoded = try? LayoutPush(decoding: push) else { return }
-            state.show(decoded.layout, revision: decoded.revision, events: decoded.events)
+            state.show(decoded.layout, revision: decoded.revision, events: decoded.timeline)
         case "deleted":
             // Nothing more will come: over, as `watch` ends (re-creating it is not ours to do).
             ending = Ending(status: 0, message: "scene \(options.scene) was deleted", isError: false)

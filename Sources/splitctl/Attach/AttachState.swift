@@ -42,12 +42,12 @@ struct AttachState {
     /// Takes a layout splitd sent. Pushes may arrive after the reply that carried the same
     /// revision, so only newer revisions replace the screen (`force`: a fresh attach, whose
     /// revision may even be lower after a daemon lost its state).
-    mutating func show(_ layout: Layout, revision: Int, events: [SceneEvent], force: Bool = false) {
+    mutating func show(_ layout: Layout, revision: Int, events: [TimelineEvent], force: Bool = false) {
         guard force || self.layout == nil || revision > self.revision else { return }
         self.layout = layout
         self.revision = revision
         if !layout.collapsed { styleColumns = layout.columns.map(\.column) }
-        if !events.isEmpty { ticker = "rev \(revision): " + events.map(describe).joined(separator: " · ") }
+        if !events.isEmpty { ticker = "rev \(revision): " + events.map { describe($0) }.joined(separator: " · ") }
         // Keys act on what can be seen: a dimmed secondary lies under a sidebar.
         let undimmed = layout.visibleColumns.filter { !$0.dimmed }.map(\.column)
         let focusable = undimmed.isEmpty ? layout.visibleColumns.map(\.column) : undimmed
