@@ -51,8 +51,9 @@ final class ClusterDaemonTests: XCTestCase {
         try SplitConnection.connect(to: daemon.socketPath)
     }
 
+    /// Sends a request and answers its whole response (an error response included).
     func request(_ connection: SplitConnection, _ fields: JSONObject) throws -> JSONValue {
-        try connection.send(request: fields)
+        try connection.response(to: connection.send(request: fields))
     }
 
     private static let device = "mac"
