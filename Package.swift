@@ -101,7 +101,9 @@ let package = Package(
         .executableTarget(
             name: "splitd",
             dependencies: [
-                "SplitServer", "SplitSettings",
+                "SplitServer", "SplitSettings", "SplitStore",
+                // Cluster mode's glue (ClusterNode.swift); SplitServer itself links no etcd client.
+                "SplitCluster",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -187,7 +189,10 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         // Against real etcd members in network namespaces (as root; Scripts/test-cluster).
-        .testTarget(name: "SplitClusterTests", dependencies: ["SplitCluster", "EtcdAPI", "SplitStore"]),
+        // Also two real splitd processes in cluster mode on the lab (ClusterDaemonTests).
+        .testTarget(
+            name: "SplitClusterTests",
+            dependencies: ["SplitCluster", "EtcdAPI", "SplitStore", "SplitClient", "SplitLaunch", "SplitWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -155,6 +155,13 @@ public final class EtcdSceneStore: SceneStore {
         _ = try client.txnBlocking(request, timeout: options.txnTimeout)
     }
 
+    /// Drops the local claim of a scene without touching etcd: its owner key (if still this
+    /// node's) stays, and the next `acquire` adopts it, reading the head again. For a caller
+    /// whose copy of the scene no longer matches the claim's head.
+    public func forget(_ scene: String) {
+        claims[scene] = nil
+    }
+
     /// The owner of a scene as etcd has it now: node name and token, nil when unowned.
     public func owner(of scene: String) throws(EtcdError) -> (node: String, token: Int64)? {
         let response = try client.rangeBlocking(.with { $0.key = Data(keys.owner(scene)) }, timeout: options.txnTimeout)

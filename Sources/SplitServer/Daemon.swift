@@ -21,6 +21,10 @@ public enum Daemon {
         splitd_defer_startup_signals()
     }
 
+    /// Whether SIGTERM/SIGINT arrived since `deferStartupSignals` (a start that waits, for
+    /// etcd say, gives up instead of waiting on).
+    public static var stopRequestedDuringStartup: Bool { splitd_startup_stop_signal() != 0 }
+
     public static func run(
         settings: ServerSettings, logger: Logger,
         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -37,7 +41,8 @@ public enum Daemon {
     public static func run(
         settings: ServerSettings, logger: Logger, environment: [String: String],
         configReloader: ConfigReloader?, demo: DemoScript?,
-        store injected: (any SceneStore)?, control: DaemonControl?, handleSignals: Bool
+        store injected: (any SceneStore)?, control: DaemonControl?, handleSignals: Bool,
+        cluster: (any ClusterMember)? = nil
     ) -> Int32 {
         defer { control?.finish() }
         if handleSignals { deferStartupSignals() }
@@ -79,7 +84,7 @@ public enum Daemon {
                 from: store, engine: engine, acceptDivergence: settings.acceptReplayDivergence)
             restored = outcome.scenes
             logger.info(
-                "restored \(restored.count) scene(s) from \(settings.databasePath ?? "memory"), replaying \(outcome.replayed) journal entries above their checkpoints"
+                "restored \(restored.count) scene(s) from \(settings.cluster.map { "etcd (node \($0.node))" } ?? settings.databasePath ?? "memory"), replaying \(outcome.replayed) journal entries above their checkpoints"
             )
             for divergence in outcome.diverged {
                 logger.warning("replay diverged, kept (--accept-replay-divergence): \(divergence.description)")
@@ -109,6 +114,16 @@ public enum Daemon {
         let server = Server(
             loop: loop, settings: settings, logger: logger, store: store, engine: engine, notifier: notifier)
         server.scenes.restore(restored)
+        server.cluster = cluster
+        if cluster != nil {
+            // No scene is owned at start: none is checkpointed here until this node owns it.
+            for id in restored.keys {
+                if var live = server.scenes[id] {
+                    live.checkpointRevision = live.state.revision
+                    server.scenes[id] = live
+                }
+            }
+        }
 
         if let limit = checkOpenFileLimit(settings, logger: logger) {
             server.openFileLimit = limit
@@ -129,6 +144,13 @@ public enum Daemon {
         server.startListening(on: listeners)
 
         let extras = Extras()
+        if let cluster {
+            let mailbox = LoopMailbox(loop: loop)
+            extras.clusterMailbox = mailbox
+            cluster.startWatching { [unowned server] events in
+                mailbox.post { server.applyClusterEvents(events) }
+            }
+        }
         extras.checkpointSweep = server.startCheckpointSweep()
         extras.housekeeping = server.startHousekeeping()
         if let control {
@@ -191,7 +213,7 @@ public enum Daemon {
                 "READY=1\nSTATUS=serving \(restored.count) scene(s) on \(listeners.map(\.name).joined(separator: ", "))"
             )
             logger.info(
-                "splitd \(SplitdVersion.current) ready on \(listeners.map(\.name).joined(separator: ", ")) (database \(settings.databasePath ?? "in memory"), durability \(settings.durability.rawValue))"
+                "splitd \(SplitdVersion.current) ready on \(listeners.map(\.name).joined(separator: ", ")) \(settings.cluster.map { "(cluster node \($0.node), etcd \($0.endpoints.joined(separator: ",")))" } ?? "(database \(settings.databasePath ?? "in memory"), durability \(settings.durability.rawValue))")"
             )
         }
 
@@ -313,8 +335,10 @@ public enum Daemon {
         var controlMailbox: LoopMailbox?
         var checkpointSweep: LoopTimer?
         var housekeeping: LoopTimer?
+        var clusterMailbox: LoopMailbox?
 
         func close() {
+            clusterMailbox?.close()
             checkpointSweep?.close()
             housekeeping?.close()
             signals?.close()

@@ -15,6 +15,7 @@ extension Server {
         }
         let entry = Op(request.op).entry
         do {
+            if cluster != nil, let scene = request.op.scene { try claimInCluster(scene, for: entry) }
             switch try entry.handle(self, request, session) {
             case .staged:
                 break

@@ -53,16 +53,18 @@ extension Server {
     /// the store held back.
     private func commitAndAnswer(_ batch: StoreBatch, alone: Bool) {
         // 1. Commit once.
-        let result = commit(batch)
+        let (result, failed) = cluster.map { commitToCluster(batch, $0) } ?? (commit(batch), [:])
         if result == .refused {
             // Last turn first, so that each scene ends at its value before the first of them.
             for work in committer.uncommitted.reversed() { rollBack(work) }
+        } else if !failed.isEmpty {
+            for work in committer.uncommitted.reversed() { rollBack(work, only: Set(failed.keys)) }
         }
         // 2. Flush: a change's reply is written only after its commit and, with a flush
         // thread, the flush covering it. The committer holds back every turn a pending flush
         // covers and every later turn; only the turns it releases below are answered now.
         let othersMayJoin = flushPeers.othersMayJoin(at: loop.now)
-        switch committer.commitEnded(result, othersMayJoin: othersMayJoin) {
+        switch committer.commitEnded(result, othersMayJoin: othersMayJoin, failed: failed) {
         case .retryLater:
             return startCommitRetries()
         case .answer, .waitBehindHeld:
@@ -82,13 +84,14 @@ extension Server {
         // 3. Answer what waits for no flush (nothing, if the turns are held).
         guard alone else {
             while var settled = committer.nextTurnToAnswer(flushedThrough: 0) {
-                answer(settled.work, committed: settled.committed, rolledBack: settled.rolledBack)
+                answer(
+                    settled.work, committed: settled.committed, rolledBack: settled.rolledBack, failed: settled.failed)
                 if !committer.recycle(&settled.work) { noteFreedTurnStorage(settled.work) }
             }
             return
         }
         guard var settled = committer.nextTurnToAnswer(flushedThrough: 0) else { return }
-        answer(settled.work, committed: settled.committed, rolledBack: settled.rolledBack)
+        answer(settled.work, committed: settled.committed, rolledBack: settled.rolledBack, failed: settled.failed)
         // Keep the previous turn's storage for the next one (not a backlog's).
         if turn.isEmpty, settled.work.changeReplyCapacity <= TurnCommitter.spareMaxReplyBytes {
             settled.work.reset()
@@ -171,7 +174,7 @@ extension Server {
         if let error { flushFailed(error) }
         var answered = 0
         while var settled = committer.nextTurnToAnswer(flushedThrough: generation) {
-            answer(settled.work, committed: settled.committed, rolledBack: settled.rolledBack)
+            answer(settled.work, committed: settled.committed, rolledBack: settled.rolledBack, failed: settled.failed)
             answered += 1
             if !committer.recycle(&settled.work) { noteFreedTurnStorage(settled.work) }
         }
@@ -214,19 +217,55 @@ extension Server {
         }
     }
 
-    /// Puts every scene changed this turn back to its pre-turn value.
-    private func rollBack(_ work: Turn) {
-        scenes.rollBack(work.replacedScenes)
+    /// Cluster mode: commits through etcd; the scenes whose part failed while the rest
+    /// stored (`.committed` with failures), or `.refused` when nothing of the batch did.
+    private func commitToCluster(
+        _ batch: StoreBatch, _ cluster: any ClusterMember
+    ) -> (TurnCommitter.CommitResult, [String: SceneFailure]) {
+        guard !batch.isEmpty else { return (.committed, [:]) }
+        let report = cluster.commitTurn(batch)
+        for scene in report.fenced.sorted() {
+            logger.warning(
+                "cluster: scene '\(scene)' lost its ownership (fenced); not serving it until it is owned again")
+        }
+        guard !report.isComplete else {
+            stats.commits += 1
+            stats.committedOperations += batch.count
+            stats.largestBatch = max(stats.largestBatch, batch.count)
+            return (.committed, [:])
+        }
+        stats.failedCommits += 1
+        let failures = report.failures
+        lastStorageError = failures.sorted { $0.key < $1.key }.map { "scene \($0.key): \($0.value)" }.joined(
+            separator: "; ")
+        if let skipped = commitFailureWarning.take(now: loop.now) {
+            logger.error(
+                "cluster commit of \(batch.count) operation\(batch.count == 1 ? "" : "s") not stored for \(failures.count) scene(s), their changes rolled back: \(lastStorageError ?? "")\(skipped > 0 ? " (\(skipped) more since the last such error)" : "")"
+            )
+        }
+        return (.committed, failures)
+    }
+
+    /// Puts every scene changed this turn back to its pre-turn value (only those of `only`
+    /// when given: a cluster commit that failed for some scenes).
+    private func rollBack(_ work: Turn, only: Set<String>? = nil) {
+        if let only {
+            scenes.rollBack(work.replacedScenes.filter { only.contains($0.id) })
+        } else {
+            scenes.rollBack(work.replacedScenes)
+        }
         // The attachment side of the rolled-back changes (an attach or detach that changed
         // nothing else stands, as its answer does).
         // Visibly changed only: an attach beside a failing sweep checkpoint of its scene was
         // answered (it stands), so it must stay.
-        let changed = work.visiblyChangedSceneIDs
+        var changed = work.visiblyChangedSceneIDs
+        if let only { changed.formIntersection(only) }
         for (scene, before) in work.attachmentsBefore where changed.contains(scene) {
             sessions.restore(attachmentsOf: scene, to: before, sceneExists: scenes[scene] != nil)
         }
         // The window is gone whatever the commit did: its scene's size is recomputed later.
-        for (scene, leaverWasLatest) in work.windowLeftResizes where scenes[scene] != nil {
+        for (scene, leaverWasLatest) in work.windowLeftResizes
+        where scenes[scene] != nil && (only?.contains(scene) ?? true) {
             sessions.retryWindowLeftResize(of: scene, leaverWasLatest: leaverWasLatest)
         }
     }

@@ -90,6 +90,8 @@ struct ReloadPlan: Equatable {
         {
             restartNeeded.append("group commit (database.flushDelay*)")
         }
+        // A node's etcd connection, name and prefix are fixed for its life.
+        if new.cluster != current.cluster { restartNeeded.append("cluster") }
         // Each setting that can change while running, listed once: taken from `new`, and
         // named in the log when it changed.
         var taken = current

@@ -6,14 +6,18 @@ import SplitWire
 // output limits. Called only for turns `TurnCommitter` released (EndOfTurn.swift).
 extension Server {
     /// Writes a turn's replies and pushes, one write per connection.
-    func answer(_ work: Turn, committed: Bool, rolledBack: Set<String>) {
+    func answer(_ work: Turn, committed: Bool, rolledBack: Set<String>, failed: [String: SceneFailure] = [:]) {
         turnMemory.noteAnswered(replyBytes: work.changeReplyByteCount)
         for (slot, id) in work.connectionOrder.enumerated() {
             guard let session = sessions[id] else { continue }
             let replies = work.replies(of: slot)
             session.stagedBytes = max(0, session.stagedBytes - replies.reduce(0) { $0 + $1.stagedByteCount })
             flushPeers.update(&session.flushPeer, stagedBytes: session.stagedBytes)
-            deliver(replies, to: session, committed: committed, rolledBack: rolledBack)
+            if failed.isEmpty {
+                deliver(replies, to: session, committed: committed, rolledBack: rolledBack)
+            } else {
+                deliver(replies, to: session, failed: failed)
+            }
             resumeIfCaughtUp(session)
         }
     }
@@ -75,6 +79,71 @@ extension Server {
             case .close(let reason):
                 write(output, to: session)
                 output = []
+                session.connection.closeAfterWrites(reason: reason)
+                return
+            }
+        }
+        write(output, to: session)
+    }
+
+    /// Cluster mode: a turn whose commit stored every scene but those of `failed`. A change
+    /// of a scene certainly not applied is answered `unavailable`, a read of it is not
+    /// answered either (its state was rolled back), and its pushes are dropped; a change
+    /// whose outcome is unknown is neither acknowledged nor failed: the connection closes
+    /// without its answer (the client reads the scene again on reconnecting).
+    private func deliver(_ replies: Turn.ConnectionReplies, to session: ClientSession, failed: [String: SceneFailure]) {
+        var output: [UInt8] = []
+        func unavailable(_ id: RequestID, _ scene: String, _ why: String) -> [UInt8] {
+            stats.count(error: .unavailable)
+            return Notices.error(
+                id: id, code: .unavailable,
+                message: "scene '\(scene)' could not be stored in etcd (\(why)); not applied, retry")
+        }
+        for reply in replies {
+            switch reply {
+            case .fixed(let bytes), .notice(let bytes):
+                output += bytes
+            case .readStaged(let bytes, let id, let what):
+                if let first = failed.first, case .unavailable(let why) = first.value {
+                    stats.count(error: .unavailable)
+                    output += Notices.error(
+                        id: id, code: .unavailable,
+                        message:
+                            "\(what) could not be read consistently: scene '\(first.key)' could not be stored (\(why)); retry"
+                    )
+                } else {
+                    output += bytes
+                }
+            case .read(let bytes, let id, let scene), .attach(let bytes, let id, let scene):
+                switch failed[scene] {
+                case nil:
+                    if case .attach = reply { session.dropHeldPush(of: scene) }
+                    output += bytes
+                case .unavailable(let why)?: output += unavailable(id, scene, why)
+                case .indeterminate?:
+                    write(output, to: session)
+                    session.connection.closeAfterWrites(reason: "outcome of a change to '\(scene)' unknown")
+                    return
+                }
+            case .change(let range, let id, let scene):
+                switch scene.flatMap({ failed[$0] }) {
+                case nil: output += replies.changeReplyBytes[range]
+                case .unavailable(let why)?: output += unavailable(id, scene ?? "", why)
+                case .indeterminate?:
+                    write(output, to: session)
+                    session.connection.closeAfterWrites(reason: "outcome of a change to '\(scene ?? "")' unknown")
+                    return
+                }
+            case .push(let scene, let revision, let bytes):
+                guard failed[scene] == nil, session.attachments[scene] != nil else { continue }
+                stats.pushes += 1
+                if !session.heldPushes.isEmpty {
+                    session.hold(scene: scene, push: PendingPush(revision: revision, bytes: bytes))
+                } else {
+                    output += bytes
+                }
+            case .close(let reason):
+                write(output, to: session)
                 session.connection.closeAfterWrites(reason: reason)
                 return
             }

@@ -32,13 +32,18 @@ extension Server {
         } catch {
             throw WireError(.internal, "cannot encode scene '\(scene)': \(error)")
         }
-        return .sceneDetail(scene: scene, revision: live.state.revision, layout: live.layout, state: state)
+        return .sceneDetail(
+            scene: scene, revision: live.state.revision, layout: live.layout, state: state,
+            owner: ownerMember(of: scene))
     }
 
     func listScenes() -> (Reply, ReplyKind) {
+        let owners = cluster.map { $0.owners() ?? [:] }
         let listings = scenes.ids.sorted().map { key in
             let state = scenes[key]!.state
-            return SceneListing(scene: key, revision: state.revision, device: state.device)
+            return SceneListing(
+                scene: key, revision: state.revision, device: state.device,
+                owner: owners.map { .node($0[key]) } ?? .notClustered)
         }
         // Depends on every scene changed this turn: answered once they are stored.
         return (.sceneList(listings), !turn.changedScenesVisibly ? .fixed : .readStaged("the scene list"))

@@ -25,6 +25,8 @@ final class Server: @unchecked Sendable {
         set { scenes.engine = newValue }
     }
     let notifier: SystemdNotifier
+    /// Cluster mode: scene ownership and commits through etcd (nil on a single host).
+    var cluster: (any ClusterMember)?
 
     /// The live scenes, their engine and checkpoints.
     var scenes: Scenes

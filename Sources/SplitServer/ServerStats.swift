@@ -37,6 +37,12 @@ struct ServerStats {
     var clientsReadThisTurn = 0
     var clientsReadLastTurn = 0
 
+    /// Cluster mode: other nodes' changes applied from the watch, scenes read again (a gap
+    /// or compaction), scenes taken over from an owner that was gone.
+    var clusterChangesFollowed = 0
+    var clusterResyncs = 0
+    var clusterTakeovers = 0
+
     mutating func count(error code: WireErrorCode) {
         errors[code, default: 0] += 1
     }

@@ -55,6 +55,7 @@ extension Server {
                 JSONMember(key: $0.rawValue, value: .int(Int64(stats.errors[$0]!)))
             })
         members.append(JSONMember(key: "errors", value: .object(errors)))
+        if let cluster = clusterStats() { members.append(JSONMember(key: "cluster", value: cluster)) }
         members.append(JSONMember(key: "durability", value: .string(settings.durability.rawValue)))
         members.append(JSONMember(key: "server", value: .string("splitd \(SplitdVersion.current)")))
         return JSONObject(members)

@@ -26,6 +26,9 @@ struct TurnCommitter {
         /// Scenes whose reads of the turn must not be answered: a refused change of theirs
         /// was rolled back.
         let rolledBack: Set<String>
+        /// Cluster mode: scenes whose part of a commit failed while the rest stored (their
+        /// changes rolled back); empty on a single host.
+        var failed: [String: SceneFailure] = [:]
     }
 
     /// How a commit ended (`SceneStore.commitUnlessHeldBack`).
@@ -159,7 +162,9 @@ struct TurnCommitter {
     /// Where the ordering is decided: a turn that committed operations waits for a flush of
     /// its own generation; a turn that committed nothing, or whose commit was refused, still
     /// waits while earlier turns are held, since its replies (reads) may show their state.
-    mutating func commitEnded(_ result: CommitResult, othersMayJoin: Bool) -> Action {
+    mutating func commitEnded(
+        _ result: CommitResult, othersMayJoin: Bool, failed: [String: SceneFailure] = [:]
+    ) -> Action {
         if result == .heldBack {
             gatherBatches()
             return .retryLater
@@ -197,11 +202,13 @@ struct TurnCommitter {
             waiting.append(
                 SettledTurn(
                     generation: generation, work: uncommitted.removeLast(),
-                    committed: committed, rolledBack: rolledBack))
+                    committed: committed, rolledBack: rolledBack, failed: failed))
         } else {
             for work in uncommitted {
                 waiting.append(
-                    SettledTurn(generation: generation, work: work, committed: committed, rolledBack: rolledBack))
+                    SettledTurn(
+                        generation: generation, work: work, committed: committed, rolledBack: rolledBack,
+                        failed: failed))
             }
             uncommitted.removeAll(keepingCapacity: true)
         }

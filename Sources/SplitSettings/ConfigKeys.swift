@@ -48,6 +48,8 @@ public enum ConfigKeys {
         "database.durability": "--durability",
         "log.level": "--log-level",
         "access.allowUids": "--allow-uid",
+        "cluster.endpoints": "--cluster",
+        "cluster.node": "--node",
     ]
 
     public static let all: [ConfigKeySpec] = [
@@ -203,6 +205,36 @@ public enum ConfigKeys {
             help:
                 "JSON file of extra rule sets, usable as a scene's device besides the built-in ones, shaped like Config/rulesets.json: {\"ruleSets\": [{\"name\", \"defaults\", \"hysteresis\" (points), \"rules\": [{\"when\": {\"min-width\": ...}, \"horizontal\": ...}]}]}. Empty: built-in ones only. Needs a restart, after a graceful stop."
         ),
+        .init(
+            key: "cluster.endpoints", kind: .string, defaultJSON: "\"\"",
+            help:
+                "Cluster mode: comma-separated etcd client URLs (http://10.0.0.1:2379,... or https:// with cluster.tls.*). Set: scenes live in etcd and several splitd nodes serve them (docs/CLUSTER.md); database.* is then unused. Empty: the single-host daemon with its local database. Needs a restart."
+        ),
+        .init(
+            key: "cluster.node", kind: .string, defaultJSON: "\"\"",
+            help:
+                "Cluster mode: this node's name, unique in the cluster (printable ASCII, no spaces or '/', at most 64 bytes); shown as a scene's owner. Required with cluster.endpoints. Needs a restart."
+        ),
+        .init(
+            key: "cluster.prefix", kind: .string, defaultJSON: "\"/splitd/\"",
+            help:
+                "Cluster mode: the etcd key prefix every key of the daemon lives under (starts and ends with '/'); nodes sharing scenes use the same one. Needs a restart."
+        ),
+        .init(
+            key: "cluster.tls.ca", kind: .string, defaultJSON: "\"\"",
+            help:
+                "Cluster mode with https:// endpoints: PEM file of the CA that signed etcd's certificates. Needs a restart."
+        ),
+        .init(
+            key: "cluster.tls.cert", kind: .string, defaultJSON: "\"\"",
+            help:
+                "Cluster mode with https:// endpoints: PEM file of this node's client certificate (etcd --client-cert-auth). Needs a restart."
+        ),
+        .init(
+            key: "cluster.tls.key", kind: .string, defaultJSON: "\"\"",
+            help:
+                "Cluster mode with https:// endpoints: PEM file of the client certificate's private key. Needs a restart."
+        ),
     ]
 
     public static func spec(_ key: String) -> ConfigKeySpec? { all.first { $0.key == key } }
@@ -223,17 +255,42 @@ public enum ConfigKeys {
             "{\n  \"#\": \"splitd configuration. Precedence: command-line flags > SPLITD_* environment > this file > built-in defaults. Members whose name starts with # are comments.\",\n"
         for (sectionIndex, (section, specs)) in sections.enumerated() {
             out += "  \"\(section)\": {\n"
-            for (index, spec) in specs.enumerated() {
-                let name = String(spec.key.split(separator: ".")[1])
-                out += "    \"#\(name)\": \(jsonString(spec.help + " Env: \(spec.environmentName)."))"
-                if let value = spec.defaultJSON {
-                    out += ",\n    \"\(name)\": \(value)"
+            // A key of three parts (`cluster.tls.ca`) sits in an object of its own inside
+            // the section, where its siblings are.
+            var entries: [(name: String, specs: [ConfigKeySpec])] = []
+            for spec in specs {
+                let parts = spec.key.split(separator: ".").map(String.init)
+                if parts.count > 2, let index = entries.firstIndex(where: { $0.name == parts[1] && $0.specs.count > 0 })
+                {
+                    entries[index].specs.append(spec)
+                } else {
+                    entries.append((name: parts[1], specs: [spec]))
                 }
-                out += index == specs.count - 1 ? "\n" : ",\n"
+            }
+            for (index, entry) in entries.enumerated() {
+                let nested = entry.specs[0].key.split(separator: ".").count > 2
+                if nested {
+                    out += "    \"\(entry.name)\": {\n"
+                    for (inner, spec) in entry.specs.enumerated() {
+                        out += member(spec, name: String(spec.key.split(separator: ".")[2]), indent: "      ")
+                        out += inner == entry.specs.count - 1 ? "\n" : ",\n"
+                    }
+                    out += "    }"
+                } else {
+                    out += member(entry.specs[0], name: entry.name, indent: "    ")
+                }
+                out += index == entries.count - 1 ? "\n" : ",\n"
             }
             out += sectionIndex == sections.count - 1 ? "  }\n" : "  },\n"
         }
         return out + "}\n"
+    }
+
+    /// One documented member: its `#name` comment and, if it has a default, its value.
+    private static func member(_ spec: ConfigKeySpec, name: String, indent: String) -> String {
+        var out = "\(indent)\"#\(name)\": \(jsonString(spec.help + " Env: \(spec.environmentName)."))"
+        if let value = spec.defaultJSON { out += ",\n\(indent)\"\(name)\": \(value)" }
+        return out
     }
 
     private static func jsonString(_ text: String) -> String {

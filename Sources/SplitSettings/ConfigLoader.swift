@@ -185,6 +185,7 @@ public enum ConfigLoader {
             settings.ruleSetsFile = path
             settings.ruleSetsJSON = ServerSettings.readRuleSets(path)
         }
+        settings.cluster = cluster(string, problems: &problems)
         // Checked now, so that --check-config and a reload name a bad file instead of the start.
         do {
             _ = try settings.deviceCatalog()
@@ -193,6 +194,29 @@ public enum ConfigLoader {
             problems += error.problems
         }
         return settings
+    }
+
+    /// Cluster mode when `cluster.endpoints` is set (TLS file paths made absolute), else nil.
+    private static func cluster(_ string: (String) -> String?, problems: inout [String]) -> ClusterSettings? {
+        guard let list = string("cluster.endpoints") else {
+            for key in ["cluster.node", "cluster.tls.ca", "cluster.tls.cert", "cluster.tls.key"]
+            where string(key) != nil {
+                problems.append("\(key) is set but cluster.endpoints is not (--cluster, SPLITD_CLUSTER_ENDPOINTS)")
+            }
+            return nil
+        }
+        let endpoints = ClusterSettings.splitEndpoints(list)
+        let node = string("cluster.node")
+        let prefix = string("cluster.prefix") ?? defaultString("cluster.prefix")
+        let tls = (
+            ca: string("cluster.tls.ca").map(absolute), cert: string("cluster.tls.cert").map(absolute),
+            key: string("cluster.tls.key").map(absolute)
+        )
+        let found = ClusterSettings.problems(endpoints: endpoints, node: node, prefix: prefix, tls: tls)
+        problems += found
+        guard found.isEmpty, let node else { return nil }
+        return ClusterSettings(
+            endpoints: endpoints, node: node, prefix: prefix, tlsCA: tls.ca, tlsCert: tls.cert, tlsKey: tls.key)
     }
 
     // MARK: Layers
@@ -270,6 +294,23 @@ public enum ConfigLoader {
             }
             for setting in section where !setting.key.hasPrefix("#") {
                 let key = member.key + "." + setting.key
+                // An object of its own inside the section (`cluster.tls`).
+                if ConfigKeys.spec(key) == nil, ConfigKeys.all.contains(where: { $0.key.hasPrefix(key + ".") }) {
+                    guard case .object(let inner) = setting.value else {
+                        problems.append("\(path): '\(key)' must be an object of settings")
+                        continue
+                    }
+                    for item in inner where !item.key.hasPrefix("#") {
+                        guard let spec = ConfigKeys.spec(key + "." + item.key) else {
+                            problems.append("\(path): unknown setting '\(key).\(item.key)'")
+                            continue
+                        }
+                        if let expected = typeProblem(item.value, spec.kind) {
+                            problems.append("\(path): '\(spec.key)' must be \(expected)")
+                        }
+                    }
+                    continue
+                }
                 guard let spec = ConfigKeys.spec(key) else {
                     problems.append("\(path): unknown setting '\(key)'")
                     continue
@@ -385,8 +426,9 @@ struct ConfigOrigins {
             }
         }
         if let path = sources.configFile, let fileRoot {
-            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            let parts = key.split(separator: ".").map(String.init)
             if parts.count == 2, fileRoot[parts[0]]?.object?[parts[1]] != nil { return .file(path) }
+            if parts.count == 3, fileRoot[parts[0]]?.object?[parts[1]]?.object?[parts[2]] != nil { return .file(path) }
         }
         return .defaults
     }

@@ -95,6 +95,8 @@ public struct ServerSettings: Sendable, Equatable {
     /// `ruleSetsFile`'s bytes as the configuration read them: the start and a reload use
     /// what was checked, not a second read of a file that may have changed in between.
     public var ruleSetsJSON: [UInt8]?
+    /// Cluster mode (scenes in etcd); nil: the single-host daemon with its local database.
+    public var cluster: ClusterSettings?
 
     /// Whether a peer of user `uid` and primary group `gid` (as SO_PEERCRED gives them) may
     /// use the daemon: on the allow-list, or in the group the socket is shared with

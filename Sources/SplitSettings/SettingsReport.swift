@@ -38,6 +38,15 @@ public enum SettingsReport {
             ("shutdown.timeoutMilliseconds", String(settings.shutdownTimeoutMilliseconds)),
             ("devices.windowedRegularMinWidth", String(settings.windowedRegularMinWidth)),
             ("devices.ruleSetsFile", settings.ruleSetsFile ?? ""),
+            (
+                "cluster.endpoints",
+                settings.cluster?.endpoints.joined(separator: ",") ?? "none (single host: the local database)"
+            ),
+            ("cluster.node", settings.cluster?.node ?? ""),
+            ("cluster.prefix", settings.cluster?.prefix ?? ""),
+            ("cluster.tls.ca", settings.cluster?.tlsCA ?? ""),
+            ("cluster.tls.cert", settings.cluster?.tlsCert ?? ""),
+            ("cluster.tls.key", settings.cluster?.tlsKey ?? ""),
         ]
         // One column for the values, however long the longest key; an empty value says so.
         let width = rows.map(\.key.count).max() ?? 0

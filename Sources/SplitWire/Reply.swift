@@ -14,8 +14,9 @@ public enum Reply: Hashable, Sendable {
     /// revision, so the answer carries what the push would).
     case attachedChange(scene: String, change: ChangeFields)
     /// `scene.get`: `scene`, `revision`, `layout`, `state` (the scene state as stored:
-    /// `SceneStateCodec`'s JSON).
-    case sceneDetail(scene: String, revision: Int, layout: Layout, state: JSONValue)
+    /// `SceneStateCodec`'s JSON), and in cluster mode `owner` (the node applying its changes;
+    /// `null` while nobody owns it).
+    case sceneDetail(scene: String, revision: Int, layout: Layout, state: JSONValue, owner: Owner = .notClustered)
     /// `scene.list`: `scenes`.
     case sceneList([SceneListing])
     /// `resize`, `intent`: `revision`, `layout`, `events` (`[]` for a no-op).
@@ -35,16 +36,26 @@ public enum Reply: Hashable, Sendable {
     case fields(JSONObject)
 }
 
+/// A scene's `owner` member (cluster mode only).
+public enum Owner: Hashable, Sendable {
+    /// Single host: no `owner` member.
+    case notClustered
+    /// `"owner": "node"`, or `null` while nobody owns the scene.
+    case node(String?)
+}
+
 /// One entry of `scene.list`.
 public struct SceneListing: Hashable, Sendable {
     public var scene: String
     public var revision: Int
     public var device: String
+    public var owner: Owner
 
-    public init(scene: String, revision: Int, device: String) {
+    public init(scene: String, revision: Int, device: String, owner: Owner = .notClustered) {
         self.scene = scene
         self.revision = revision
         self.device = device
+        self.owner = owner
     }
 }
 

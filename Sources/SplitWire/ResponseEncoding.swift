@@ -181,10 +181,11 @@ extension JSONWriter {
             rawKey("scene")
             write(scene)
             appendFields(change)
-        case let .sceneDetail(scene, revision, layout, state):
+        case let .sceneDetail(scene, revision, layout, state, owner):
             writeSceneFields(scene: scene, revision: revision, layout: layout)
             rawKey("state")
             write(state)
+            write(owner)
         case let .sceneList(scenes):
             rawKey("scenes")
             beginArray()
@@ -252,7 +253,15 @@ extension JSONWriter {
         write(listing.revision)
         rawKey("device")
         write(listing.device)
+        write(listing.owner)
         endObject()
+    }
+
+    /// The `owner` member in cluster mode; nothing on a single host.
+    private mutating func write(_ owner: Owner) {
+        guard case .node(let node) = owner else { return }
+        rawKey("owner")
+        if let node { write(node) } else { writeNull() }
     }
 
     public mutating func write(_ listing: SnapshotListing) {

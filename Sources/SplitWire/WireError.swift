@@ -28,6 +28,9 @@ public struct WireErrorCode: RawRepresentable, Hashable, Sendable, CustomStringC
     /// The database refused a write; the change was not applied.
     public static let storage = WireErrorCode(rawValue: "storage")
     public static let `internal` = WireErrorCode(rawValue: "internal")
+    /// Cluster mode (WIRE.md "Cluster mode"): etcd cannot be reached or the scene's
+    /// ownership is moving; nothing was applied, retry.
+    public static let unavailable = WireErrorCode(rawValue: "unavailable")
 
     /// Every code of WIRE.md's minimum set.
     public static let protocolOne: [WireErrorCode] = [

@@ -109,7 +109,7 @@ struct ConfigLoaderTests {
             (
                 [:], #"{"bogus": 1}"#,
                 [
-                    "unknown section 'bogus' (sections: access, database, devices, limits, log, loop, output, shutdown, socket)"
+                    "unknown section 'bogus' (sections: access, cluster, database, devices, limits, log, loop, output, shutdown, socket)"
                 ]
             ),
             ([:], #"{"bogus": {}}"#, ["unknown section 'bogus'"]),

@@ -35,6 +35,9 @@ struct ReloadPlanTests {
             case "database.path": return ["/tmp/reload-test/other.db"]
             case "socket.group": return ["0"]
             case "devices.ruleSetsFile": return [validRuleSetsFile]
+            case "cluster.endpoints": return ["http://127.0.0.2:2379"]
+            case "cluster.prefix": return ["/other/"]
+            case "cluster.tls.ca", "cluster.tls.cert", "cluster.tls.key": return ["/other/file.pem"]
             default: return ["other-\(spec.key)"]
             }
         }
@@ -48,12 +51,22 @@ struct ReloadPlanTests {
         #expect(
             reloaded != needsRestart, "\(key)'s help must say exactly one of 'Reloaded on SIGHUP' and 'Needs a restart'"
         )
-        let current = try await ConfigLoader.load(ConfigSources(environment: Self.environment))
+        // A cluster key is valid only beside the others: a cluster (with TLS for tls.*) underneath.
+        var environment = Self.environment
+        if key.hasPrefix("cluster.") {
+            let tls = key.hasPrefix("cluster.tls.")
+            environment["SPLITD_CLUSTER_ENDPOINTS"] = tls ? "https://127.0.0.1:2379" : "http://127.0.0.1:2379"
+            environment["SPLITD_CLUSTER_NODE"] = "n1"
+            if tls {
+                for name in ["CA", "CERT", "KEY"] { environment["SPLITD_CLUSTER_TLS_\(name)"] = "/c/\(name).pem" }
+            }
+        }
+        let current = try await ConfigLoader.load(ConfigSources(environment: environment))
         var changed: ServerSettings?
         for value in Self.otherValue(for: spec) {
             guard
                 let settings = try? await ConfigLoader.load(
-                    ConfigSources(flags: [key: value], environment: Self.environment)),
+                    ConfigSources(flags: [key: value], environment: environment)),
                 settings != current
             else { continue }
             changed = settings

@@ -17,7 +17,10 @@ final class TestDaemon: @unchecked Sendable {
     private let control = DaemonControl()
     private let finished = DispatchSemaphore(value: 0)
 
-    init(store: MemorySceneStore = MemorySceneStore(), configure: (inout ServerSettings) -> Void = { _ in }) throws {
+    init(
+        store: MemorySceneStore = MemorySceneStore(), cluster: (any ClusterMember)? = nil,
+        configure: (inout ServerSettings) -> Void = { _ in }
+    ) throws {
         directory = "/tmp/sst-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         socketPath = directory + "/s.sock"
         self.store = store
@@ -26,10 +29,11 @@ final class TestDaemon: @unchecked Sendable {
         configure(&settings)
         let logger = Self.quietLogger()
         let control = control, finished = finished, frozen = settings
+        nonisolated(unsafe) let cluster = cluster
         let thread = Thread {
             _ = Daemon.run(
                 settings: frozen, logger: logger, environment: [:], configReloader: nil, demo: nil,
-                store: store, control: control, handleSignals: false)
+                store: store, control: control, handleSignals: false, cluster: cluster)
             finished.signal()
         }
         thread.start()

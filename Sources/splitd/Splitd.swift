@@ -20,6 +20,9 @@ struct Splitd: AsyncParsableCommand {
             (socket.*, devices.*, the other database.* keys) need a restart: a reload that changes them logs \
             which ones. An invalid configuration is logged and the running one kept.
 
+            Cluster mode (--cluster ENDPOINTS --node NAME, or cluster.* keys): scenes live in etcd and several nodes \
+            serve them; without endpoints the local database is the store (docs/CLUSTER.md).
+
             Configuration precedence: flags > SPLITD_* environment > config file > built-in defaults. \
             Every key: `splitd --print-default-config` and docs/CONFIGURATION.md.
             Zero-configuration paths: socket $XDG_RUNTIME_DIR/splitd/splitd.sock (else /run/splitd/splitd.sock), \
@@ -59,6 +62,15 @@ struct Splitd: AsyncParsableCommand {
             "Peer uid allowed to connect (repeatable; replaces the default: own uid and root).", valueName: "uid"))
     var allowUid: [Int] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Cluster mode: comma-separated etcd client URLs (http://10.0.0.1:2379,...); scenes then live in etcd, not in --database (docs/CLUSTER.md).",
+            valueName: "endpoints"))
+    var cluster: String?
+
+    @Option(help: ArgumentHelp("Cluster mode: this node's name, unique in the cluster.", valueName: "name"))
+    var node: String?
+
     @Flag(
         help:
             "Start with a demo scene ('demo') resized through the app-switcher sizes, printed to stderr (in-memory unless --database is given; a scene 'demo' in that database that the demo did not create is left untouched)."
@@ -86,7 +98,7 @@ struct Splitd: AsyncParsableCommand {
         // --socket-group is a value: owner only, over a group in the config file.)
         for (flag, value) in [
             ("--socket", socket), ("--database", database), ("--config", config),
-            ("--durability", durability), ("--log-level", logLevel),
+            ("--durability", durability), ("--log-level", logLevel), ("--cluster", cluster), ("--node", node),
         ] {
             if value?.isEmpty == true { throw ValidationError("\(flag) needs a value, not an empty string") }
         }
@@ -133,10 +145,48 @@ struct Splitd: AsyncParsableCommand {
             "splitd \(SplitdVersion.current) starting: pid \(getpid()), configuration \(sources.configFile ?? "built-in defaults (no file)"), log level \(settings.logLevel)"
         )
         let reloader = ConfigReloader { try await ConfigLoader.load(sources) }
-        let status = Daemon.run(
-            settings: settings, logger: logger, environment: environment,
-            configReloader: reloader, demo: demo ? DemoScript() : nil)
+        let status: Int32
+        if let cluster = settings.cluster {
+            status = await Self.runClustered(
+                cluster, settings: settings, logger: logger, environment: environment, reloader: reloader,
+                demo: demo ? DemoScript() : nil)
+        } else {
+            status = Daemon.run(
+                settings: settings, logger: logger, environment: environment,
+                configReloader: reloader, demo: demo ? DemoScript() : nil)
+        }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Cluster mode: the daemon's loop on a plain thread of its own, since the etcd store
+    /// blocks its caller for each call and must never do so on a Swift concurrency thread.
+    /// etcd not answering at start is waited for (logged), a bad configuration refused.
+    private static func runClustered(
+        _ cluster: ClusterSettings, settings: ServerSettings, logger: Logger, environment: [String: String],
+        reloader: ConfigReloader, demo: DemoScript?
+    ) async -> Int32 {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            let thread = Thread {
+                let node: ClusterNode
+                do {
+                    guard let connected = try ClusterNode.connect(cluster, logger: logger) else {
+                        logger.notice("stopped while waiting for etcd")
+                        return continuation.resume(returning: 0)
+                    }
+                    node = connected
+                } catch {
+                    logger.critical("refusing to start: cluster mode: \(error)")
+                    return continuation.resume(returning: Daemon.startFailure)
+                }
+                let status = Daemon.run(
+                    settings: settings, logger: logger, environment: environment, configReloader: reloader,
+                    demo: demo, store: node, control: nil, handleSignals: true, cluster: node)
+                continuation.resume(returning: status)
+            }
+            thread.name = "splitd-loop"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
     }
 
     /// The flags given, as configuration keys (the highest layer).
@@ -147,6 +197,8 @@ struct Splitd: AsyncParsableCommand {
         flags["database.durability"] = durability
         flags["log.level"] = logLevel
         flags["socket.group"] = socketGroup
+        flags["cluster.endpoints"] = cluster
+        flags["cluster.node"] = node
         if !allowUid.isEmpty { flags["access.allowUids"] = allowUid.map(String.init).joined(separator: ",") }
         return flags
     }

@@ -1,0 +1,118 @@
+import SplitStore
+
+/// What the daemon needs of cluster mode (docs/CLUSTER.md), as a protocol so that the server
+/// depends on no etcd client: the splitd executable implements it over `SplitCluster`.
+///
+/// Every call blocks the calling thread (the loop's) for at most one etcd round trip or its
+/// timeout; the loop thread is a plain thread (never a Swift task or a NIO event loop).
+public protocol ClusterMember: AnyObject {
+    /// This node's name (its owner keys' value).
+    var node: String { get }
+    /// The etcd endpoints as configured.
+    var endpoints: [String] { get }
+    /// Scenes this node owns now.
+    var ownedScenes: Int { get }
+
+    /// Makes sure this node may serve `scene`: when it owns it, `.owned`; when it does not and
+    /// `take` is true, takes it if nobody owns it (`.acquired` with what etcd holds of it,
+    /// which replaces the local copy); when another node owns it (or `take` is false), that
+    /// node with what etcd holds (`.ownedElsewhere`); `.unreachable` when etcd does not answer.
+    func claim(_ scene: String, take: Bool) -> ClusterClaim
+
+    /// The owner of every owned scene, by scene (one etcd read), nil when etcd does not answer.
+    func owners() -> [String: String]?
+
+    /// The scene's owner now: this node's name when it holds the scene, else etcd's answer
+    /// (nil: nobody, or etcd did not answer).
+    func owner(of scene: String) -> String?
+
+    /// Commits the batch (`SceneStore.commit` for cluster mode) and says per scene what did
+    /// not become durable. Never reports a change both applied and failed.
+    func commitTurn(_ batch: StoreBatch) -> ClusterCommitReport
+
+    /// Whether etcd answered a status request just now (its leader is reachable).
+    func leaderReachable() -> Bool
+
+    /// Whether this node holds the scene now, as far as it knows (no I/O).
+    func holds(_ scene: String) -> Bool
+
+    /// Starts watching every scene in etcd from the revision the node joined at; `deliver`
+    /// gets the events in etcd's order on another thread, and must only hand them on.
+    func startWatching(_ deliver: @escaping @Sendable ([ClusterEvent]) -> Void)
+
+    /// Ends the watch.
+    func stopWatching()
+}
+
+/// A change another node made, as the watch reports it.
+public enum ClusterEvent: Sendable {
+    /// A change above the checkpoint.
+    case journal(JournalEntry)
+    /// A full state at a revision (a creation or a checkpoint).
+    case checkpoint(StoredScene)
+    case sceneDeleted(String)
+    /// The scene's owner key is gone (released, or its lease expired).
+    case ownerGone(String)
+    /// Events were lost (compaction): every copy must be read again.
+    case resync
+}
+
+/// What etcd holds of a scene: its checkpoint and the journal above it (both absent: the
+/// scene does not exist).
+public struct ClusterSceneRecord {
+    public var checkpoint: StoredScene?
+    public var journal: [JournalEntry]
+
+    public init(checkpoint: StoredScene?, journal: [JournalEntry]) {
+        self.checkpoint = checkpoint
+        self.journal = journal
+    }
+}
+
+/// `ClusterMember.claim`'s answer.
+public enum ClusterClaim {
+    /// This node owns the scene and its local copy is current.
+    case owned
+    /// This node just took the scene: the record replaces the local copy.
+    case acquired(ClusterSceneRecord)
+    /// Another node (nil: nobody) owns the scene; the record is what etcd holds of it.
+    case ownedElsewhere(node: String?, ClusterSceneRecord)
+    /// etcd did not answer: nothing known.
+    case unreachable(String)
+}
+
+/// What a cluster commit did not make durable, per scene (everything else did).
+public struct ClusterCommitReport: Equatable {
+    /// Certainly not applied, and why: answered `unavailable` (retryable), the scene's
+    /// in-memory changes rolled back.
+    public var notApplied: [String: String] = [:]
+    /// Outcome unknown: neither acknowledged nor reported failed (the client's connection
+    /// is closed without an answer), the local copy dropped until it is read again.
+    public var indeterminate: Set<String> = []
+    /// Scenes this node may no longer write: it stops serving them until it owns them again.
+    public var fenced: Set<String> = []
+
+    public init(notApplied: [String: String] = [:], indeterminate: Set<String> = [], fenced: Set<String> = []) {
+        self.notApplied = notApplied
+        self.indeterminate = indeterminate
+        self.fenced = fenced
+    }
+
+    public var isComplete: Bool { notApplied.isEmpty && indeterminate.isEmpty }
+}
+
+/// How a scene of a settled turn failed in a cluster commit (`ClusterCommitReport`).
+enum SceneFailure: Equatable {
+    case unavailable(String)
+    case indeterminate
+}
+
+extension ClusterCommitReport {
+    /// The per-scene failures a turn's replies are written with (`Server.answer`).
+    var failures: [String: SceneFailure] {
+        var out: [String: SceneFailure] = [:]
+        for (scene, reason) in notApplied { out[scene] = .unavailable(reason) }
+        for scene in indeterminate { out[scene] = .indeterminate }
+        return out
+    }
+}

@@ -1,0 +1,198 @@
+import SplitCore
+import SplitStore
+import SplitWire
+
+// Cluster mode on the loop: which node serves a request's scene, the local copy of a scene
+// another node changed, `owner` in replies and `stats.cluster`.
+extension Server {
+    /// Before a request of `entry` on `scene` runs: a change needs this node to own the scene
+    /// (it takes it when nobody does, replacing its local copy with what etcd holds); a read
+    /// of a scene owned elsewhere is answered from etcd's current copy. `unavailable` when
+    /// another node owns a scene to change or etcd does not answer.
+    func claimInCluster(_ scene: String, for entry: OpEntry) throws(WireError) {
+        guard let cluster else { return }
+        let take: Bool
+        switch entry.reply {
+        case .readsScene, .fixed, .perRequest: take = false
+        case .changesScene, .records, .attachesScene: take = true
+        }
+        switch cluster.claim(scene, take: take) {
+        case .owned:
+            return
+        case .acquired(let record):
+            adopt(scene, record, owned: true)
+            logger.info(
+                "cluster: node \(cluster.node) now owns scene '\(scene)' at revision \(scenes[scene]?.state.revision ?? 0)"
+            )
+        case .ownedElsewhere(let node, let record):
+            adopt(scene, record, owned: false)
+            // An attach changes the scene only with a window's size: one that changes
+            // nothing follows the owner's revisions here (a change it makes is refused at
+            // commit, `unavailable`).
+            guard !take || entry.reply == .attachesScene else {
+                stats.count(error: .unavailable)
+                throw WireError(
+                    .unavailable,
+                    node.map {
+                        "scene '\(scene)' is owned by node '\($0)'; send changes to that node, or retry once it is gone"
+                    } ?? "scene '\(scene)' has no owner right now; retry")
+            }
+        case .unreachable(let why):
+            stats.count(error: .unavailable)
+            throw WireError(.unavailable, "etcd cannot be reached (\(why)); nothing was applied, retry")
+        }
+    }
+
+    /// Replaces the local copy of `scene` with what etcd holds (checkpoint + journal
+    /// replayed, layout digests checked), or removes it when etcd holds none; clients
+    /// attached here get the full layout when the revision moved. A copy already at etcd's
+    /// revision is kept. A scene this node does not own is never checkpointed by it.
+    @discardableResult
+    func adopt(_ scene: String, _ record: ClusterSceneRecord, owned: Bool) -> Bool {
+        guard let checkpoint = record.checkpoint else {
+            if record.journal.isEmpty, scenes[scene] != nil, !turn.changedSceneIDs.contains(scene) {
+                removeFollowedScene(scene)
+            }
+            return false
+        }
+        let head = record.journal.last.map { Int($0.revision) } ?? Int(checkpoint.revision)
+        if var live = scenes[scene], live.state.revision == head {
+            live.checkpointRevision = owned ? Int(checkpoint.revision) : head
+            scenes[scene] = live
+            return false
+        }
+        switch SceneRestore.restore(
+            checkpoint, tail: ArraySlice(record.journal), engine: SceneRestore.permissive(engine))
+        {
+        case .success(let restored):
+            var live = restored.live
+            if !owned { live.checkpointRevision = live.state.revision }
+            scenes[scene] = live
+            broadcast(
+                scene: scene, fields: ChangeFields(revision: live.state.revision, layout: live.layout, events: []))
+            return true
+        case .failure(let error):
+            logger.error("cluster: scene '\(scene)' in etcd cannot be replayed, local copy kept: \(error)")
+            return false
+        }
+    }
+
+    /// Another node's changes, from the watch (on the loop): each journal record of a scene
+    /// this node has a copy of and does not own is applied with the engine (its layout
+    /// digest checked) and pushed to the clients attached here with the owner's revision; a
+    /// gap or a record that does not replay reads the scene again. When an owner is gone, a
+    /// node with clients of the scene takes it.
+    func applyClusterEvents(_ events: [ClusterEvent]) {
+        guard let cluster, phase == .running else { return }
+        for event in events {
+            switch event {
+            case .journal(let entry):
+                guard !cluster.holds(entry.scene), let live = scenes[entry.scene] else { continue }
+                let revision = Int(entry.revision)
+                if revision <= live.state.revision { continue }
+                guard revision == live.state.revision + 1,
+                    case .success(let transition) = SceneRestore.replay(
+                        entry, on: live.state, engine: SceneRestore.permissive(engine))
+                else {
+                    resyncFollowedScene(entry.scene)
+                    continue
+                }
+                var next = live
+                next.state = transition.state
+                next.layout = transition.layout
+                next.checkpointRevision = transition.state.revision
+                next.revisionAtLastSweep = transition.state.revision
+                scenes[entry.scene] = next
+                stats.clusterChangesFollowed += 1
+                broadcast(
+                    scene: entry.scene,
+                    fields: ChangeFields(
+                        revision: transition.state.revision, layout: transition.layout, events: transition.events))
+            case .checkpoint(let stored):
+                guard !cluster.holds(stored.id) else { continue }
+                if let live = scenes[stored.id], live.state.revision >= Int(stored.revision) { continue }
+                _ = adopt(stored.id, ClusterSceneRecord(checkpoint: stored, journal: []), owned: false)
+            case .sceneDeleted(let scene):
+                guard !cluster.holds(scene), scenes[scene] != nil, !turn.changedSceneIDs.contains(scene) else {
+                    continue
+                }
+                removeFollowedScene(scene)
+            case .ownerGone(let scene):
+                guard !cluster.holds(scene), sessions.attachments[scene]?.isEmpty == false else { continue }
+                takeOver(scene)
+            case .resync:
+                for scene in sessions.attachments.keys.sorted() where !cluster.holds(scene) {
+                    resyncFollowedScene(scene)
+                }
+            }
+        }
+    }
+
+    /// Reads a followed scene again from etcd (a gap, a compaction, a record that did not
+    /// replay) and resends its full layout when it moved.
+    private func resyncFollowedScene(_ scene: String) {
+        guard let cluster else { return }
+        stats.clusterResyncs += 1
+        switch cluster.claim(scene, take: false) {
+        case .owned: return
+        case .acquired(let record), .ownedElsewhere(_, let record): adopt(scene, record, owned: cluster.holds(scene))
+        case .unreachable(let why): logger.warning("cluster: cannot read scene '\(scene)' again: \(why)")
+        }
+    }
+
+    /// The owner of a scene with clients here is gone: take it, replay checkpoint + journal,
+    /// continue at the next revision.
+    private func takeOver(_ scene: String) {
+        guard let cluster else { return }
+        switch cluster.claim(scene, take: true) {
+        case .owned:
+            return
+        case .acquired(let record):
+            adopt(scene, record, owned: true)
+            stats.clusterTakeovers += 1
+            logger.notice(
+                "cluster: the owner of scene '\(scene)' is gone; node \(cluster.node) took it over at revision \(scenes[scene]?.state.revision ?? 0)"
+            )
+        case .ownedElsewhere(_, let record):
+            adopt(scene, record, owned: false)
+        case .unreachable(let why):
+            logger.warning("cluster: cannot take over scene '\(scene)': \(why)")
+        }
+    }
+
+    /// A scene deleted by another node: the local copy goes, its clients are detached
+    /// (with the `deleted` notice when they asked for it).
+    private func removeFollowedScene(_ scene: String) {
+        guard let live = scenes.remove(scene) else { return }
+        let notice = Notices.deleted(scene: scene, revision: live.state.revision)
+        let attached = sessions.attachments.removeValue(forKey: scene) ?? [:]
+        sessions.latestSizeSource.removeValue(forKey: scene)
+        for connection in attached.keys.sorted() {
+            guard let client = sessions[connection] else { continue }
+            client.attachments.removeValue(forKey: scene)
+            client.heldPushes.removeValue(forKey: scene)
+            if attached[connection]?.notices.contains(.deleted) == true { stage(.notice(notice), for: client) }
+        }
+    }
+
+    /// A scene's `owner` member in cluster mode.
+    func ownerMember(of scene: String) -> Owner {
+        guard let cluster else { return .notClustered }
+        return .node(cluster.owner(of: scene))
+    }
+
+    /// `stats.cluster`: {node, endpoints, ownedScenes, leaderReachable}.
+    func clusterStats() -> JSONValue? {
+        guard let cluster else { return nil }
+        return .object(
+            JSONObject([
+                JSONMember(key: "node", value: .string(cluster.node)),
+                JSONMember(key: "endpoints", value: .array(cluster.endpoints.map { .string($0) })),
+                JSONMember(key: "ownedScenes", value: .int(Int64(cluster.ownedScenes))),
+                JSONMember(key: "leaderReachable", value: .bool(cluster.leaderReachable())),
+                JSONMember(key: "changesFollowed", value: .int(Int64(stats.clusterChangesFollowed))),
+                JSONMember(key: "resyncs", value: .int(Int64(stats.clusterResyncs))),
+                JSONMember(key: "takeovers", value: .int(Int64(stats.clusterTakeovers))),
+            ]))
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import Logging
+import SplitCluster
+import SplitServer
+import SplitSettings
+import SplitStore
+
+/// Cluster mode's glue: the daemon's `SceneStore` and `ClusterMember` over `SplitCluster`'s
+/// etcd-backed store, so that SplitServer links no etcd client.
+///
+/// Used by the loop thread only (a plain thread: `EtcdClient`'s blocking calls trap on a
+/// Swift task or a NIO event loop). When the node's lease is lost (a pause or partition
+/// longer than its TTL) every claim is void: the node grants itself a new lease and
+/// registers again, and takes scenes anew as clients ask for them.
+final class ClusterNode: SceneStore, ClusterMember {
+    let settings: ClusterSettings
+    let client: EtcdClient
+    let options: ClusterStoreOptions
+    private(set) var store: EtcdSceneStore
+    private let logger: Logger
+    /// The etcd revision the node joined at: the watch starts after it.
+    private let joinedAt: Int64
+    private var watch: SceneWatch?
+
+    var node: String { settings.node }
+    var endpoints: [String] { settings.endpoints }
+    var ownedScenes: Int { store.claims.count }
+
+    private init(
+        settings: ClusterSettings, client: EtcdClient, options: ClusterStoreOptions, store: EtcdSceneStore,
+        joinedAt: Int64, logger: Logger
+    ) {
+        self.joinedAt = joinedAt
+        self.settings = settings
+        self.client = client
+        self.options = options
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Connects to etcd, grants the node's lease and registers it. A configuration etcd
+    /// cannot use (bad URL, unreadable TLS file) throws; etcd not answering is retried with
+    /// a log line each time, backing off to 5 s, until it answers or a stop signal arrives
+    /// (then nil).
+    static func connect(_ settings: ClusterSettings, logger: Logger) throws -> ClusterNode? {
+        let endpoints = try EtcdEndpoint.parseList(settings.endpoints.joined(separator: ","))
+        let tls: EtcdTLSFiles? =
+            if let ca = settings.tlsCA, let cert = settings.tlsCert, let key = settings.tlsKey {
+                EtcdTLSFiles(ca: ca, cert: cert, key: key)
+            } else { nil }
+        let client = try EtcdClient(options: EtcdClientOptions(endpoints: endpoints, tls: tls))
+        let options = ClusterStoreOptions(keys: ClusterKeys(prefix: settings.prefix), autoAcquire: false)
+        var delay = 0.25
+        var attempts = 0
+        while true {
+            attempts += 1
+            do throws(EtcdError) {
+                let store = try register(settings, client: client, options: options)
+                // Before the scenes are loaded: the watch replays what changes meanwhile, and
+                // the loop skips what its copies hold already.
+                let joinedAt = try client.rangeBlocking(
+                    .with {
+                        $0.key = Data(options.keys.everything); $0.limit = 1
+                    }, timeout: options.txnTimeout
+                ).header.revision
+                logger.info(
+                    "cluster: node \(settings.node) joined etcd at \(settings.endpoints.joined(separator: ",")) (lease \(store.lease.id), TTL \(store.lease.ttlSeconds) s)"
+                )
+                return ClusterNode(
+                    settings: settings, client: client, options: options, store: store, joinedAt: joinedAt,
+                    logger: logger)
+            } catch {
+                if error.isConfiguration { throw error }
+                logger.warning(
+                    "cluster: etcd at \(settings.endpoints.joined(separator: ",")) does not answer (attempt \(attempts): \(error)); retrying in \(delay) s"
+                )
+            }
+            let until = Date().addingTimeInterval(delay)
+            while Date() < until {
+                if Daemon.stopRequestedDuringStartup {
+                    client.close()
+                    return nil
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            delay = min(delay * 2, 5)
+        }
+    }
+
+    private static func register(
+        _ settings: ClusterSettings, client: EtcdClient, options: ClusterStoreOptions
+    ) throws(EtcdError) -> EtcdSceneStore {
+        let lease = try EtcdLease(client: client)
+        return try EtcdSceneStore(client: client, node: settings.node, lease: lease, options: options)
+    }
+
+    /// A lost lease voids every claim: a new lease and registration before anything else.
+    private func renewIfLost() throws(EtcdError) {
+        guard store.lease.isLost else { return }
+        let owned = store.claims.count
+        store = try Self.register(settings, client: client, options: options)
+        logger.warning(
+            "cluster: the node's lease was lost; \(owned) scene(s) given up, registered again with lease \(store.lease.id)"
+        )
+    }
+
+    // MARK: ClusterMember
+
+    func claim(_ scene: String, take: Bool) -> ClusterClaim {
+        do {
+            try renewIfLost()
+            if store.claims[scene] != nil { return .owned }
+            if take, case .acquired = try store.acquire(scene) {
+                return .acquired(try record(scene))
+            }
+            let owner = try store.owner(of: scene)
+            return .ownedElsewhere(node: owner?.node, try record(scene))
+        } catch {
+            return .unreachable("\(error)")
+        }
+    }
+
+    private func record(_ scene: String) throws(EtcdError) -> ClusterSceneRecord {
+        let (checkpoint, journal) = try store.replay(scene)
+        return ClusterSceneRecord(checkpoint: checkpoint, journal: journal)
+    }
+
+    func owners() -> [String: String]? {
+        let keys = options.keys
+        do {
+            let response = try client.rangeBlocking(
+                .with {
+                    $0.key = Data(keys.allOwners); $0.rangeEnd = Data(ClusterKeys.rangeEnd(ofPrefix: keys.allOwners))
+                }, timeout: options.txnTimeout)
+            var out: [String: String] = [:]
+            for kv in response.kvs {
+                if let scene = keys.scene(ofSceneKey: Array(kv.key)) {
+                    out[scene] = String(decoding: kv.value, as: UTF8.self)
+                }
+            }
+            return out
+        } catch {
+            return nil
+        }
+    }
+
+    func owner(of scene: String) -> String? {
+        if store.claims[scene] != nil, !store.lease.isLost { return node }
+        return (try? store.owner(of: scene))?.node
+    }
+
+    func commitTurn(_ batch: StoreBatch) -> ClusterCommitReport {
+        if batch.isEmpty { return ClusterCommitReport() }
+        do {
+            try renewIfLost()
+        } catch {
+            // No lease, no claim: nothing of the batch can be written.
+            var report = ClusterCommitReport()
+            for scene in Self.scenes(of: batch) { report.notApplied[scene] = "no lease: \(error)" }
+            return report
+        }
+        let outcome = store.commitDetailed(Self.withoutCoveredJournal(batch))
+        var report = ClusterCommitReport()
+        report.fenced = Set(outcome.fenced.keys)
+        report.indeterminate = outcome.indeterminate
+        for (scene, why) in outcome.notApplied {
+            if outcome.durable[scene] != nil {
+                // Part of the scene's changes stored, the rest not: the loop's copy cannot say
+                // which. Nothing of it is acknowledged; the next request reads it back.
+                store.forget(scene)
+                report.indeterminate.insert(scene)
+            } else {
+                report.notApplied[scene] = why
+            }
+        }
+        if !outcome.metaCommitted { logger.warning("cluster: daemon values (meta) of a commit were not stored") }
+        return report
+    }
+
+    /// The batch without the journal entries a checkpoint of the same batch covers (a
+    /// creation, a change that is also checkpointed): etcd refuses a transaction that puts a
+    /// journal key the checkpoint's delete range holds, and the checkpoint carries the state.
+    static func withoutCoveredJournal(_ batch: StoreBatch) -> StoreBatch {
+        var checkpointed: [String: Int64] = [:]
+        for operation in batch.operations {
+            if case .upsertScene(let id, _, let revision, _) = operation {
+                checkpointed[id] = max(checkpointed[id] ?? 0, revision)
+            }
+        }
+        guard !checkpointed.isEmpty else { return batch }
+        var out = StoreBatch()
+        for operation in batch.operations {
+            switch operation {
+            case .upsertScene(let id, let device, let revision, let state):
+                out.upsertScene(id: id, device: device, revision: revision, state: state)
+            case .deleteScene(let id):
+                out.deleteScene(id: id)
+            case .appendJournal(let scene, let revision, let change, let layoutHash):
+                if let covered = checkpointed[scene], revision <= covered { continue }
+                out.appendJournal(
+                    scene: scene, revision: revision, change: Array(batch.change(of: change)), layoutHash: layoutHash)
+            case .insertSnapshotSession(let session):
+                out.insertSnapshotSession(session)
+            case .setMeta(let key, let value):
+                out.setMeta(key: key, value: value)
+            }
+        }
+        return out
+    }
+
+    private static func scenes(of batch: StoreBatch) -> Set<String> {
+        var out = Set<String>()
+        for operation in batch.operations {
+            switch operation {
+            case .upsertScene(let id, _, _, _), .deleteScene(let id): out.insert(id)
+            case .appendJournal(let scene, _, _, _): out.insert(scene)
+            case .insertSnapshotSession(let session): out.insert(session.scene)
+            case .setMeta: break
+            }
+        }
+        return out
+    }
+
+    func leaderReachable() -> Bool {
+        guard let status = try? client.statusBlocking(timeout: .milliseconds(500)) else { return false }
+        return status.leader != 0
+    }
+
+    func holds(_ scene: String) -> Bool { store.claims[scene] != nil }
+
+    func startWatching(_ deliver: @escaping @Sendable ([ClusterEvent]) -> Void) {
+        watch = SceneWatch(client: client, keys: options.keys, fromRevision: joinedAt + 1) { events, _ in
+            deliver(
+                events.map { event -> ClusterEvent in
+                    switch event {
+                    case .journal(let entry): .journal(entry)
+                    case .checkpoint(let stored): .checkpoint(stored)
+                    case .sceneDeleted(let scene): .sceneDeleted(scene)
+                    case .ownerGone(let scene): .ownerGone(scene)
+                    case .resync: .resync
+                    }
+                })
+        }
+    }
+
+    func stopWatching() {
+        watch?.stop()
+        watch = nil
+    }
+
+    // MARK: SceneStore (the etcd store's, through the current registration)
+
+    func commit(_ batch: StoreBatch) throws(StoreError) { try store.commit(batch) }
+    func loadScenes() throws(StoreError) -> [StoredScene] { try store.loadScenes() }
+    func journal(scene: String, from revision: Int64, limit: Int?) throws(StoreError) -> [JournalEntry] {
+        try store.journal(scene: scene, from: revision, limit: limit)
+    }
+    func journalTails() throws(StoreError) -> [JournalEntry] { try store.journalTails() }
+    func snapshotSessions(scene: String) throws(StoreError) -> [SnapshotSessionSummary] {
+        try store.snapshotSessions(scene: scene)
+    }
+    func snapshotSession(id: String) throws(StoreError) -> SnapshotSession? { try store.snapshotSession(id: id) }
+    func nextSessionNumber() -> Int64 { store.nextSessionNumber() }
+    func meta(key: String) throws(StoreError) -> String? { try store.meta(key: key) }
+    func counts() throws(StoreError) -> StoreCounts { try store.counts() }
+    var statistics: StoreStatistics { store.statistics }
+    func checkpoint() throws(StoreError) { try store.checkpoint() }
+    func close() throws(StoreError) {
+        stopWatching()
+        try store.close()
+        client.close()
+    }
+}
+
+extension EtcdError {
+    /// A problem of the configuration, which retrying does not cure.
+    var isConfiguration: Bool {
+        if case .configuration = self { return true }
+        return false
+    }
+}
