@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Release builds of the daemon's own targets drop the runtime exclusivity checks
@@ -17,6 +17,13 @@ let package = Package(
         .executable(name: "splitbench", targets: ["splitbench"]),
         .executable(name: "splitweb", targets: ["splitweb"]),
         .library(name: "SplitCore", targets: ["SplitCore"]),
+    ],
+    // `Cluster` (on by default) links the etcd client into splitd for `--cluster`. Builds that
+    // only exercise the single-host daemon (the sanitizer runs) turn it off with
+    // `--disable-default-traits` and skip compiling grpc-swift, NIO and BoringSSL.
+    traits: [
+        .trait(name: "Cluster", description: "splitd --cluster: scenes in etcd (SplitCluster)"),
+        .default(enabledTraits: ["Cluster"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -103,7 +110,7 @@ let package = Package(
             dependencies: [
                 "SplitServer", "SplitSettings", "SplitStore",
                 // Cluster mode's glue (ClusterNode.swift); SplitServer itself links no etcd client.
-                "SplitCluster",
+                .target(name: "SplitCluster", condition: .when(traits: ["Cluster"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -1,9 +1,9 @@
 // Device profiles and rule sets by name (SEMANTICS 2).
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+import FoundationEssentials
 #else
-    import Foundation
+import Foundation
 #endif
 
 /// The kind of device a profile simulates.

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A `splitd` child process on its own socket and database: the one way splitctl

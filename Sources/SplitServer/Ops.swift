@@ -100,7 +100,7 @@ extension Op {
             session.announcedProtocol = version
             session.clientName = client
             return .reply(
-                .hello(protocol: 1, server: "splitd \(SplitdVersion.current)", features: Server.features))
+                .hello(protocol: 1, server: "splitd \(SplitdVersion.current)", features: server.features))
         },
         OpEntry(.sceneCreate, "scene.create", decoder: .sceneCreate, reply: .changesScene) {
             server, request, session throws(WireError) in

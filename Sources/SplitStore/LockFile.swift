@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// An exclusive `flock` on a lock file, taken without waiting and held until `release()`: the

@@ -1,6 +1,6 @@
 import CSQLite
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Why the store refused an operation.

@@ -2,7 +2,7 @@ import ArgumentParser
 import SplitClient
 import SplitWire
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// splitctl's exit codes (sysexits.h).

@@ -2,7 +2,7 @@ import SplitClient
 import SplitCore
 import SplitWire
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Writes `text` and a newline to stdout and flushes (watch streams line by line).

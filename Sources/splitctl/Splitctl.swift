@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SplitSettings
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// `splitctl`: every op of protocol 1 from the shell.

@@ -1,3 +1,4 @@
+#if Cluster
 import Foundation
 import Logging
 import SplitCluster
@@ -279,3 +280,4 @@ extension EtcdError {
         return false
     }
 }
+#endif

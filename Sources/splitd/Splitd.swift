@@ -158,6 +158,7 @@ struct Splitd: AsyncParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 
+    #if Cluster
     /// Cluster mode: the daemon's loop on a plain thread of its own, since the etcd store
     /// blocks its caller for each call and must never do so on a Swift concurrency thread.
     /// etcd not answering at start is waited for (logged), a bad configuration refused.
@@ -188,6 +189,19 @@ struct Splitd: AsyncParsableCommand {
             thread.start()
         }
     }
+    #else
+    /// Built without the `Cluster` trait: no etcd client is linked, so cluster settings are
+    /// refused rather than ignored.
+    private static func runClustered(
+        _ cluster: ClusterSettings, settings: ServerSettings, logger: Logger, environment: [String: String],
+        reloader: ConfigReloader, demo: DemoScript?
+    ) async -> Int32 {
+        logger.critical(
+            "refusing to start: cluster mode: this splitd was built without the Cluster trait (swift build --traits Cluster)"
+        )
+        return Daemon.startFailure
+    }
+    #endif
 
     /// The flags given, as configuration keys (the highest layer).
     private func flagValues() -> [String: String] {

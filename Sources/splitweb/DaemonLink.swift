@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// One connection to splitd's Unix socket: lines out with `send`, lines in as an async

@@ -3,7 +3,7 @@ import SplitClient
 import SplitCore
 import Testing
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A private tmux server (its own `-L` socket) whose sessions run `splitctl attach` in real

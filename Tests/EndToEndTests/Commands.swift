@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A failure of the test harness itself (not of the daemon under test).

@@ -2,7 +2,7 @@ import Foundation
 import SplitWire
 import Testing
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 extension EndToEnd {

@@ -4,7 +4,7 @@ import SplitCore
 import SplitWire
 import Testing
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// `splitctl attach` command line for a tmux pane: its exit status stays on screen after it ends.

@@ -4,7 +4,7 @@ import SplitCore
 import SplitWire
 import Testing
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 extension EndToEnd {

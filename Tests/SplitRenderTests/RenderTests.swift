@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-    import FoundationXML
+import FoundationXML
 #endif
 import SplitCore
 import Testing

@@ -200,6 +200,8 @@ struct ClusterWiringTests {
         #expect(stats["cluster"]?["ownedScenes"] == 1)
         #expect(stats["cluster"]?["leaderReachable"] == true)
         #expect(stats["cluster"]?["endpoints"] == ["http://127.0.0.1:2379"])
+        let hello = try client.request(["op": "hello", "protocol": 1])
+        #expect(hello["features"] == ["revision2", "explain", "sweep", "cluster"])
     }
 
     @Test func aSingleHostDaemonReportsNoOwnerAndNoCluster() throws {
@@ -209,6 +211,7 @@ struct ClusterWiringTests {
         #expect(try client.request(create("s")).isOK)
         #expect(try client.request(["op": "scene.get", "scene": "s"])["owner"] == nil)
         #expect(try client.request(["op": "stats"])["cluster"] == nil)
+        #expect(try client.request(["op": "hello", "protocol": 1])["features"] == ["revision2", "explain", "sweep"])
     }
 
     /// Two daemons over one store, as two nodes over one etcd: a change acknowledged on A

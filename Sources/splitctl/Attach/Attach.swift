@@ -3,7 +3,7 @@ import Foundation
 import SplitClient
 import SplitCore
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// `splitctl attach SCENE`: the terminal becomes a live window of the scene (docs/TERMINAL.md).

@@ -2,7 +2,7 @@ import SplitClient
 import SplitCore
 import SplitWire
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// What `splitctl attach` was asked to do.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The write end of the self-pipe, for the signal handler (async-signal-safe: one write).

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The terminal as a full-screen client needs it: raw input (no echo, no line editing, no

@@ -1,7 +1,7 @@
 import Foundation
 import SplitWire
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Golden files: one per scenario file, `<golden dir>/<stem>.json`, holding every run's

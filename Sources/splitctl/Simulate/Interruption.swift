@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// SIGINT and SIGTERM during `simulate`: the run stops at once and cleans up (the scene of

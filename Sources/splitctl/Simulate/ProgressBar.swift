@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A one-line progress bar on stderr for long runs, redrawn in place; silent unless stderr

@@ -1,7 +1,7 @@
 import Foundation
 import SplitWire
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Finds and parses scenario files: each argument is a file or a directory whose `*.json`,

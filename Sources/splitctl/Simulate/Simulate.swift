@@ -3,7 +3,7 @@ import Foundation
 import SplitClient
 import SplitWire
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// `splitctl simulate`: scripted scenarios (docs/SIMULATE.md) with golden files.
