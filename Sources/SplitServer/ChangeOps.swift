@@ -149,16 +149,7 @@ extension Server {
     /// `snapshotTaken` event then names. Answers that id; nil for any other change.
     private func recordBackgroundSession(of transition: inout Transition, scene: String) -> String? {
         guard let result = transition.backgroundSnapshot else { return nil }
-        let number = store.nextSessionNumber()
-        let sessionID = "s\(number)"
-        let hash = SessionHash.hex(SnapshotCodec.canonicalContent(of: result))
-        let insert = SnapshotSessionInsert(
-            session: sessionID, number: number, scene: scene,
-            baseRevision: Int64(result.baseRevision),
-            sizes: SnapshotCodec.encodeSizes(result.snapshots.map(\.size)),
-            hash: hash, body: SnapshotCodec.encodeBody(result))
-        turn.batch.insertSnapshotSession(insert)
-        turn.pendingSessions.append(insert)
+        let sessionID = recordSession(result, of: scene).session
         for index in transition.revision2Events.indices {
             if case .snapshotTaken = transition.revision2Events[index].event {
                 transition.revision2Events[index].event = .snapshotTaken(session: sessionID)

@@ -164,15 +164,7 @@ extension Server {
     /// (with the `deleted` notice when they asked for it).
     private func removeFollowedScene(_ scene: String) {
         guard let live = scenes.remove(scene) else { return }
-        let notice = Notices.deleted(scene: scene, revision: live.state.revision)
-        let attached = sessions.attachments.removeValue(forKey: scene) ?? [:]
-        sessions.latestSizeSource.removeValue(forKey: scene)
-        for connection in attached.keys.sorted() {
-            guard let client = sessions[connection] else { continue }
-            client.attachments.removeValue(forKey: scene)
-            client.heldPushes.removeValue(forKey: scene)
-            if attached[connection]?.notices.contains(.deleted) == true { stage(.notice(notice), for: client) }
-        }
+        detachAll(from: scene, notice: Notices.deleted(scene: scene, revision: live.state.revision))
     }
 
     /// A scene's `owner` member in cluster mode.

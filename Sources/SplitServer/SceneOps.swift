@@ -62,6 +62,12 @@ extension Server {
         if sessions.attachments[scene] != nil || sessions.latestSizeSource[scene] != nil {
             noteAttachmentsBeforeChange(of: scene)
         }
+        detachAll(from: scene, notice: notice)
+    }
+
+    /// Detaches every client of a deleted scene; those that asked for the `deleted` notice are
+    /// staged `notice`.
+    func detachAll(from scene: String, notice: [UInt8]) {
         let attached = sessions.attachments.removeValue(forKey: scene) ?? [:]
         sessions.latestSizeSource.removeValue(forKey: scene)
         for connection in attached.keys.sorted() {

@@ -17,19 +17,25 @@ extension Server {
         } catch {
             throw WireError(error)
         }
+        let insert = recordSession(result, of: scene)
+        scheduleTurn()
+        let record = SnapshotRecord(session: insert.session, scene: scene, hash: insert.hash, result: result)
+        return .snapshot(record)
+    }
+
+    /// Records a session in this turn's batch under the next session id (a `snapshot` op's,
+    /// or the app-switcher session of a change entering `background`); readers see it before
+    /// the commit through `pendingSessions`.
+    func recordSession(_ result: SnapshotResult, of scene: String) -> SnapshotSessionInsert {
         let number = store.nextSessionNumber()
-        let sessionID = "s\(number)"
-        let hash = SessionHash.hex(SnapshotCodec.canonicalContent(of: result))
         let insert = SnapshotSessionInsert(
-            session: sessionID, number: number, scene: scene,
+            session: "s\(number)", number: number, scene: scene,
             baseRevision: Int64(result.baseRevision),
             sizes: SnapshotCodec.encodeSizes(result.snapshots.map(\.size)),
-            hash: hash, body: SnapshotCodec.encodeBody(result))
+            hash: SessionHash.hex(SnapshotCodec.canonicalContent(of: result)), body: SnapshotCodec.encodeBody(result))
         turn.batch.insertSnapshotSession(insert)
         turn.pendingSessions.append(insert)
-        scheduleTurn()
-        let record = SnapshotRecord(session: sessionID, scene: scene, hash: hash, result: result)
-        return .snapshot(record)
+        return insert
     }
 
     /// Sessions recorded by turns not committed yet (deferred ones, then this one): the store
