@@ -1,6 +1,7 @@
 import SplitCore
 @testable import SplitServer
 import SplitStore
+import SplitTestSupport
 import SplitWire
 import Testing
 
@@ -14,25 +15,7 @@ import Testing
     /// (literal bytes: the checkpoint is `StoredFormatFixtures.sceneStates[0]`, written by an
     /// earlier build, with none of revision 2's state members; the records have only
     /// protocol 1's keys).
-    static let previousCheckpoint =
-        """
-        {"id":"detail","device":"ipad-pro-12.9","size":{"width":1024,"height":1366},"traits":{"horizontalSiz\
-        eClass":"regular","verticalSizeClass":"regular"},"config":{"style":"classic","preferredDisplayMode":\
-        "oneOverSecondary","preferredSplitBehavior":"automatic","preferredPrimaryColumnWidth":1710.961949367\
-        3308,"preferredPrimaryColumnWidthFraction":null,"minimumPrimaryColumnWidth":563,"maximumPrimaryColum\
-        nWidth":320,"preferredSupplementaryColumnWidth":null,"preferredSupplementaryColumnWidthFraction":0.1\
-        1557801408493229,"minimumSupplementaryColumnWidth":0,"maximumSupplementaryColumnWidth":320,"primaryE\
-        dge":"leading","layoutDirection":"ltr","presentsWithGesture":true,"showsSecondaryOnlyButton":false,"\
-        roots":{},"placeholder":null,"tabs":[],"collapsePolicy":"uikit","expandPolicy":"uikit","topColumnFor\
-        Collapsing":"primary","detailRouting":"replace","backBehavior":"popLatest","sizePolicy":"latest"},"r\
-        evision":13,"navigation":{"primary":["primary"],"supplementary":["supplementary"],"secondary":["seco\
-        ndary"],"compact":[],"tabs":[],"presentations":[],"expandedFrom":{"primary":["primary"],"supplementa\
-        ry":["supplementary"],"secondary":["secondary"],"compact":[],"tabs":[],"presentations":[],"collapsed\
-        ":{"entries":[{"vc":"primary","origin":"primary"}],"built":[{"vc":"primary","origin":"primary"},{"vc\
-        ":"secondary","origin":"secondary"}],"shares":{"primary":1,"supplementary":0,"secondary":1}}}},"disp\
-        lay":{"userDisplayMode":"secondaryOnly","lastTraits":{"horizontalSizeClass":"regular","verticalSizeC\
-        lass":"regular"}}}
-        """
+    static let previousCheckpoint = StoredFormatFixtures.sceneStates[0]
     static let previousRecords = [
         #"{"v":1,"intent":{"kind":"showDetail","vc":"mail"}}"#,
         #"{"v":1,"resize":{"width":375,"height":1024}}"#,

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import SplitCore
+import SplitTestSupport
 import SplitWire
 import Testing
 

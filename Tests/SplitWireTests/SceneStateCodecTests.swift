@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import SplitCore
+import SplitTestSupport
 @testable import SplitWire
 import Testing
 

@@ -2,9 +2,9 @@
 // regenerate these from the current code: they stand for bytes already stored in databases.
 
 /// Stored documents written by earlier builds. Every later build must read them the same way.
-enum StoredFormatFixtures {
+public enum StoredFormatFixtures {
     /// Scene states as `SceneStateCodec.encode` wrote them (one or more per device, awkward strings).
-    static let sceneStates: [String] = [
+    public static let sceneStates: [String] = [
         """
         {"id":"detail","device":"ipad-pro-12.9","size":{"width":1024,"height":1366},"traits":{"horizontalSiz\
         eClass":"regular","verticalSizeClass":"regular"},"config":{"style":"classic","preferredDisplayMode":\
@@ -501,7 +501,7 @@ enum StoredFormatFixtures {
     ]
 
     /// Scene states as Foundation's `JSONEncoder` (sorted keys) wrote them in older databases.
-    static let foundationSceneStates: [String] = [
+    public static let foundationSceneStates: [String] = [
         """
         {"config":{"backBehavior":"popUntilLayoutChange","collapsePolicy":"uikit","detailRouting":"replace",\
         "expandPolicy":"uikit","layoutDirection":"ltr","maximumPrimaryColumnWidth":1204,"maximumSupplementar\
@@ -548,7 +548,7 @@ enum StoredFormatFixtures {
     ]
 
     /// Snapshot session bodies as the streaming Codable encoder wrote them.
-    static let snapshotBodies: [String] = [
+    public static let snapshotBodies: [String] = [
         """
         {"baseRevision":317,"snapshots":[{"size":{"width":1608.7629055879854,"height":1074.5},"layout":{"siz\
         e":{"width":1608.7629055879854,"height":1074.5},"orientation":"landscape","traits":{"horizontalSizeC\
