@@ -12,6 +12,12 @@
 ///   idempotent; the checkpoint's transaction deletes the entries it covers.
 /// - `session/<scene>/<number, 20 digits>` and `session-id/<id>`: snapshot sessions.
 /// - `meta/<key>`, `node/<name>`: daemon values and node registrations.
+/// - `inbox/<scene>/<request>`: a change another node forwarded to the scene's owner (the
+///   request line as its client sent it), bound to the sender's lease. `<request>` is
+///   `<node>/<lease, hex>-<counter>`: unique to the sending registration.
+/// - `reply/<request>`: the owner's answer to a forwarded request, put in the transaction
+///   that deletes its inbox key (so it is applied and answered exactly once); the sender
+///   deletes it once read.
 public struct ClusterKeys: Sendable, Hashable {
     public let prefix: String
 
@@ -60,6 +66,14 @@ public struct ClusterKeys: Sendable, Hashable {
     public func sessionID(_ id: String) -> [UInt8] { Array((prefix + "session-id/" + id).utf8) }
     public func meta(_ key: String) -> [UInt8] { Array((prefix + "meta/" + key).utf8) }
     public func node(_ name: String) -> [UInt8] { Array((prefix + "node/" + Self.escape(name)).utf8) }
+    public func inboxPrefix(_ scene: String) -> [UInt8] { Array((prefix + "inbox/" + Self.escape(scene) + "/").utf8) }
+    public func inbox(_ scene: String, request: String) -> [UInt8] { inboxPrefix(scene) + Array(request.utf8) }
+    public func reply(_ request: String) -> [UInt8] { Array((prefix + "reply/" + request).utf8) }
+    public func replyPrefix(node: String) -> [UInt8] { Array((prefix + "reply/" + Self.escape(node) + "/").utf8) }
+    /// A new forwarding id of a node's registration (`inbox/` and `reply/` keys).
+    public static func forwardRequest(node: String, lease: Int64, counter: Int64) -> String {
+        escape(node) + "/" + String(lease, radix: 16) + "-" + String(counter)
+    }
     public var allOwners: [UInt8] { Array((prefix + "owner/").utf8) }
     public var allHeads: [UInt8] { Array((prefix + "head/").utf8) }
     public var allCheckpoints: [UInt8] { Array((prefix + "checkpoint/").utf8) }
@@ -84,6 +98,23 @@ public struct ClusterKeys: Sendable, Hashable {
             return nil
         }
         return (Self.unescape(rest[..<slash]), revision)
+    }
+
+    /// The scene and forwarding id of an `inbox/` key.
+    public func inboxEntry(ofKey key: [UInt8]) -> (scene: String, request: String)? {
+        guard let text = String(validating: key, as: UTF8.self), text.hasPrefix(prefix + "inbox/") else { return nil }
+        let rest = text.dropFirst(prefix.count + "inbox/".count)
+        guard let slash = rest.firstIndex(of: "/") else { return nil }
+        let request = rest[rest.index(after: slash)...]
+        guard request.contains("/") else { return nil }
+        return (Self.unescape(rest[..<slash]), String(request))
+    }
+
+    /// The forwarding id of a `reply/` key.
+    public func replyRequest(ofKey key: [UInt8]) -> String? {
+        guard let text = String(validating: key, as: UTF8.self), text.hasPrefix(prefix + "reply/") else { return nil }
+        let request = text.dropFirst(prefix.count + "reply/".count)
+        return request.contains("/") ? String(request) : nil
     }
 
     /// etcd's range end for "every key starting with `prefix`": the prefix with its last

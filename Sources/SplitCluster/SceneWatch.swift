@@ -16,6 +16,10 @@ public enum SceneWatchEvent: Sendable, Hashable {
     /// The watch lost events (its start revision was compacted): every copy must be read
     /// again. The watch goes on from etcd's current revision.
     case resync
+    /// A node forwarded a request line for the scene's owner (`inbox/<scene>/<request>` put).
+    case forwarded(scene: String, request: String, line: [UInt8], at: Int64)
+    /// The owner answered a forwarded request (`reply/<request>` put).
+    case answered(request: String, reply: [UInt8])
 }
 
 /// A watch of every scene key under the prefix, from a start revision, for a plain thread:
@@ -73,6 +77,12 @@ public final class SceneWatch: Sendable {
                     JournalEntry(
                         scene: scene, revision: revision, change: record.change, layoutHash: record.layoutHash,
                         at: record.at))
+            }
+            if let (scene, request) = keys.inboxEntry(ofKey: key) {
+                return .forwarded(scene: scene, request: request, line: Array(event.kv.value), at: event.kv.modRevision)
+            }
+            if let request = keys.replyRequest(ofKey: key) {
+                return .answered(request: request, reply: Array(event.kv.value))
             }
             if text.hasPrefix(keys.prefix + "checkpoint/"), let scene = keys.scene(ofSceneKey: key),
                 let record = CheckpointRecord(decoding: Array(event.kv.value))

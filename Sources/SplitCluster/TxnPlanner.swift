@@ -8,6 +8,8 @@ public enum SceneChange: Sendable, Hashable {
     case delete
     case journal(revision: Int64, change: [UInt8], layoutHash: String?)
     case session(SnapshotSessionInsert)
+    /// A forwarded request answered: its inbox key deleted, its reply put.
+    case answer(request: String, reply: [UInt8])
 }
 
 /// A run of one scene's changes that fits in one etcd transaction.
@@ -34,6 +36,7 @@ public struct SceneSegment: Sendable, Hashable {
             case let .journal(_, change, hash): total + change.count + (hash?.utf8.count ?? 0) + 96
             case let .session(s): total + s.body.count + s.sizes.count + 128
             case .delete: total + 64
+            case let .answer(request, reply): total + reply.count + 2 * request.utf8.count + 96
             }
         }
     }
@@ -77,6 +80,7 @@ public enum TxnPlanner {
         case .checkpoint: 2
         case .session: 2
         case .delete: 4
+        case .answer: 2
         }
     }
 
@@ -103,6 +107,8 @@ public enum TxnPlanner {
                 change = .journal(revision: revision, change: Array(batch.change(of: range)), layoutHash: hash)
             case let .insertSnapshotSession(session):
                 scene = session.scene; change = .session(session)
+            case let .answerForwarded(id, request, reply):
+                scene = id; change = .answer(request: request, reply: reply)
             case let .setMeta(key, value):
                 meta.append((key, value)); continue
             }
@@ -114,7 +120,14 @@ public enum TxnPlanner {
             var segments: [SceneSegment] = []
             var current = SceneSegment(scene: scene, changes: [])
             for change in changes[scene]! {
-                let endsAfterDelete = current.changes.last == .delete
+                // An answer follows its change into the segment, even after a deletion: the
+                // scene's claim is what its transaction compares.
+                let endsAfterDelete: Bool
+                if case .answer = change {
+                    endsAfterDelete = false
+                } else {
+                    endsAfterDelete = current.changes.last == .delete
+                }
                 let next = SceneSegment(scene: scene, changes: current.changes + [change])
                 if !current.changes.isEmpty && (endsAfterDelete || next.cost > maxOps - 2 || next.bytes > maxBytes) {
                     segments.append(current)
@@ -189,6 +202,7 @@ public enum TxnPlanner {
         var checkpoint: CheckpointRecord?
         var journal: [(Int64, JournalRecord)] = []
         var sessions: [SnapshotSessionInsert] = []
+        var answers: [(request: String, reply: [UInt8])] = []
         for change in segment.changes {
             switch change {
             case let .checkpoint(revision, device, state):
@@ -221,7 +235,15 @@ public enum TxnPlanner {
                 }
             case let .session(session):
                 sessions.append(session)
+            case let .answer(request, reply):
+                answers.append((request, reply))
             }
+        }
+        // Last, so that a watcher has the scene's new records before the answer naming them.
+        var answerOps: [Etcdserverpb_RequestOp] = []
+        for answer in answers {
+            answerOps.append(deleteOp(keys.inbox(scene, request: answer.request)))
+            answerOps.append(put(keys.reply(answer.request), answer.reply))
         }
         var ops: [Etcdserverpb_RequestOp] = []
         if deleted {
@@ -233,7 +255,7 @@ public enum TxnPlanner {
             )
             ops.append(deleteOp(keys.checkpoint(scene)))
             ops.append(deleteOp(keys.head(scene)))
-            return (ops, nil, nil)
+            return (ops + answerOps, nil, nil)
         }
         if let checkpoint {
             ops.append(put(keys.checkpoint(scene), checkpoint.encoded))
@@ -250,10 +272,10 @@ public enum TxnPlanner {
             ops.append(put(keys.sessionID(s.session), Array("\(ClusterKeys.escape(scene))/\(s.number)".utf8)))
         }
         if let head { ops.append(put(keys.head(scene), head.encoded)) }
-        return (ops, head, journal.last?.0)
+        return (ops + answerOps, head, journal.last?.0)
     }
 
-    static func put(_ key: [UInt8], _ value: [UInt8], lease: Int64 = 0) -> Etcdserverpb_RequestOp {
+    public static func put(_ key: [UInt8], _ value: [UInt8], lease: Int64 = 0) -> Etcdserverpb_RequestOp {
         Etcdserverpb_RequestOp.with {
             $0.requestPut = .with {
                 $0.key = Data(key); $0.value = Data(value); $0.lease = lease
@@ -261,7 +283,7 @@ public enum TxnPlanner {
         }
     }
 
-    static func deleteOp(_ key: [UInt8], rangeEnd: [UInt8]? = nil) -> Etcdserverpb_RequestOp {
+    public static func deleteOp(_ key: [UInt8], rangeEnd: [UInt8]? = nil) -> Etcdserverpb_RequestOp {
         Etcdserverpb_RequestOp.with {
             $0.requestDeleteRange = .with {
                 $0.key = Data(key); if let rangeEnd { $0.rangeEnd = Data(rangeEnd) }

@@ -62,6 +62,37 @@ public final class Connection {
         attach(self, to: pipe)
     }
 
+    /// A connection to no peer: one end of a socket pair whose other end is closed at once.
+    /// For a session whose replies the owner takes before they are written (requests another
+    /// node forwarded); nothing is ever read from it. Nil if the socket pair fails.
+    public init?(
+        unconnected id: ID, loop: EventLoop, maxLineLength: Int, readBuffer: UnsafeMutableRawBufferPointer,
+        delegate: ConnectionDelegate
+    ) {
+        self.id = id
+        self.readBuffer = readBuffer
+        self.delegate = delegate
+        framer = LineFramer(maxLineLength: maxLineLength)
+        peer = nil
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            return nil
+        }
+        Glibc.close(fds[1])
+        pipe = allocateUV(uv_pipe_t.self)
+        guard uv_pipe_init(loop.pointer, pipe, 0) == 0 else {
+            free(pipe)
+            Glibc.close(fds[0])
+            return nil
+        }
+        guard uv_pipe_open(pipe, fds[0]) == 0 else {
+            closeAndFree(pipe)
+            Glibc.close(fds[0])
+            return nil
+        }
+        attach(self, to: pipe)
+    }
+
     /// Bytes waiting in libuv's write queue (written to the kernel as the peer reads).
     public var queuedBytes: Int { isOpen ? Int(asStream(pipe).pointee.write_queue_size) : 0 }
 

@@ -43,6 +43,14 @@ final class ClientSession {
     var accountedOutput = 0
     /// The protocol version announced by `hello`, if any.
     var announcedProtocol: Int?
+    /// Cluster mode: the forwarding id of this client's request its scene's owner is
+    /// answering; nothing more is read from it until then (`Forwarding.swift`).
+    var awaitingForward: String?
+    /// The peer finished sending while a forwarded request was out: close after its answer.
+    var closeAfterForward = false
+    /// Set on the owner's session of forwarded requests while it runs one: its replies go to
+    /// the sending node.
+    var answering: ForwardedTarget?
     var clientName: String?
 
     init(connection: Connection) {

@@ -42,6 +42,38 @@ public protocol ClusterMember: AnyObject {
 
     /// Ends the watch.
     func stopWatching()
+
+    /// Sends a request line for `scene` to its owner (its etcd inbox); the forwarding id, or
+    /// nil when etcd did not answer (nothing was sent).
+    func forward(_ line: [UInt8], scene: String) -> String?
+
+    /// Takes back a forwarded request its owner has not consumed: true when withdrawn (it
+    /// will never be applied), false when the owner consumed it (its answer exists), nil
+    /// when etcd did not answer.
+    func withdraw(_ request: String, scene: String) -> Bool?
+
+    /// The owner's answer to a forwarded request, read from etcd (the watch lost it); nil
+    /// when there is none or etcd did not answer.
+    func answer(to request: String) -> [UInt8]?
+
+    /// Answers read are no longer needed: their keys go (with the next forward, or now).
+    func discardAnswers(_ requests: [String])
+
+    /// The etcd revision at which this node took `scene` (its fencing token), nil when it
+    /// does not hold it. A forwarded request put before it was consumed by an earlier owner
+    /// or is in the record the taking read.
+    func ownedSince(_ scene: String) -> Int64?
+}
+
+/// A request line another node forwarded to this scene's owner, not yet consumed.
+public struct ForwardedRequest: Sendable, Equatable {
+    public var request: String
+    public var line: [UInt8]
+
+    public init(request: String, line: [UInt8]) {
+        self.request = request
+        self.line = line
+    }
 }
 
 /// A change another node made, as the watch reports it.
@@ -55,6 +87,10 @@ public enum ClusterEvent: Sendable {
     case ownerGone(String)
     /// Events were lost (compaction): every copy must be read again.
     case resync
+    /// A node forwarded a request for the scene's owner (put at etcd revision `at`).
+    case forwarded(scene: String, ForwardedRequest, at: Int64)
+    /// The owner answered a forwarded request.
+    case answered(request: String, reply: [UInt8])
 }
 
 /// What etcd holds of a scene: its checkpoint and the journal above it (both absent: the
@@ -62,10 +98,13 @@ public enum ClusterEvent: Sendable {
 public struct ClusterSceneRecord {
     public var checkpoint: StoredScene?
     public var journal: [JournalEntry]
+    /// Requests other nodes forwarded to the scene's owner that no owner consumed yet.
+    public var forwarded: [ForwardedRequest]
 
-    public init(checkpoint: StoredScene?, journal: [JournalEntry]) {
+    public init(checkpoint: StoredScene?, journal: [JournalEntry], forwarded: [ForwardedRequest] = []) {
         self.checkpoint = checkpoint
         self.journal = journal
+        self.forwarded = forwarded
     }
 }
 

@@ -5,12 +5,22 @@ import SplitWire
 // Cluster mode on the loop: which node serves a request's scene, the local copy of a scene
 // another node changed, `owner` in replies and `stats.cluster`.
 extension Server {
+    /// Where a request on a scene runs in cluster mode.
+    enum ClusterRoute {
+        /// Here: this node owns the scene, or the request only reads it.
+        case local
+        /// On the owning node, forwarded to it (`Forwarding.swift`).
+        case forward(owner: String)
+    }
+
     /// Before a request of `entry` on `scene` runs: a change needs this node to own the scene
-    /// (it takes it when nobody does, replacing its local copy with what etcd holds); a read
-    /// of a scene owned elsewhere is answered from etcd's current copy. `unavailable` when
-    /// another node owns a scene to change or etcd does not answer.
-    func claimInCluster(_ scene: String, for entry: OpEntry) throws(WireError) {
-        guard let cluster else { return }
+    /// (it takes it when nobody does, replacing its local copy with what etcd holds) or is
+    /// forwarded to the node that does; a read of a scene owned elsewhere is answered from
+    /// etcd's current copy. `unavailable` when etcd does not answer.
+    func claimInCluster(
+        _ scene: String, for entry: OpEntry, from session: ClientSession
+    ) throws(WireError) -> ClusterRoute {
+        guard let cluster else { return .local }
         let take: Bool
         switch entry.reply {
         case .readsScene, .fixed, .perRequest: take = false
@@ -18,29 +28,40 @@ extension Server {
         }
         switch cluster.claim(scene, take: take) {
         case .owned:
-            return
+            return .local
         case .acquired(let record):
             adopt(scene, record, owned: true)
             logger.info(
                 "cluster: node \(cluster.node) now owns scene '\(scene)' at revision \(scenes[scene]?.state.revision ?? 0)"
             )
+            runForwarded(record.forwarded, scene: scene)
+            return .local
         case .ownedElsewhere(let node, let record):
             adopt(scene, record, owned: false)
             // An attach changes the scene only with a window's size: one that changes
             // nothing follows the owner's revisions here (a change it makes is refused at
             // commit, `unavailable`).
             guard !take || entry.reply == .attachesScene else {
+                // A request forwarded to this node, which lost the scene since, is not sent on:
+                // its sender takes it back when nobody answers.
+                if let node, session.answering == nil { return .forward(owner: node) }
                 stats.count(error: .unavailable)
                 throw WireError(
                     .unavailable,
                     node.map {
-                        "scene '\(scene)' is owned by node '\($0)'; send changes to that node, or retry once it is gone"
+                        "scene '\(scene)' is owned by node '\($0)', which this node could not forward it to; retry"
                     } ?? "scene '\(scene)' has no owner right now; retry")
             }
+            return .local
         case .unreachable(let why):
             stats.count(error: .unavailable)
             throw WireError(.unavailable, "etcd cannot be reached (\(why)); nothing was applied, retry")
         }
+    }
+
+    /// Runs the forwarded requests a taking read found in the scene's inbox, oldest first.
+    private func runForwarded(_ pending: [ForwardedRequest], scene: String) {
+        for forwarded in pending { runForwarded(forwarded, scene: scene) }
     }
 
     /// Replaces the local copy of `scene` with what etcd holds (checkpoint + journal
@@ -83,7 +104,13 @@ extension Server {
     /// gap or a record that does not replay reads the scene again. When an owner is gone, a
     /// node with clients of the scene takes it.
     func applyClusterEvents(_ events: [ClusterEvent]) {
-        guard let cluster, phase == .running else { return }
+        guard let cluster else { return }
+        guard phase == .running else {
+            // A stop waits for the answers to requests forwarded from here.
+            for case .answered(let request, let reply) in events { deliverAnswer(to: request, reply) }
+            return
+        }
+        let answered = forwards.isEmpty ? [:] : answeredRevisions(in: events)
         for event in events {
             switch event {
             case .journal(let entry):
@@ -107,7 +134,8 @@ extension Server {
                 broadcast(
                     scene: entry.scene,
                     fields: ChangeFields(
-                        revision: transition.state.revision, layout: transition.layout, events: transition.events))
+                        revision: transition.state.revision, layout: transition.layout, events: transition.events),
+                    excluding: answered[entry.scene]?[transition.state.revision])
             case .checkpoint(let stored):
                 guard !cluster.holds(stored.id) else { continue }
                 if let live = scenes[stored.id], live.state.revision >= Int(stored.revision) { continue }
@@ -124,6 +152,13 @@ extension Server {
                 for scene in sessions.attachments.keys.sorted() where !cluster.holds(scene) {
                     resyncFollowedScene(scene)
                 }
+            case .forwarded(let scene, let forwarded, let at):
+                // One put before this node took the scene was consumed by an earlier owner or
+                // came with the record it read then.
+                guard let since = cluster.ownedSince(scene), at > since else { continue }
+                runForwarded(forwarded, scene: scene)
+            case .answered(let request, let reply):
+                deliverAnswer(to: request, reply)
             }
         }
     }
@@ -150,6 +185,7 @@ extension Server {
         case .acquired(let record):
             adopt(scene, record, owned: true)
             stats.clusterTakeovers += 1
+            runForwarded(record.forwarded, scene: scene)
             logger.notice(
                 "cluster: the owner of scene '\(scene)' is gone; node \(cluster.node) took it over at revision \(scenes[scene]?.state.revision ?? 0)"
             )
@@ -185,6 +221,9 @@ extension Server {
                 JSONMember(key: "changesFollowed", value: .int(Int64(stats.clusterChangesFollowed))),
                 JSONMember(key: "resyncs", value: .int(Int64(stats.clusterResyncs))),
                 JSONMember(key: "takeovers", value: .int(Int64(stats.clusterTakeovers))),
+                JSONMember(key: "forwarded", value: .int(Int64(stats.clusterForwarded))),
+                JSONMember(key: "forwardsRun", value: .int(Int64(stats.clusterForwardsRun))),
+                JSONMember(key: "forwardsWithdrawn", value: .int(Int64(stats.clusterForwardsWithdrawn))),
             ]))
     }
 }

@@ -15,7 +15,11 @@ extension Server {
         }
         let entry = Op(request.op).entry
         do {
-            if cluster != nil, let scene = request.op.scene { try claimInCluster(scene, for: entry) }
+            if cluster != nil, let scene = request.op.scene,
+                case .forward(let owner) = try claimInCluster(scene, for: entry, from: session)
+            {
+                return forward(line, scene: scene, owner: owner, id: request.id, from: session)
+            }
             switch try entry.handle(self, request, session) {
             case .staged:
                 break

@@ -10,6 +10,7 @@ import SplitStore
 extension Server {
     /// Stages a reply and makes sure this turn is finished before the loop sleeps.
     func stage(_ reply: Turn.Reply, for session: ClientSession) {
+        if let target = session.answering { return stageForwardedAnswer(reply, target) }
         if case .change = reply {
             flushPeers.noteChange(of: &session.flushPeer, stagedBytes: session.stagedBytes, now: loop.now)
         }
@@ -107,7 +108,7 @@ extension Server {
     /// Once a turn ended and the graceful stop waits for nothing more, closes every client
     /// after its output is written.
     func closeClientsIfStopped() {
-        if phase == .stopping, turn.isEmpty, committer.isSettled { closeClientsForStop() }
+        if phase == .stopping, turn.isEmpty, committer.isSettled, forwards.isEmpty { closeClientsForStop() }
     }
 
     /// Tells a waiting flush that nobody may join it any more when a turn that asked for no

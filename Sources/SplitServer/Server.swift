@@ -27,6 +27,15 @@ final class Server: @unchecked Sendable {
     let notifier: SystemdNotifier
     /// Cluster mode: scene ownership and commits through etcd (nil on a single host).
     var cluster: (any ClusterMember)?
+    /// Cluster mode: requests this node forwarded to their scene's owner, by forwarding id.
+    var forwards: [String: PendingForward] = [:]
+    var forwardTimer: LoopTimer?
+    var forwardTimerActive = false
+    /// Cluster mode, on the owner: the session forwarded requests run in, and the forwarding
+    /// ids it ran (with their order, to forget the oldest).
+    var forwardedRequests: ClientSession?
+    var forwardsRun = Set<String>()
+    var forwardsRunOrder: [String] = []
 
     /// The live scenes, their engine and checkpoints.
     var scenes: Scenes
@@ -77,7 +86,7 @@ final class Server: @unchecked Sendable {
     var openFileRoom = Int.max
     var openFileLimit = Int.max
     private(set) var sizeReportSequence: UInt64 = 0
-    private let readBuffer: UnsafeMutableRawBufferPointer
+    let readBuffer: UnsafeMutableRawBufferPointer
     /// Right after the loop's reads: `finishTurn()`.
     private let turnEndHook: LoopHook
     /// Started while a turn is staged: the loop does not sleep before `finishTurn()`.
@@ -389,6 +398,11 @@ extension Server: ConnectionDelegate {
         guard let session = sessions[connection.id] else { return }
         logger.debug("connection \(connection.id): peer finished sending")
         guard !session.isClosing else { return }
+        // A forwarded request's answer is still to come: the close waits for it.
+        if session.awaitingForward != nil {
+            session.closeAfterForward = true
+            return
+        }
         // WIRE: one response per request, so what was read is answered before the close.
         session.isClosing = true
         stage(.close(reason: "peer finished sending"), for: session)

@@ -42,6 +42,9 @@ struct ServerStats {
     var clusterChangesFollowed = 0
     var clusterResyncs = 0
     var clusterTakeovers = 0
+    var clusterForwarded = 0
+    var clusterForwardsRun = 0
+    var clusterForwardsWithdrawn = 0
 
     mutating func count(error code: WireErrorCode) {
         errors[code, default: 0] += 1

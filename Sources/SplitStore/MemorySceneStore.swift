@@ -88,6 +88,9 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
             sessions[insert.session] = SnapshotSession(summary: summary, body: insert.body)
         case let .setMeta(key, value):
             metaValues[key] = value
+        case .answerForwarded:
+            // Only cluster mode forwards requests; this store serves one host.
+            break
         }
     }
 

@@ -85,6 +85,9 @@ extension SQLiteSceneStore {
             try statements.setMeta.bind(key, at: 1)
             try statements.setMeta.bind(value, at: 2)
             try statements.setMeta.run()
+        case .answerForwarded:
+            // Only cluster mode forwards requests; this store serves one host.
+            break
         }
     }
 

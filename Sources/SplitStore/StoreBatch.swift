@@ -24,6 +24,11 @@ public struct StoreBatch: Sendable {
         case insertSnapshotSession(SnapshotSessionInsert)
         /// Sets a daemon-defined key in `meta`.
         case setMeta(key: String, value: String)
+        /// Cluster mode: consumes the request another node forwarded for `scene` (`request`,
+        /// its forwarding id) and records `reply` for that node, in the same transaction as
+        /// the scene's other changes, so that a forwarded request is applied and answered
+        /// exactly once. Only a cluster store sees it; a single-host store has nothing to do.
+        case answerForwarded(scene: String, request: String, reply: [UInt8])
     }
 
     /// The operations, in the order they will apply.
@@ -68,6 +73,10 @@ public struct StoreBatch: Sendable {
 
     public mutating func setMeta(key: String, value: String) {
         operations.append(.setMeta(key: key, value: value))
+    }
+
+    public mutating func answerForwarded(scene: String, request: String, reply: [UInt8]) {
+        operations.append(.answerForwarded(scene: scene, request: request, reply: reply))
     }
 
     /// Appends another batch's operations after this one's.

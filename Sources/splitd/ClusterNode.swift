@@ -22,6 +22,10 @@ final class ClusterNode: SceneStore, ClusterMember {
     /// The etcd revision the node joined at: the watch starts after it.
     private let joinedAt: Int64
     private var watch: SceneWatch?
+    /// Counter of this registration's forwarded requests (their ids).
+    private var forwardCounter: Int64 = 0
+    /// Answers read whose keys are deleted with the next forward.
+    private var answersToDiscard: [String] = []
 
     var node: String { settings.node }
     var endpoints: [String] { settings.endpoints }
@@ -67,9 +71,18 @@ final class ClusterNode: SceneStore, ClusterMember {
                 logger.info(
                     "cluster: node \(settings.node) joined etcd at \(settings.endpoints.joined(separator: ",")) (lease \(store.lease.id), TTL \(store.lease.ttlSeconds) s)"
                 )
-                return ClusterNode(
+                let node = ClusterNode(
                     settings: settings, client: client, options: options, store: store, joinedAt: joinedAt,
                     logger: logger)
+                // Answers to an earlier process of this node were never read by this one.
+                let stale = options.keys.replyPrefix(node: settings.node)
+                _ = try? client.txnBlocking(
+                    .with {
+                        $0.success = [
+                            TxnPlanner.deleteOp(stale, rangeEnd: ClusterKeys.rangeEnd(ofPrefix: stale))
+                        ]
+                    }, timeout: options.txnTimeout)
+                return node
             } catch {
                 if error.isConfiguration { throw error }
                 logger.warning(
@@ -123,7 +136,17 @@ final class ClusterNode: SceneStore, ClusterMember {
 
     private func record(_ scene: String) throws(EtcdError) -> ClusterSceneRecord {
         let (checkpoint, journal) = try store.replay(scene)
-        return ClusterSceneRecord(checkpoint: checkpoint, journal: journal)
+        let inbox = options.keys.inboxPrefix(scene)
+        let pending = try client.rangeBlocking(
+            .with {
+                $0.key = Data(inbox); $0.rangeEnd = Data(ClusterKeys.rangeEnd(ofPrefix: inbox))
+                $0.sortOrder = .ascend; $0.sortTarget = .mod
+            }, timeout: options.txnTimeout)
+        let forwarded = pending.kvs.compactMap { kv -> ForwardedRequest? in
+            guard let (_, request) = options.keys.inboxEntry(ofKey: Array(kv.key)) else { return nil }
+            return ForwardedRequest(request: request, line: Array(kv.value))
+        }
+        return ClusterSceneRecord(checkpoint: checkpoint, journal: journal, forwarded: forwarded)
     }
 
     func owners() -> [String: String]? {
@@ -204,6 +227,8 @@ final class ClusterNode: SceneStore, ClusterMember {
                 out.insertSnapshotSession(session)
             case .setMeta(let key, let value):
                 out.setMeta(key: key, value: value)
+            case .answerForwarded(let scene, let request, let reply):
+                out.answerForwarded(scene: scene, request: request, reply: reply)
             }
         }
         return out
@@ -216,6 +241,7 @@ final class ClusterNode: SceneStore, ClusterMember {
             case .upsertScene(let id, _, _, _), .deleteScene(let id): out.insert(id)
             case .appendJournal(let scene, _, _, _): out.insert(scene)
             case .insertSnapshotSession(let session): out.insert(session.scene)
+            case .answerForwarded(let scene, _, _): out.insert(scene)
             case .setMeta: break
             }
         }
@@ -229,6 +255,69 @@ final class ClusterNode: SceneStore, ClusterMember {
 
     func holds(_ scene: String) -> Bool { store.claims[scene] != nil }
 
+    func ownedSince(_ scene: String) -> Int64? { store.claims[scene]?.token }
+
+    func forward(_ line: [UInt8], scene: String) -> String? {
+        do {
+            try renewIfLost()
+            forwardCounter += 1
+            let request = ClusterKeys.forwardRequest(node: node, lease: store.lease.id, counter: forwardCounter)
+            let keys = options.keys
+            let discard = answersToDiscard
+            // Bound to this node's lease: a request whose sender died goes with it.
+            let response = try client.txnBlocking(
+                .with {
+                    $0.success =
+                        [TxnPlanner.put(keys.inbox(scene, request: request), line, lease: store.lease.id)]
+                        + discard.map { TxnPlanner.deleteOp(keys.reply($0)) }
+                }, timeout: options.txnTimeout)
+            guard response.succeeded else { return nil }
+            answersToDiscard.removeFirst(discard.count)
+            return request
+        } catch {
+            logger.warning("cluster: a request for scene '\(scene)' could not be forwarded: \(error)")
+            return nil
+        }
+    }
+
+    func withdraw(_ request: String, scene: String) -> Bool? {
+        let key = options.keys.inbox(scene, request: request)
+        do {
+            let response = try client.txnBlocking(
+                .with {
+                    $0.compare = [
+                        .with {
+                            $0.key = Data(key); $0.target = .version; $0.result = .greater; $0.version = 0
+                        }
+                    ]
+                    $0.success = [TxnPlanner.deleteOp(key)]
+                }, timeout: options.txnTimeout)
+            return response.succeeded
+        } catch {
+            return nil
+        }
+    }
+
+    func answer(to request: String) -> [UInt8]? {
+        let response = try? client.rangeBlocking(
+            .with { $0.key = Data(options.keys.reply(request)) }, timeout: options.txnTimeout)
+        return response?.kvs.first.map { Array($0.value) }
+    }
+
+    func discardAnswers(_ requests: [String]) {
+        answersToDiscard.append(contentsOf: requests)
+        // Deleted with the next forward; a node that stops forwarding deletes them in bulk.
+        guard answersToDiscard.count >= 64 else { return }
+        let keys = options.keys
+        let discard = answersToDiscard
+        if (try? client.txnBlocking(
+            .with { $0.success = discard.map { TxnPlanner.deleteOp(keys.reply($0)) } },
+            timeout: options.txnTimeout)) != nil
+        {
+            answersToDiscard.removeFirst(discard.count)
+        }
+    }
+
     func startWatching(_ deliver: @escaping @Sendable ([ClusterEvent]) -> Void) {
         watch = SceneWatch(client: client, keys: options.keys, fromRevision: joinedAt + 1) { events, _ in
             deliver(
@@ -239,6 +328,9 @@ final class ClusterNode: SceneStore, ClusterMember {
                     case .sceneDeleted(let scene): .sceneDeleted(scene)
                     case .ownerGone(let scene): .ownerGone(scene)
                     case .resync: .resync
+                    case .forwarded(let scene, let request, let line, let at):
+                        .forwarded(scene: scene, ForwardedRequest(request: request, line: line), at: at)
+                    case .answered(let request, let reply): .answered(request: request, reply: reply)
                     }
                 })
         }

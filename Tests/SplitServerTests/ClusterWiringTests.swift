@@ -20,6 +20,14 @@ final class ScriptedCluster: ClusterMember, @unchecked Sendable {
     var failNext: [String: SceneFailure] = [:]
     var fenceNext: Set<String> = []
     var reachable = true
+    /// Whether `forward` sends (else etcd "did not take" it), what was sent, what a
+    /// withdrawal finds, the answers etcd holds, and the answers commits carried.
+    var forwarding = false
+    var forwardedLines: [(scene: String, request: String, line: [UInt8])] = []
+    var withdrawals: [String: Bool] = [:]
+    var storedAnswers: [String: [UInt8]] = [:]
+    var committedAnswers: [(scene: String, request: String, reply: [UInt8])] = []
+    private var forwardCounter = 0
     private var deliver: (@Sendable ([ClusterEvent]) -> Void)?
 
     init(store: MemorySceneStore, node: String = "node-a") {
@@ -63,6 +71,7 @@ final class ScriptedCluster: ClusterMember, @unchecked Sendable {
                 case .upsertScene(let id, _, _, _), .deleteScene(let id): id
                 case .appendJournal(let scene, _, _, _): scene
                 case .insertSnapshotSession(let session): session.scene
+                case .answerForwarded(let scene, _, _): scene
                 case .setMeta: nil
                 }
             switch scene.flatMap({ failNext[$0] }) {
@@ -79,6 +88,8 @@ final class ScriptedCluster: ClusterMember, @unchecked Sendable {
                         layoutHash: layoutHash)
                 case .insertSnapshotSession(let session): kept.insertSnapshotSession(session)
                 case .setMeta(let key, let value): kept.setMeta(key: key, value: value)
+                case .answerForwarded(let scene, let request, let reply):
+                    committedAnswers.append((scene, request, reply))
                 }
             }
         }
@@ -94,6 +105,19 @@ final class ScriptedCluster: ClusterMember, @unchecked Sendable {
     func holds(_ scene: String) -> Bool { owned.contains(scene) }
     func startWatching(_ deliver: @escaping @Sendable ([ClusterEvent]) -> Void) { self.deliver = deliver }
     func stopWatching() { deliver = nil }
+
+    func forward(_ line: [UInt8], scene: String) -> String? {
+        guard reachable, forwarding else { return nil }
+        forwardCounter += 1
+        let request = "\(node)/1-\(forwardCounter)"
+        forwardedLines.append((scene, request, line))
+        return request
+    }
+
+    func withdraw(_ request: String, scene: String) -> Bool? { withdrawals[request] ?? true }
+    func answer(to request: String) -> [UInt8]? { storedAnswers[request] }
+    func discardAnswers(_ requests: [String]) {}
+    func ownedSince(_ scene: String) -> Int64? { owned.contains(scene) ? 1 : nil }
 
     /// Delivers events as the watch would (from another thread).
     func send(_ events: [ClusterEvent]) { deliver?(events) }
@@ -265,5 +289,122 @@ struct ClusterWiringTests {
         #expect(try viewer.request(["op": "scene.get", "scene": "s"])["owner"] == "node-b")
         #expect(try viewer.request(resize("s", 1000))["revision"] == 3)
         #expect(try store.journal(scene: "s", from: 0).map(\.revision) == [1, 2, 3])
+    }
+
+    /// Polls `condition` (set by the loop thread) for up to 5 s.
+    private func eventually(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<500 {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    @Test func aChangeToASceneOwnedElsewhereIsForwardedAndAppliedOnce() throws {
+        let store = MemorySceneStore()
+        let clusterA = ScriptedCluster(store: store, node: "node-a")
+        let clusterB = ScriptedCluster(store: store, node: "node-b")
+        let nodeA = try TestDaemon(store: store, cluster: clusterA)
+        defer { nodeA.stop() }
+        let nodeB = try TestDaemon(store: store, cluster: clusterB)
+        defer { nodeB.stop() }
+        let writerA = try nodeA.connect()
+        #expect(try writerA.request(create("s"))["revision"] == 1)
+        clusterB.otherOwners["s"] = "node-a"
+        clusterB.forwarding = true
+        let requester = try nodeB.connect(), viewer = try nodeB.connect()
+        #expect(try requester.request(["op": "scene.attach", "scene": "s", "role": "viewer"]).isOK)
+        #expect(try viewer.request(["op": "scene.attach", "scene": "s", "role": "viewer"]).isOK)
+        try requester.send(
+            raw: #"{"id":"r1","op":"resize","scene":"s","width":900,"height":600}"# + "\n"
+                + #"{"id":"r2","op":"ping"}"# + "\n")
+        #expect(eventually { clusterB.forwardedLines.count == 1 })
+        let sent = try #require(clusterB.forwardedLines.first)
+        #expect(sent.scene == "s")
+        #expect(String(decoding: sent.line, as: UTF8.self).contains(#""id":"r1""#))
+        // Parked: not even the ping behind it is answered before the owner's answer.
+        #expect(try requester.readLine(timeout: 300) == nil)
+        // The owner runs it once, although it reaches it twice (the watch, and the record it
+        // read when it took the scene).
+        let forwarded = ForwardedRequest(request: sent.request, line: sent.line)
+        clusterA.send([.forwarded(scene: "s", forwarded, at: 2), .forwarded(scene: "s", forwarded, at: 3)])
+        #expect(eventually { clusterA.committedAnswers.count == 1 })
+        #expect(try writerA.request(["op": "ping"]).isOK)
+        #expect(clusterA.committedAnswers.count == 1)
+        #expect(try store.journal(scene: "s", from: 0).map(\.revision) == [1, 2])
+        let answer = try #require(clusterA.committedAnswers.first)
+        #expect(answer.scene == "s")
+        #expect(answer.request == sent.request)
+        // The sender: the scene's record, then the answer, as one watch response brings them.
+        let entries = try store.journal(scene: "s", from: 2)
+        clusterB.send(entries.map { .journal($0) } + [.answered(request: sent.request, reply: answer.reply)])
+        // The requester gets the answer with its own id and no push of its own change.
+        let reply = try requester.readMessage()
+        #expect(reply["id"] == "r1")
+        #expect(reply["revision"] == 2)
+        #expect(reply["layout"]?["size"]?["width"] == 900)
+        #expect(try requester.response(id: "r2").isOK)
+        let push = try viewer.readMessage()
+        #expect(push["revision"] == 2)
+        #expect(push["layout"] == reply["layout"])
+        let stats = try viewer.request(["op": "stats"])["cluster"]
+        #expect(stats?["forwarded"] == 1)
+        #expect(try writerA.request(["op": "stats"])["cluster"]?["forwardsRun"] == 1)
+    }
+
+    @Test func aRefusedForwardedRequestIsAnsweredWithTheOwnersError() throws {
+        let store = MemorySceneStore()
+        let clusterA = ScriptedCluster(store: store, node: "node-a")
+        let clusterB = ScriptedCluster(store: store, node: "node-b")
+        let nodeA = try TestDaemon(store: store, cluster: clusterA)
+        defer { nodeA.stop() }
+        let nodeB = try TestDaemon(store: store, cluster: clusterB)
+        defer { nodeB.stop() }
+        let writerA = try nodeA.connect()
+        #expect(try writerA.request(create("s")).isOK)
+        clusterB.otherOwners["s"] = "node-a"
+        clusterB.forwarding = true
+        let requester = try nodeB.connect()
+        try requester.send(
+            raw: #"{"id":7,"op":"intent","scene":"s","intent":{"kind":"pop","column":"secondary"}}"# + "\n")
+        #expect(eventually { clusterB.forwardedLines.count == 1 })
+        let sent = try #require(clusterB.forwardedLines.first)
+        clusterA.send([.forwarded(scene: "s", ForwardedRequest(request: sent.request, line: sent.line), at: 2)])
+        #expect(eventually { clusterA.committedAnswers.count == 1 })
+        let answer = try #require(clusterA.committedAnswers.first)
+        clusterB.send([.answered(request: sent.request, reply: answer.reply)])
+        let reply = try requester.readMessage()
+        #expect(reply["id"] == 7)
+        #expect(reply.errorCode == "invalid_intent")
+        #expect(try store.journal(scene: "s", from: 0).map(\.revision) == [1])
+    }
+
+    @Test func aForwardedRequestNobodyAnswersIsWithdrawnOrReadBack() throws {
+        let store = MemorySceneStore()
+        let clusterB = ScriptedCluster(store: store, node: "node-b")
+        let nodeB = try TestDaemon(store: store, cluster: clusterB)
+        defer { nodeB.stop() }
+        let setup = try nodeB.connect()
+        #expect(try setup.request(create("s")).isOK)
+        clusterB.owned.remove("s")
+        clusterB.otherOwners["s"] = "node-a"
+        clusterB.forwarding = true
+        let first = try nodeB.connect(), second = try nodeB.connect()
+        try first.send(raw: #"{"id":1,"op":"resize","scene":"s","width":900,"height":600}"# + "\n")
+        #expect(eventually { clusterB.forwardedLines.count == 1 })
+        // The second one the owner consumed: its answer is in etcd, the watch lost it.
+        try second.send(raw: #"{"id":2,"op":"resize","scene":"s","width":1000,"height":600}"# + "\n")
+        #expect(eventually { clusterB.forwardedLines.count == 2 })
+        let consumed = clusterB.forwardedLines[1].request
+        clusterB.withdrawals[consumed] = false
+        clusterB.storedAnswers[consumed] = Array(#"{"id":2,"ok":true,"revision":2}"#.utf8)
+        // Not consumed: taken back after the patience, never applied.
+        let withdrawn = try first.readMessage(timeout: 8000)
+        #expect(withdrawn["id"] == 1)
+        #expect(withdrawn.errorCode == "unavailable")
+        let readBack = try second.readMessage(timeout: 8000)
+        #expect(readBack["id"] == 2)
+        #expect(readBack["revision"] == 2)
+        #expect(try first.request(["op": "stats"])["cluster"]?["forwardsWithdrawn"] == 1)
     }
 }

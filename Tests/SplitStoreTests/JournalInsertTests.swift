@@ -47,7 +47,7 @@ struct JournalInsertTests {
                             seq: lastSeq, scene: scene, revision: revision, change: Array(batch.change(of: change)),
                             changeType: "blob",
                             layoutHash: layoutHash, layoutHashType: layoutHash == nil ? "null" : "text", at: now))
-                case .insertSnapshotSession, .setMeta:
+                case .insertSnapshotSession, .setMeta, .answerForwarded:
                     break
                 }
             }

@@ -62,7 +62,7 @@ struct StoreModel {
                 !sessions.values.contains(where: { $0.number == session.number })
             else { return false }
             sessions[session.session] = session
-        case .setMeta:
+        case .setMeta, .answerForwarded:
             break
         }
         return true

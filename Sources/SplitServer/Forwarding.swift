@@ -1,0 +1,212 @@
+import SplitLoop
+import SplitWire
+
+/// A request this node forwarded to its scene's owner, waiting for the answer.
+struct PendingForward {
+    var session: Connection.ID
+    var requestID: RequestID
+    var scene: String
+    var owner: String
+    /// Loop time (ms) it was sent, or when the owner was found to have consumed it.
+    var since: UInt64
+    /// The owner consumed it (`withdraw` failed): its answer exists and is only awaited.
+    var consumed = false
+}
+
+/// What the owner's session for forwarded requests is answering now.
+struct ForwardedTarget {
+    var scene: String
+    var request: String
+}
+
+// Cluster mode: a change to a scene another node owns is forwarded to that owner through
+// etcd (docs/CLUSTER.md, "Forwarding"). The sender puts the request line in the scene's inbox
+// and parks the client's connection: nothing more is read from it until the answer comes,
+// so its replies stay in request order. The owner runs the line as if a client of its own
+// had sent it, and its commit consumes the inbox key and puts the answer in one transaction:
+// the request is applied and answered exactly once. The sender writes the owner's answer (the
+// client's own `id` in it) once its watch brings it, after the scene's records of the same
+// transaction, so the client's copy is pushed before it is answered.
+extension Server {
+    /// How long a forwarded request waits for its owner before the sender takes it back (an
+    /// owner that died lets its lease expire first, and another node takes the scene).
+    static let forwardPatienceMilliseconds: UInt64 = 5000
+
+    /// Sends `line` to the owner of `scene` and parks `session` until the answer.
+    func forward(
+        _ line: UnsafeRawBufferPointer, scene: String, owner: String, id: RequestID, from session: ClientSession
+    ) {
+        guard let cluster else { return }
+        guard let request = cluster.forward(Array(line), scene: scene) else {
+            stats.count(error: .unavailable)
+            return reply(
+                error: WireError(
+                    .unavailable,
+                    "scene '\(scene)' is owned by node '\(owner)' and etcd did not take the request for it; nothing was applied, retry"
+                ), id: id, to: session)
+        }
+        stats.clusterForwarded += 1
+        forwards[request] = PendingForward(
+            session: session.id, requestID: id, scene: scene, owner: owner, since: loop.now)
+        session.awaitingForward = request
+        session.isThrottled = true
+        session.connection.pauseReading()
+        startForwardTimer()
+    }
+
+    /// The owner's answer to a request forwarded from here: written to its client, whose
+    /// connection is read again.
+    func deliverAnswer(to request: String, _ reply: [UInt8]) {
+        guard let pending = forwards.removeValue(forKey: request) else { return }
+        cluster?.discardAnswers([request])
+        if forwards.isEmpty { stopForwardTimer() }
+        guard let session = sessions[pending.session] else { return }
+        session.awaitingForward = nil
+        var bytes = reply
+        if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+        stage(.fixed(bytes), for: session)
+        resumeAfterForward(session)
+    }
+
+    /// Answers a parked request without its owner's answer (`unavailable`: it was withdrawn,
+    /// never applied), or closes the connection when its outcome cannot be learned.
+    private func settleWithoutAnswer(_ request: String, withdrawn: Bool) {
+        guard let pending = forwards.removeValue(forKey: request) else { return }
+        if forwards.isEmpty { stopForwardTimer() }
+        guard let session = sessions[pending.session] else { return }
+        session.awaitingForward = nil
+        if withdrawn {
+            stats.clusterForwardsWithdrawn += 1
+            reply(
+                error: WireError(
+                    .unavailable,
+                    "scene '\(pending.scene)': its owner '\(pending.owner)' did not take the request within \(Self.forwardPatienceMilliseconds / 1000) s; nothing was applied, retry"
+                ), id: pending.requestID, to: session)
+            resumeAfterForward(session)
+        } else {
+            // Applied or not, nobody can tell: neither acknowledged nor reported failed.
+            logger.error(
+                "cluster: the answer to a request forwarded for scene '\(pending.scene)' was lost; closing connection \(session.id) without one"
+            )
+            session.isClosing = true
+            stage(.close(reason: "the outcome of a forwarded request could not be learned"), for: session)
+        }
+    }
+
+    private func resumeAfterForward(_ session: ClientSession) {
+        if session.closeAfterForward {
+            session.isClosing = true
+            stage(.close(reason: "peer finished sending"), for: session)
+        } else {
+            resumeIfCaughtUp(session)
+        }
+    }
+
+    /// Every `forwardPatienceMilliseconds` without an answer: a request its owner did not
+    /// consume is taken back (`unavailable`); one it consumed is read from etcd directly.
+    func checkForwards() {
+        guard let cluster else { return }
+        let now = loop.now
+        for (request, pending) in forwards where now >= pending.since + Self.forwardPatienceMilliseconds {
+            if pending.consumed {
+                if let answer = cluster.answer(to: request) {
+                    deliverAnswer(to: request, answer)
+                } else {
+                    settleWithoutAnswer(request, withdrawn: false)
+                }
+                continue
+            }
+            switch cluster.withdraw(request, scene: pending.scene) {
+            case true?:
+                settleWithoutAnswer(request, withdrawn: true)
+            case false?:
+                forwards[request]?.consumed = true
+                forwards[request]?.since = now
+            case nil:
+                // etcd did not answer: asked again at the next tick.
+                break
+            }
+        }
+    }
+
+    private func startForwardTimer() {
+        if forwardTimer == nil {
+            forwardTimer = LoopTimer(loop: loop) { [unowned self] in
+                self.checkForwards()
+                self.closeClientsIfStopped()
+            }
+        }
+        guard !forwardTimerActive else { return }
+        forwardTimerActive = true
+        forwardTimer?.start(delay: 250, interval: 250)
+    }
+
+    private func stopForwardTimer() {
+        guard forwardTimerActive else { return }
+        forwardTimerActive = false
+        forwardTimer?.stop()
+    }
+
+    /// On the owner: runs a request another node forwarded for `scene`, once. Its answer goes
+    /// into the turn's batch (`stage`), committed with the scene's changes.
+    func runForwarded(_ forwarded: ForwardedRequest, scene: String) {
+        guard forwardsRun.insert(forwarded.request).inserted else { return }
+        forwardsRunOrder.append(forwarded.request)
+        if forwardsRunOrder.count > Self.forwardsRemembered {
+            forwardsRun.remove(forwardsRunOrder.removeFirst())
+        }
+        guard let session = forwardedRequestsSession() else { return }
+        stats.clusterForwardsRun += 1
+        session.answering = ForwardedTarget(scene: scene, request: forwarded.request)
+        defer { session.answering = nil }
+        forwarded.line.withUnsafeBytes { handle(line: $0, from: session) }
+    }
+
+    /// How many forwarded requests the owner remembers having run (a request can reach it
+    /// twice: in the record read when it took the scene and from the watch).
+    static let forwardsRemembered = 65536
+
+    /// The session forwarded requests run in: it reads and writes nothing; `stage` takes its
+    /// replies into the batch.
+    private func forwardedRequestsSession() -> ClientSession? {
+        if let session = forwardedRequests { return session }
+        guard
+            let connection = Connection(
+                unconnected: sessions.takeNextID(), loop: loop, maxLineLength: settings.maxLineLength,
+                readBuffer: readBuffer, delegate: self)
+        else {
+            logger.error("cluster: no socket pair for the session of forwarded requests")
+            return nil
+        }
+        let session = ClientSession(connection: connection)
+        forwardedRequests = session
+        return session
+    }
+
+    /// `stage` for the session of forwarded requests: the reply becomes the batch's answer
+    /// to the sending node (pushes and notices have nobody to go to).
+    func stageForwardedAnswer(_ reply: Turn.Reply, _ target: ForwardedTarget) {
+        let bytes: [UInt8]
+        switch reply {
+        case .fixed(let b), .read(let b, _, _), .attach(let b, _, _), .readStaged(let b, _, _): bytes = b
+        case .change(let range, _, _): bytes = Array(turn.changeReplyBytes[range])
+        case .push, .notice, .close: return
+        }
+        turn.batch.answerForwarded(scene: target.scene, request: target.request, reply: bytes)
+        scheduleTurn()
+    }
+
+    /// For the answers among `events` to requests forwarded from here: the connection each
+    /// one's scene push at its revision must skip (the answer carries that layout, as a
+    /// local change's reply does).
+    func answeredRevisions(in events: [ClusterEvent]) -> [String: [Int: Connection.ID]] {
+        var out: [String: [Int: Connection.ID]] = [:]
+        for event in events {
+            guard case .answered(let request, let reply) = event, let pending = forwards[request],
+                let revision = (try? JSONParser.parse(reply))?["revision"]?.int
+            else { continue }
+            out[pending.scene, default: [:]][Int(revision)] = pending.session
+        }
+        return out
+    }
+}
