@@ -181,7 +181,9 @@ public final class EtcdSceneStore: SceneStore {
             }
         let prefix = keys.journalPrefix(scene)
         let kvs = try rangeAll(from: prefix, to: ClusterKeys.rangeEnd(ofPrefix: prefix), at: first.header.revision)
-        return (checkpoint, kvs.compactMap(journalEntry))
+        // Entries the checkpoint covers stay until the next checkpoint (`TxnPlanner`).
+        let above = checkpoint?.revision ?? 0
+        return (checkpoint, kvs.compactMap(journalEntry).filter { $0.revision > above })
     }
 
     private func journalEntry(_ kv: Etcdserverpb_KeyValue) -> JournalEntry? {
@@ -486,8 +488,16 @@ public final class EtcdSceneStore: SceneStore {
     /// covers in its own transaction), so the tails are the whole journal.
     public func journalTails() throws(StoreError) -> [JournalEntry] {
         try wrap("read journal tails") { () throws(EtcdError) in
-            try rangeAll(from: keys.allJournals, to: ClusterKeys.rangeEnd(ofPrefix: keys.allJournals)).compactMap(
-                journalEntry)
+            // Above each scene's checkpoint only: the entries it covers stay until the next
+            // one (`TxnPlanner`). Heads first: an entry put after them is above them.
+            var checkpointOf: [String: Int64] = [:]
+            for kv in try rangeAll(from: keys.allHeads, to: ClusterKeys.rangeEnd(ofPrefix: keys.allHeads)) {
+                if let scene = keys.scene(ofSceneKey: Array(kv.key)), let head = SceneHead(decoding: Array(kv.value)) {
+                    checkpointOf[scene] = head.checkpointRevision
+                }
+            }
+            return try rangeAll(from: keys.allJournals, to: ClusterKeys.rangeEnd(ofPrefix: keys.allJournals))
+                .compactMap(journalEntry).filter { $0.revision > checkpointOf[$0.scene, default: 0] }
         }
     }
 

@@ -67,9 +67,14 @@ public struct PlannedTxn: Sendable {
 ///   claim's. The failure branch reads both keys back, so a refused transaction says why in
 ///   the same round trip.
 /// - A key is written at most once per transaction and never both put and deleted (etcd
-///   refuses "duplicate key given in txn request"): a checkpoint's deletion of the journal
-///   entries it covers replaces the puts of those entries, and a scene deletion ends its
-///   segment (a re-creation goes in the next transaction).
+///   refuses "duplicate key given in txn request"): a checkpoint deletes the journal entries
+///   below the transaction's own, and a scene deletion ends its segment (a re-creation goes
+///   in the next transaction).
+/// - Every change gets its journal entry, even one a checkpoint of the same transaction
+///   covers, and the entries come before the checkpoint in the transaction: a node following
+///   the scene applies each revision in order (and pushes each one) before it sees the
+///   checkpoint, which it then already has. The entries a checkpoint covers go with the next
+///   checkpoint; a replay skips them.
 public enum TxnPlanner {
     public static let defaultMaxOps = 128
     public static let defaultMaxBytes = 1 << 20
@@ -209,7 +214,6 @@ public enum TxnPlanner {
                 let created = head?.createdAt ?? now
                 checkpoint = CheckpointRecord(
                     revision: revision, device: device, state: state, createdAt: created, updatedAt: now)
-                journal.removeAll { $0.0 <= revision }
                 head = SceneHead(
                     revision: max(revision, head?.revision ?? 0), device: device, checkpointRevision: revision,
                     createdAt: created, updatedAt: now, writer: claim.token)
@@ -257,12 +261,13 @@ public enum TxnPlanner {
             ops.append(deleteOp(keys.head(scene)))
             return (ops + answerOps, nil, nil)
         }
-        if let checkpoint {
-            ops.append(put(keys.checkpoint(scene), checkpoint.encoded))
-            ops.append(deleteOp(keys.journalPrefix(scene), rangeEnd: keys.journal(scene, checkpoint.revision + 1)))
-        }
         for (revision, record) in journal {
             ops.append(put(keys.journal(scene, revision), record.encoded))
+        }
+        if let checkpoint {
+            ops.append(put(keys.checkpoint(scene), checkpoint.encoded))
+            let below = min(checkpoint.revision + 1, journal.first?.0 ?? Int64.max)
+            ops.append(deleteOp(keys.journalPrefix(scene), rangeEnd: keys.journal(scene, below)))
         }
         for s in sessions {
             let record = SessionRecord(

@@ -26,6 +26,13 @@ extension Server {
         case .readsScene, .fixed, .perRequest: take = false
         case .changesScene, .records, .attachesScene: take = true
         }
+        // A scene followed here whose owner is known (the watch says when it goes): no etcd
+        // read before forwarding.
+        if take, entry.reply != .attachesScene, session.answering == nil, scenes[scene] != nil,
+            let owner = knownOwners[scene]
+        {
+            return .forward(owner: owner)
+        }
         switch cluster.claim(scene, take: take) {
         case .owned:
             return .local
@@ -37,7 +44,10 @@ extension Server {
             runForwarded(record.forwarded, scene: scene)
             return .local
         case .ownedElsewhere(let node, let record):
-            adopt(scene, record, owned: false)
+            // A copy followed here is kept: the watch brings each revision in order, and
+            // replacing it with etcd's newer one would skip the pushes in between.
+            if scenes[scene] == nil { adopt(scene, record, owned: false) }
+            knownOwners[scene] = node
             // An attach changes the scene only with a window's size: one that changes
             // nothing follows the owner's revisions here (a change it makes is refused at
             // commit, `unavailable`).
@@ -105,12 +115,16 @@ extension Server {
     /// node with clients of the scene takes it.
     func applyClusterEvents(_ events: [ClusterEvent]) {
         guard let cluster else { return }
-        guard phase == .running else {
-            // A stop waits for the answers to requests forwarded from here.
-            for case .answered(let request, let reply) in events { deliverAnswer(to: request, reply) }
-            return
+        // Answers first, as a local change's reply is staged before its pushes; their clients
+        // are read again only once the records of the same response are applied (below), so
+        // that nothing they send next sees an older copy.
+        var answered: [ClientSession] = []
+        for case .answered(let request, let reply) in events {
+            if let session = stageAnswer(to: request, reply) { answered.append(session) }
         }
-        let answered = forwards.isEmpty ? [:] : answeredRevisions(in: events)
+        defer { for session in answered { resumeAfterForward(session) } }
+        // A stop waits for the answers to requests forwarded from here, and takes nothing else.
+        guard phase == .running else { return }
         for event in events {
             switch event {
             case .journal(let entry):
@@ -134,18 +148,19 @@ extension Server {
                 broadcast(
                     scene: entry.scene,
                     fields: ChangeFields(
-                        revision: transition.state.revision, layout: transition.layout, events: transition.events),
-                    excluding: answered[entry.scene]?[transition.state.revision])
+                        revision: transition.state.revision, layout: transition.layout, events: transition.events))
             case .checkpoint(let stored):
                 guard !cluster.holds(stored.id) else { continue }
                 if let live = scenes[stored.id], live.state.revision >= Int(stored.revision) { continue }
                 _ = adopt(stored.id, ClusterSceneRecord(checkpoint: stored, journal: []), owned: false)
             case .sceneDeleted(let scene):
+                knownOwners[scene] = nil
                 guard !cluster.holds(scene), scenes[scene] != nil, !turn.changedSceneIDs.contains(scene) else {
                     continue
                 }
                 removeFollowedScene(scene)
             case .ownerGone(let scene):
+                knownOwners[scene] = nil
                 guard !cluster.holds(scene), sessions.attachments[scene]?.isEmpty == false else { continue }
                 takeOver(scene)
             case .resync:
@@ -157,8 +172,8 @@ extension Server {
                 // came with the record it read then.
                 guard let since = cluster.ownedSince(scene), at > since else { continue }
                 runForwarded(forwarded, scene: scene)
-            case .answered(let request, let reply):
-                deliverAnswer(to: request, reply)
+            case .answered:
+                continue
             }
         }
     }

@@ -25,8 +25,8 @@ struct ForwardedTarget {
 // so its replies stay in request order. The owner runs the line as if a client of its own
 // had sent it, and its commit consumes the inbox key and puts the answer in one transaction:
 // the request is applied and answered exactly once. The sender writes the owner's answer (the
-// client's own `id` in it) once its watch brings it, after the scene's records of the same
-// transaction, so the client's copy is pushed before it is answered.
+// client's own `id` in it) once its watch brings it, with the scene's records of the same
+// transaction: the reply first, then the pushes, as for a change made here.
 extension Server {
     /// How long a forwarded request waits for its owner before the sender takes it back (an
     /// owner that died lets its lease expire first, and another node takes the scene).
@@ -57,15 +57,21 @@ extension Server {
     /// The owner's answer to a request forwarded from here: written to its client, whose
     /// connection is read again.
     func deliverAnswer(to request: String, _ reply: [UInt8]) {
-        guard let pending = forwards.removeValue(forKey: request) else { return }
+        if let session = stageAnswer(to: request, reply) { resumeAfterForward(session) }
+    }
+
+    /// Stages the owner's answer for its client; the client, to be read again
+    /// (`resumeAfterForward`) once the scene's records that came with the answer are applied.
+    func stageAnswer(to request: String, _ reply: [UInt8]) -> ClientSession? {
+        guard let pending = forwards.removeValue(forKey: request) else { return nil }
         cluster?.discardAnswers([request])
         if forwards.isEmpty { stopForwardTimer() }
-        guard let session = sessions[pending.session] else { return }
+        guard let session = sessions[pending.session] else { return nil }
         session.awaitingForward = nil
         var bytes = reply
         if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
         stage(.fixed(bytes), for: session)
-        resumeAfterForward(session)
+        return session
     }
 
     /// Answers a parked request without its owner's answer (`unavailable`: it was withdrawn,
@@ -93,7 +99,7 @@ extension Server {
         }
     }
 
-    private func resumeAfterForward(_ session: ClientSession) {
+    func resumeAfterForward(_ session: ClientSession) {
         if session.closeAfterForward {
             session.isClosing = true
             stage(.close(reason: "peer finished sending"), for: session)
@@ -194,19 +200,5 @@ extension Server {
         }
         turn.batch.answerForwarded(scene: target.scene, request: target.request, reply: bytes)
         scheduleTurn()
-    }
-
-    /// For the answers among `events` to requests forwarded from here: the connection each
-    /// one's scene push at its revision must skip (the answer carries that layout, as a
-    /// local change's reply does).
-    func answeredRevisions(in events: [ClusterEvent]) -> [String: [Int: Connection.ID]] {
-        var out: [String: [Int: Connection.ID]] = [:]
-        for event in events {
-            guard case .answered(let request, let reply) = event, let pending = forwards[request],
-                let revision = (try? JSONParser.parse(reply))?["revision"]?.int
-            else { continue }
-            out[pending.scene, default: [:]][Int(revision)] = pending.session
-        }
-        return out
     }
 }

@@ -29,6 +29,9 @@ final class Server: @unchecked Sendable {
     var cluster: (any ClusterMember)?
     /// Cluster mode: requests this node forwarded to their scene's owner, by forwarding id.
     var forwards: [String: PendingForward] = [:]
+    /// Cluster mode: the owner of each scene followed here, as last read (cleared when the
+    /// watch says the owner is gone).
+    var knownOwners: [String: String] = [:]
     var forwardTimer: LoopTimer?
     var forwardTimerActive = false
     /// Cluster mode, on the owner: the session forwarded requests run in, and the forwarding

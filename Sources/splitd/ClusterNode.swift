@@ -183,7 +183,7 @@ final class ClusterNode: SceneStore, ClusterMember {
             for scene in Self.scenes(of: batch) { report.notApplied[scene] = "no lease: \(error)" }
             return report
         }
-        let outcome = store.commitDetailed(Self.withoutCoveredJournal(batch))
+        let outcome = store.commitDetailed(batch)
         var report = ClusterCommitReport()
         report.fenced = Set(outcome.fenced.keys)
         report.indeterminate = outcome.indeterminate
@@ -199,39 +199,6 @@ final class ClusterNode: SceneStore, ClusterMember {
         }
         if !outcome.metaCommitted { logger.warning("cluster: daemon values (meta) of a commit were not stored") }
         return report
-    }
-
-    /// The batch without the journal entries a checkpoint of the same batch covers (a
-    /// creation, a change that is also checkpointed): etcd refuses a transaction that puts a
-    /// journal key the checkpoint's delete range holds, and the checkpoint carries the state.
-    static func withoutCoveredJournal(_ batch: StoreBatch) -> StoreBatch {
-        var checkpointed: [String: Int64] = [:]
-        for operation in batch.operations {
-            if case .upsertScene(let id, _, let revision, _) = operation {
-                checkpointed[id] = max(checkpointed[id] ?? 0, revision)
-            }
-        }
-        guard !checkpointed.isEmpty else { return batch }
-        var out = StoreBatch()
-        for operation in batch.operations {
-            switch operation {
-            case .upsertScene(let id, let device, let revision, let state):
-                out.upsertScene(id: id, device: device, revision: revision, state: state)
-            case .deleteScene(let id):
-                out.deleteScene(id: id)
-            case .appendJournal(let scene, let revision, let change, let layoutHash):
-                if let covered = checkpointed[scene], revision <= covered { continue }
-                out.appendJournal(
-                    scene: scene, revision: revision, change: Array(batch.change(of: change)), layoutHash: layoutHash)
-            case .insertSnapshotSession(let session):
-                out.insertSnapshotSession(session)
-            case .setMeta(let key, let value):
-                out.setMeta(key: key, value: value)
-            case .answerForwarded(let scene, let request, let reply):
-                out.answerForwarded(scene: scene, request: request, reply: reply)
-            }
-        }
-        return out
     }
 
     private static func scenes(of batch: StoreBatch) -> Set<String> {

@@ -67,7 +67,7 @@ final class TxnPlannerTests: XCTestCase {
         XCTAssertEqual(plans[0].request.failure.count, 2)
     }
 
-    func testACheckpointDeletesTheEntriesItCoversInItsTransactionAndPutsNoneOfThem() {
+    func testACheckpointKeepsItsTransactionsEntriesBeforeItAndDeletesTheOlderOnes() {
         var batch = StoreBatch()
         batch.appendJournal(scene: "c", revision: 4, change: [4])
         batch.appendJournal(scene: "c", revision: 5, change: [5])
@@ -86,10 +86,14 @@ final class TxnPlannerTests: XCTestCase {
         }
         XCTAssertEqual(deletes.count, 1)
         XCTAssertEqual(deletes[0].key, keys.journalPrefix("c"))
-        XCTAssertEqual(deletes[0].end, keys.journal("c", 6))
-        XCTAssertTrue(puts.contains(keys.journal("c", 6)))
-        XCTAssertFalse(puts.contains(keys.journal("c", 5)))
-        XCTAssertFalse(puts.contains(keys.journal("c", 4)))
+        // Below the transaction's first entry: those of earlier transactions.
+        XCTAssertEqual(deletes[0].end, keys.journal("c", 4))
+        // Every revision has its entry, before the checkpoint: a follower applies 4, 5, 6 in
+        // order and then finds the checkpoint at 5 already applied.
+        let journalPuts = puts.filter { $0.starts(with: keys.journalPrefix("c")) }
+        XCTAssertEqual(journalPuts, [keys.journal("c", 4), keys.journal("c", 5), keys.journal("c", 6)])
+        let checkpointAt = try! XCTUnwrap(puts.firstIndex(of: keys.checkpoint("c")))
+        XCTAssertGreaterThan(checkpointAt, try! XCTUnwrap(puts.firstIndex(of: keys.journal("c", 6))))
         // No key is both put and inside a deleted range (etcd refuses such a transaction).
         for key in puts {
             for d in deletes {

@@ -338,11 +338,15 @@ struct ClusterWiringTests {
         // The sender: the scene's record, then the answer, as one watch response brings them.
         let entries = try store.journal(scene: "s", from: 2)
         clusterB.send(entries.map { .journal($0) } + [.answered(request: sent.request, reply: answer.reply)])
-        // The requester gets the answer with its own id and no push of its own change.
+        // The requester gets the answer with its own id, then the push of its change (it is
+        // attached), as from a change made on its own node.
         let reply = try requester.readMessage()
         #expect(reply["id"] == "r1")
         #expect(reply["revision"] == 2)
         #expect(reply["layout"]?["size"]?["width"] == 900)
+        let ownPush = try requester.readMessage()
+        #expect(ownPush["event"] == "layout")
+        #expect(ownPush["revision"] == 2)
         #expect(try requester.response(id: "r2").isOK)
         let push = try viewer.readMessage()
         #expect(push["revision"] == 2)
