@@ -44,7 +44,8 @@ final class ClientSession {
     /// The protocol version announced by `hello`, if any.
     var announcedProtocol: Int?
     /// Cluster mode: the forwarding id of this client's request its scene's owner is
-    /// answering; nothing more is read from it until then (`Forwarding.swift`).
+    /// answering (empty until it is sent at the end of the turn); nothing more is read from
+    /// it until then (`Forwarding.swift`).
     var awaitingForward: String?
     /// The peer finished sending while a forwarded request was out: close after its answer.
     var closeAfterForward = false

@@ -43,9 +43,11 @@ public protocol ClusterMember: AnyObject {
     /// Ends the watch.
     func stopWatching()
 
-    /// Sends a request line for `scene` to its owner (its etcd inbox); the forwarding id, or
-    /// nil when etcd did not answer (nothing was sent).
-    func forward(_ line: [UInt8], scene: String) -> String?
+    /// Sends request lines to their scenes' owners (their etcd inboxes) in one transaction;
+    /// their forwarding ids in the same order, or nil when etcd did not take them (none was
+    /// sent). At most `TxnPlanner`'s 128 operations' worth: the caller sends at most
+    /// `Server.forwardsPerTransaction`.
+    func forward(_ requests: [(line: [UInt8], scene: String)]) -> [String]?
 
     /// Takes back a forwarded request its owner has not consumed: true when withdrawn (it
     /// will never be applied), false when the owner consumed it (its answer exists), nil
@@ -58,6 +60,10 @@ public protocol ClusterMember: AnyObject {
 
     /// Answers read are no longer needed: their keys go (with the next forward, or now).
     func discardAnswers(_ requests: [String])
+
+    /// Gives up `scene` (its owner key goes), for one taken by a request that then failed
+    /// and left no scene: another node may take it at once.
+    func release(_ scene: String)
 
     /// The etcd revision at which this node took `scene` (its fencing token), nil when it
     /// does not hold it. A forwarded request put before it was consumed by an earlier owner

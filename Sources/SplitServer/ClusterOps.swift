@@ -42,6 +42,7 @@ extension Server {
                 "cluster: node \(cluster.node) now owns scene '\(scene)' at revision \(scenes[scene]?.state.revision ?? 0)"
             )
             runForwarded(record.forwarded, scene: scene)
+            claimedByRequest = scene
             return .local
         case .ownedElsewhere(let node, let record):
             // A copy followed here is kept: the watch brings each revision in order, and

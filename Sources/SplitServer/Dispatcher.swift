@@ -30,7 +30,13 @@ extension Server {
             }
         } catch {
             reply(error: error, id: request.id, to: session)
+            // A scene taken for a request that failed and left no scene (a refused
+            // `scene.create`) is given up, not held until the node's lease ends.
+            if let claimed = claimedByRequest, scenes[claimed] == nil, !turn.changedSceneIDs.contains(claimed) {
+                cluster?.release(claimed)
+            }
         }
+        claimedByRequest = nil
     }
 
     /// The kind `entry` declares, for this request's scene. Only an entry whose kind names a

@@ -22,6 +22,7 @@ extension Server {
 
     /// The check-phase `LoopHook`, right after the loop's reads: commit once, flush, then answer.
     func finishTurn() {
+        if !unsentForwards.isEmpty { sendForwards() }
         guard !turn.isEmpty else {
             stats.clientsReadThisTurn = 0
             stats.linesThisTurn = 0
@@ -108,7 +109,9 @@ extension Server {
     /// Once a turn ended and the graceful stop waits for nothing more, closes every client
     /// after its output is written.
     func closeClientsIfStopped() {
-        if phase == .stopping, turn.isEmpty, committer.isSettled, forwards.isEmpty { closeClientsForStop() }
+        if phase == .stopping, turn.isEmpty, committer.isSettled, forwards.isEmpty, unsentForwards.isEmpty {
+            closeClientsForStop()
+        }
     }
 
     /// Tells a waiting flush that nobody may join it any more when a turn that asked for no

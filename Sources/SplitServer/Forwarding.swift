@@ -32,26 +32,53 @@ extension Server {
     /// owner that died lets its lease expire first, and another node takes the scene).
     static let forwardPatienceMilliseconds: UInt64 = 5000
 
-    /// Sends `line` to the owner of `scene` and parks `session` until the answer.
+    /// Parks `session` until the owner of `scene` answers `line`, which goes to it with the
+    /// turn's other forwards (`sendForwards`, one etcd transaction).
     func forward(
         _ line: UnsafeRawBufferPointer, scene: String, owner: String, id: RequestID, from session: ClientSession
     ) {
-        guard let cluster else { return }
-        guard let request = cluster.forward(Array(line), scene: scene) else {
-            stats.count(error: .unavailable)
-            return reply(
-                error: WireError(
-                    .unavailable,
-                    "scene '\(scene)' is owned by node '\(owner)' and etcd did not take the request for it; nothing was applied, retry"
-                ), id: id, to: session)
-        }
-        stats.clusterForwarded += 1
-        forwards[request] = PendingForward(
-            session: session.id, requestID: id, scene: scene, owner: owner, since: loop.now)
-        session.awaitingForward = request
+        let pending = PendingForward(session: session.id, requestID: id, scene: scene, owner: owner, since: loop.now)
+        unsentForwards.append((pending, Array(line)))
+        session.awaitingForward = ""
         session.isThrottled = true
         session.connection.pauseReading()
-        startForwardTimer()
+        scheduleTurn()
+    }
+
+    /// Most forwards in one transaction: under etcd's 128 operations, with room for
+    /// deleting answers already read.
+    static let forwardsPerTransaction = 96
+
+    /// At the end of a turn: sends the turn's forwards, one transaction per
+    /// `forwardsPerTransaction`; those etcd did not take are answered `unavailable`.
+    func sendForwards() {
+        guard let cluster, !unsentForwards.isEmpty else { return }
+        let unsent = unsentForwards
+        unsentForwards.removeAll(keepingCapacity: true)
+        for start in stride(from: 0, to: unsent.count, by: Self.forwardsPerTransaction) {
+            let chunk = unsent[start..<min(unsent.count, start + Self.forwardsPerTransaction)]
+            let ids = cluster.forward(chunk.map { ($0.line, $0.pending.scene) })
+            for (offset, entry) in chunk.enumerated() {
+                guard let session = sessions[entry.pending.session] else { continue }
+                guard let ids else {
+                    session.awaitingForward = nil
+                    stats.count(error: .unavailable)
+                    reply(
+                        error: WireError(
+                            .unavailable,
+                            "scene '\(entry.pending.scene)' is owned by node '\(entry.pending.owner)' and etcd did not take the request for it; nothing was applied, retry"
+                        ), id: entry.pending.requestID, to: session)
+                    resumeAfterForward(session)
+                    continue
+                }
+                stats.clusterForwarded += 1
+                var pending = entry.pending
+                pending.since = loop.now
+                forwards[ids[offset]] = pending
+                session.awaitingForward = ids[offset]
+            }
+        }
+        if !forwards.isEmpty { startForwardTimer() }
     }
 
     /// The owner's answer to a request forwarded from here: written to its client, whose

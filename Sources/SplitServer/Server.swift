@@ -29,9 +29,14 @@ final class Server: @unchecked Sendable {
     var cluster: (any ClusterMember)?
     /// Cluster mode: requests this node forwarded to their scene's owner, by forwarding id.
     var forwards: [String: PendingForward] = [:]
+    /// Cluster mode: forwards of this turn, sent at its end (`sendForwards`).
+    var unsentForwards: [(pending: PendingForward, line: [UInt8])] = []
     /// Cluster mode: the owner of each scene followed here, as last read (cleared when the
     /// watch says the owner is gone).
     var knownOwners: [String: String] = [:]
+    /// Cluster mode: the scene the request being handled took (`claimInCluster`), given up
+    /// again if the request fails and leaves no such scene.
+    var claimedByRequest: String?
     var forwardTimer: LoopTimer?
     var forwardTimerActive = false
     /// Cluster mode, on the owner: the session forwarded requests run in, and the forwarding

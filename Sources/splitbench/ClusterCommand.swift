@@ -20,9 +20,12 @@ struct ClusterCommand: ParsableCommand {
             transaction plus a checkpoint every --checkpoint-every changes), `watch` (a put \
             through the first endpoint, the event on a watcher connected to the second). \
             Every key lives under --prefix, deleted at the end. \
-            Daemon-level parts through `splitd --cluster` (`daemon-change`, `daemon-push`, \
-            `failover`) are named for the figures through the daemon and not measured yet: \
-            asked for, they stop the run before it starts and say why (docs/CLUSTER.md). \
+            Daemon-level parts start `splitd --cluster` nodes (--splitd, default: next to \
+            splitbench) on the same etcd: `daemon-change` (W writers, each changing a scene \
+            of its own owned by node A, connected to A, then to B so that every change is \
+            forwarded to A through etcd), `daemon-push` (a change acknowledged on A until B \
+            pushes it, --push-events times), `failover` (the owner SIGKILLed: time until the \
+            other node answers a change, --failover-rounds times). \
             One RESULT line per measurement, then a table. Exit status 3 when any request failed.
             """)
 
@@ -83,11 +86,20 @@ struct ClusterCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Daemon parts: splitd binary (default: next to splitbench).", valueName: "path"))
     var splitd: String?
 
+    @Option(help: "daemon-push: changes measured (one at a time).")
+    var pushEvents = 200
+
+    @Option(help: "failover: rounds (two fresh nodes each).")
+    var failoverRounds = 3
+
     func validate() throws {
         guard writers.allSatisfy({ $0 >= 1 && $0 <= 1000 }) else { throw ValidationError("--writers: 1...1000 each") }
         guard connections >= 1 && connections <= 100 else { throw ValidationError("--connections: 1...100") }
         guard txnTimeout > 0 && txnTimeout <= 60 else { throw ValidationError("--txn-timeout: (0, 60] seconds") }
         guard seconds > 0, warmup >= 0 else { throw ValidationError("--seconds must be > 0, --warmup >= 0") }
+        guard pushEvents >= 1, failoverRounds >= 1 else {
+            throw ValidationError("--push-events and --failover-rounds must be >= 1")
+        }
         guard valueBytes >= 1, stateBytes >= 1, checkpointEvery >= 1, watchEvents >= 1 else {
             throw ValidationError("--value-bytes, --state-bytes, --checkpoint-every and --watch-events must be >= 1")
         }
@@ -155,8 +167,27 @@ struct ClusterCommand: ParsableCommand {
                 break
             }
         }
+        let nodes = ClusterDaemonParts(
+            splitd: splitd ?? ClusterDaemonParts.defaultSplitd, endpoints: urls, workDir: workDir, prefix: prefix,
+            tls: tlsCA.map { ($0, tlsCert!, tlsKey!) })
         for part in daemonParts {
-            print(try ClusterDaemonParts.run(part))
+            var results: [ClusterResult] = []
+            switch part {
+            case .daemonChange:
+                for count in writers {
+                    results.append(
+                        try nodes.changes(writers: count, forwarded: false, warmup: warmup, seconds: seconds))
+                    results.append(try nodes.changes(writers: count, forwarded: true, warmup: warmup, seconds: seconds))
+                }
+            case .daemonPush: results.append(try nodes.pushes(count: pushEvents))
+            case .failover: results.append(try nodes.failovers(rounds: failoverRounds))
+            case .put, .store, .watch: break
+            }
+            for result in results {
+                print(result.line)
+                table.add(result.row)
+                failed = failed || result.errors > 0
+            }
         }
         print("")
         print(table.render())

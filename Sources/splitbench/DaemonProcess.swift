@@ -16,6 +16,8 @@ final class DaemonProcess {
         var environment: [String: String] = [:]
         /// Database file name inside `directory` (reuse it to restart on the same data).
         var databaseName = "bench.db"
+        /// More command-line arguments (e.g. `--cluster`).
+        var extraArguments: [String] = []
     }
 
     let launch: Launch
@@ -35,6 +37,7 @@ final class DaemonProcess {
         shared.databaseName = launch.databaseName
         shared.durability = launch.durability
         shared.environment = launch.environment
+        shared.extraArguments = launch.extraArguments
         // A config file in the caller's environment must not change what is measured.
         shared.unsetting = ["SPLITD_CONFIG"]
         if let cpu = launch.cpu, let taskset = ChildProcess.findExecutable("taskset") {

@@ -1,4 +1,5 @@
 #if Cluster
+import EtcdAPI
 import Foundation
 import Logging
 import SplitCluster
@@ -224,25 +225,37 @@ final class ClusterNode: SceneStore, ClusterMember {
 
     func ownedSince(_ scene: String) -> Int64? { store.claims[scene]?.token }
 
-    func forward(_ line: [UInt8], scene: String) -> String? {
+    func release(_ scene: String) {
+        do {
+            try store.release(scene)
+        } catch {
+            // The key goes with the node's lease anyway.
+            logger.warning("cluster: scene '\(scene)' could not be given up: \(error)")
+        }
+    }
+
+    func forward(_ requests: [(line: [UInt8], scene: String)]) -> [String]? {
         do {
             try renewIfLost()
-            forwardCounter += 1
-            let request = ClusterKeys.forwardRequest(node: node, lease: store.lease.id, counter: forwardCounter)
             let keys = options.keys
-            let discard = answersToDiscard
-            // Bound to this node's lease: a request whose sender died goes with it.
+            var ids: [String] = []
+            var puts: [Etcdserverpb_RequestOp] = []
+            for request in requests {
+                forwardCounter += 1
+                let id = ClusterKeys.forwardRequest(node: node, lease: store.lease.id, counter: forwardCounter)
+                ids.append(id)
+                // Bound to this node's lease: a request whose sender died goes with it.
+                puts.append(TxnPlanner.put(keys.inbox(request.scene, request: id), request.line, lease: store.lease.id))
+            }
+            let discard = Array(answersToDiscard.prefix(max(0, TxnPlanner.defaultMaxOps - puts.count)))
             let response = try client.txnBlocking(
-                .with {
-                    $0.success =
-                        [TxnPlanner.put(keys.inbox(scene, request: request), line, lease: store.lease.id)]
-                        + discard.map { TxnPlanner.deleteOp(keys.reply($0)) }
-                }, timeout: options.txnTimeout)
+                .with { $0.success = puts + discard.map { TxnPlanner.deleteOp(keys.reply($0)) } },
+                timeout: options.txnTimeout)
             guard response.succeeded else { return nil }
             answersToDiscard.removeFirst(discard.count)
-            return request
+            return ids
         } catch {
-            logger.warning("cluster: a request for scene '\(scene)' could not be forwarded: \(error)")
+            logger.warning("cluster: \(requests.count) request(s) could not be forwarded: \(error)")
             return nil
         }
     }

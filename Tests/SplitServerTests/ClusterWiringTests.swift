@@ -106,18 +106,25 @@ final class ScriptedCluster: ClusterMember, @unchecked Sendable {
     func startWatching(_ deliver: @escaping @Sendable ([ClusterEvent]) -> Void) { self.deliver = deliver }
     func stopWatching() { deliver = nil }
 
-    func forward(_ line: [UInt8], scene: String) -> String? {
+    func forward(_ requests: [(line: [UInt8], scene: String)]) -> [String]? {
         guard reachable, forwarding else { return nil }
-        forwardCounter += 1
-        let request = "\(node)/1-\(forwardCounter)"
-        forwardedLines.append((scene, request, line))
-        return request
+        return requests.map { request in
+            forwardCounter += 1
+            let id = "\(node)/1-\(forwardCounter)"
+            forwardedLines.append((request.scene, id, request.line))
+            return id
+        }
     }
 
     func withdraw(_ request: String, scene: String) -> Bool? { withdrawals[request] ?? true }
     func answer(to request: String) -> [UInt8]? { storedAnswers[request] }
     func discardAnswers(_ requests: [String]) {}
     func ownedSince(_ scene: String) -> Int64? { owned.contains(scene) ? 1 : nil }
+    var released: [String] = []
+    func release(_ scene: String) {
+        owned.remove(scene)
+        released.append(scene)
+    }
 
     /// Delivers events as the watch would (from another thread).
     func send(_ events: [ClusterEvent]) { deliver?(events) }
@@ -210,6 +217,22 @@ struct ClusterWiringTests {
         #expect(list["scenes"]?[0]?["owner"] == "node-b")
         cluster.reachable = false
         #expect(try client.request(resize("s", 1000)).errorCode == "unavailable")
+    }
+
+    @Test func aRefusedCreationGivesTheSceneUpAgain() throws {
+        let store = MemorySceneStore()
+        let cluster = ScriptedCluster(store: store)
+        let daemon = try TestDaemon(store: store, cluster: cluster)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let refused = try client.request(["op": "scene.create", "scene": "x", "device": "no-such-device"])
+        #expect(refused.errorCode == "unknown_device")
+        #expect(cluster.released == ["x"])
+        #expect(cluster.ownedScenes == 0)
+        // A creation that succeeds keeps its scene.
+        #expect(try client.request(create("y")).isOK)
+        #expect(cluster.released == ["x"])
+        #expect(cluster.holds("y"))
     }
 
     @Test func statsReportTheCluster() throws {
