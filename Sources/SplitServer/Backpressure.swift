@@ -56,7 +56,7 @@ extension Server {
     /// paused by it always has a reply in the turn, so `finishTurn` resumes it, and each
     /// resumed client gets at least one line per turn (no client starves).
     func resumeIfCaughtUp(_ session: ClientSession) {
-        guard session.isThrottled, session.awaitingForward == nil, session.linesThisTurn < lineShare,
+        guard session.isThrottled, !session.isParked, session.linesThisTurn < lineShare,
             unwrittenOutput(of: session) <= settings.outputSoftLimit / 2
         else { return }
         session.isThrottled = false

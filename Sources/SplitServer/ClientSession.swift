@@ -47,8 +47,14 @@ final class ClientSession {
     /// answering (empty until it is sent at the end of the turn); nothing more is read from
     /// it until then (`Forwarding.swift`).
     var awaitingForward: String?
-    /// The peer finished sending while a forwarded request was out: close after its answer.
-    var closeAfterForward = false
+    /// A sweep of this client's runs on the worker thread (`ExplainOps.swift`); nothing more
+    /// is read from it until its answer.
+    var awaitingWorker = false
+    /// Waiting for an answer computed elsewhere (a forward's or a sweep's): its later
+    /// requests wait too, so that replies stay in request order.
+    var isParked: Bool { awaitingForward != nil || awaitingWorker }
+    /// The peer finished sending while it was parked: close after the answer.
+    var closeAfterAnswer = false
     /// Set on the owner's session of forwarded requests while it runs one: its replies go to
     /// the sending node.
     var answering: ForwardedTarget?

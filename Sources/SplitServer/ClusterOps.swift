@@ -123,7 +123,7 @@ extension Server {
         for case .answered(let request, let reply) in events {
             if let session = stageAnswer(to: request, reply) { answered.append(session) }
         }
-        defer { for session in answered { resumeAfterForward(session) } }
+        defer { for session in answered { resumeParked(session) } }
         // A stop waits for the answers to requests forwarded from here, and takes nothing else.
         guard phase == .running else { return }
         for event in events {

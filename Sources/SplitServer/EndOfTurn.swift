@@ -109,7 +109,9 @@ extension Server {
     /// Once a turn ended and the graceful stop waits for nothing more, closes every client
     /// after its output is written.
     func closeClientsIfStopped() {
-        if phase == .stopping, turn.isEmpty, committer.isSettled, forwards.isEmpty, unsentForwards.isEmpty {
+        if phase == .stopping, turn.isEmpty, committer.isSettled, forwards.isEmpty, unsentForwards.isEmpty,
+            sweepsInFlight == 0
+        {
             closeClientsForStop()
         }
     }

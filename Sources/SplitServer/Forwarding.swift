@@ -68,7 +68,7 @@ extension Server {
                             .unavailable,
                             "scene '\(entry.pending.scene)' is owned by node '\(entry.pending.owner)' and etcd did not take the request for it; nothing was applied, retry"
                         ), id: entry.pending.requestID, to: session)
-                    resumeAfterForward(session)
+                    resumeParked(session)
                     continue
                 }
                 stats.clusterForwarded += 1
@@ -84,7 +84,7 @@ extension Server {
     /// The owner's answer to a request forwarded from here: written to its client, whose
     /// connection is read again.
     func deliverAnswer(to request: String, _ reply: [UInt8]) {
-        if let session = stageAnswer(to: request, reply) { resumeAfterForward(session) }
+        if let session = stageAnswer(to: request, reply) { resumeParked(session) }
     }
 
     /// Stages the owner's answer for its client; the client, to be read again
@@ -115,7 +115,7 @@ extension Server {
                     .unavailable,
                     "scene '\(pending.scene)': its owner '\(pending.owner)' did not take the request within \(Self.forwardPatienceMilliseconds / 1000) s; nothing was applied, retry"
                 ), id: pending.requestID, to: session)
-            resumeAfterForward(session)
+            resumeParked(session)
         } else {
             // Applied or not, nobody can tell: neither acknowledged nor reported failed.
             logger.error(
@@ -126,8 +126,10 @@ extension Server {
         }
     }
 
-    func resumeAfterForward(_ session: ClientSession) {
-        if session.closeAfterForward {
+    /// Reads a client again whose parked request was answered (or closes it, if it finished
+    /// sending meanwhile).
+    func resumeParked(_ session: ClientSession) {
+        if session.closeAfterAnswer {
             session.isClosing = true
             stage(.close(reason: "peer finished sending"), for: session)
         } else {

@@ -195,9 +195,9 @@ extension Op {
             guard case let .explain(scene) = request.op else { throw misrouted(request, to: .explain) }
             return .reply(try server.explainScene(scene))
         },
-        OpEntry(.sweep, "sweep", decoder: .sweep, reply: .perRequest) { server, request, _ throws(WireError) in
+        OpEntry(.sweep, "sweep", decoder: .sweep, reply: .perRequest) { server, request, session throws(WireError) in
             guard case let .sweep(sweep) = request.op else { throw misrouted(request, to: .sweep) }
-            let (reply, kind) = try server.sweep(sweep)
+            guard let (reply, kind) = try server.sweep(sweep, id: request.id, from: session) else { return .staged }
             return .replyAs(reply, kind)
         },
     ]

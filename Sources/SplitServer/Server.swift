@@ -29,6 +29,9 @@ final class Server: @unchecked Sendable {
     var cluster: (any ClusterMember)?
     /// Cluster mode: requests this node forwarded to their scene's owner, by forwarding id.
     var forwards: [String: PendingForward] = [:]
+    /// Sweeps running on the worker thread, and the mailbox their answers come back through.
+    var sweepsInFlight = 0
+    var workerMailbox: LoopMailbox?
     /// Cluster mode: forwards of this turn, sent at its end (`sendForwards`).
     var unsentForwards: [(pending: PendingForward, line: [UInt8])] = []
     /// Cluster mode: the owner of each scene followed here, as last read (cleared when the
@@ -384,6 +387,8 @@ final class Server: @unchecked Sendable {
         busyPollHook.close()
         idleFlushHook.close()
         commitRetryTimer?.close()
+        workerMailbox?.close()
+        forwardTimer?.close()
         commitRetryTimer = nil
         flushThread?.stop()
         flushThread = nil
@@ -406,9 +411,9 @@ extension Server: ConnectionDelegate {
         guard let session = sessions[connection.id] else { return }
         logger.debug("connection \(connection.id): peer finished sending")
         guard !session.isClosing else { return }
-        // A forwarded request's answer is still to come: the close waits for it.
-        if session.awaitingForward != nil {
-            session.closeAfterForward = true
+        // A forwarded request's or a sweep's answer is still to come: the close waits for it.
+        if session.isParked {
+            session.closeAfterAnswer = true
             return
         }
         // WIRE: one response per request, so what was read is answered before the close.

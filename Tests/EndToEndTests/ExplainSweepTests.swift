@@ -66,6 +66,41 @@ extension EndToEnd {
             }
         }
 
+        /// A large sweep runs beside the loop: other clients are answered meanwhile, its own
+        /// connection's later requests are answered after it, in order, and its intervals are
+        /// those a small sweep (run inline) gives over the same points.
+        @Test func aLargeSweepRunsBesideTheLoopAndKeepsRequestOrder() throws {
+            try withDaemon { daemon in
+                let sweeper = try daemon.client("sweeper")
+                try sweeper.createScene("mail", device: IPadPro129.device, config: mailConfig)
+                let other = try daemon.client("other")
+                try other.createScene("notes", device: IPadPro129.device, config: mailConfig)
+                let sweepID = try sweeper.send(op: "sweep", ["scene": "mail", "from": 1, "to": 100_000])
+                let pingID = try sweeper.send(op: "ping")
+                // Another client is served while the sweep runs; had the sweep run on the loop,
+                // its reply would have been written before these were even read.
+                try other.resize("notes", to: IPadPro129.half)
+                #expect(try other.getScene("notes").revision == 2)
+                #expect(throws: (any Error).self) { try sweeper.nextMessage(timeout: .milliseconds(1)) }
+                let swept = try sweeper.response(to: sweepID, timeout: .seconds(120))
+                #expect(swept["ok"]?.bool == true)
+                #expect(try sweeper.response(to: pingID)["ok"]?.bool == true)
+                let intervals = try #require(swept["intervals"]?.array)
+                #expect(intervals.first?["from"]?.double == 1)
+                #expect(intervals.last?["to"]?.double == 100_000)
+                // The same points swept inline: the same intervals, the last one cut at 2000.
+                let small = try #require(
+                    try rawResponse(sweeper, "sweep", ["scene": "mail", "from": 1, "to": 2000])["intervals"]?.array)
+                var clipped = Array(intervals.prefix { ($0["from"]?.double ?? 0) <= 2000 })
+                if var last = clipped.last?.object, (last["to"]?.double ?? 0) > 2000 {
+                    last["to"] = 2000
+                    clipped[clipped.count - 1] = .object(last)
+                }
+                #expect(small == clipped)
+                #expect(try sweeper.getScene("mail").revision == 1, "a sweep makes no revision")
+            }
+        }
+
         @Test func sweepOfASceneAgreesWithResizingIt() throws {
             try withDaemon { daemon in
                 let connection = try daemon.client("owner")
