@@ -484,8 +484,8 @@ public final class EtcdSceneStore: SceneStore {
         }
     }
 
-    /// The journal holds only entries above each checkpoint (a checkpoint deletes what it
-    /// covers in its own transaction), so the tails are the whole journal.
+    /// The entries above each scene's checkpoint (the journal also holds those the last
+    /// checkpoint covers, until the next one).
     public func journalTails() throws(StoreError) -> [JournalEntry] {
         try wrap("read journal tails") { () throws(EtcdError) in
             // Above each scene's checkpoint only: the entries it covers stay until the next

@@ -103,7 +103,8 @@ final class EtcdStoreTests: XCTestCase {
         XCTAssertEqual(try store.meta(key: "format"), "1")
         XCTAssertEqual(try store.owner(of: "mail/1")?.node, "n1")
 
-        // A checkpoint deletes the journal it covers in the same transaction.
+        // A checkpoint deletes the journal entries below its transaction's own; those it
+        // covers stay (history, skipped by a replay) until the next checkpoint.
         batch.removeAll()
         batch.appendJournal(scene: "mail/1", revision: 4, change: Array("c4".utf8))
         batch.upsertScene(id: "mail/1", device: "ipad", revision: 4, state: Array("s4".utf8))
@@ -114,13 +115,15 @@ final class EtcdStoreTests: XCTestCase {
                 session: "snap-\(number)", number: number, scene: "mail/1", baseRevision: 5,
                 sizes: [1], hash: "hh", body: [7, 7]))
         try store.commit(batch)
-        XCTAssertEqual(try store.journal(scene: "mail/1", from: 0).map(\.revision), [5])
+        XCTAssertEqual(try store.journal(scene: "mail/1", from: 0).map(\.revision), [4, 5])
+        XCTAssertEqual(try store.journalTails().filter { $0.scene == "mail/1" }.map(\.revision), [5])
+        XCTAssertEqual(try store.replay("mail/1").journal.map(\.revision), [5])
         XCTAssertEqual(try store.loadScenes().first?.revision, 4)
         XCTAssertEqual(try store.snapshotSessions(scene: "mail/1").map(\.session), ["snap-\(number)"])
         XCTAssertEqual(try store.snapshotSession(id: "snap-\(number)")?.body, [7, 7])
         let counts = try store.counts()
         XCTAssertEqual(counts.scenes, 1)
-        XCTAssertEqual(counts.journalEntries, 1)
+        XCTAssertEqual(counts.journalEntries, 2)
 
         // Deleted: nothing of the scene is left but its owner key.
         batch.removeAll()
@@ -193,8 +196,9 @@ final class EtcdStoreTests: XCTestCase {
         let stale = a.commitDetailed(batch)
         XCTAssertNotNil(stale.notApplied["s"])
         XCTAssertEqual(stale.fenced["s"], .ownedByAnother(token: b.claims["s"]!.token))
+        // Entries 2 and 3 went in with the checkpoint at 3 (history until the next one).
         let journal = try b.journal(scene: "s", from: 0)
-        XCTAssertEqual(journal.map(\.revision), [4, 5, 6])
+        XCTAssertEqual(journal.map(\.revision), [2, 3, 4, 5, 6])
         XCTAssertEqual(journal.last?.change, Array("b6".utf8))
     }
 
