@@ -436,13 +436,13 @@ public final class EtcdClient: Sendable {
 }
 
 /// A value behind a lock, shareable across threads and tasks.
-final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value>: @unchecked Sendable {
     private var value: Value
     private let lock = NSLock()
 
-    init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { self.value = value }
 
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

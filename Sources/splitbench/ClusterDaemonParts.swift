@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SplitCluster
 
 /// The daemon-level parts of `splitbench cluster` (`daemon-change`, `daemon-push`,
 /// `failover`): figures through `splitd --cluster` nodes on the same etcd as the etcd parts,
@@ -187,19 +188,5 @@ struct ClusterDaemonParts {
     private static func revision(in line: String) -> Int? {
         guard let range = line.range(of: #""revision":"#) else { return nil }
         return Int(line[range.upperBound...].prefix { $0.isNumber })
-    }
-}
-
-/// A value behind a lock, for the benchmark's threads.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

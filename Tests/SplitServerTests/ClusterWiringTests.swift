@@ -323,14 +323,26 @@ struct ClusterWiringTests {
         return condition()
     }
 
-    @Test func aChangeToASceneOwnedElsewhereIsForwardedAndAppliedOnce() throws {
+    /// Two daemons over one store, node B forwarding to node A.
+    private func forwardingNodes() throws -> (
+        MemorySceneStore, ScriptedCluster, ScriptedCluster, TestDaemon, TestDaemon
+    ) {
         let store = MemorySceneStore()
         let clusterA = ScriptedCluster(store: store, node: "node-a")
         let clusterB = ScriptedCluster(store: store, node: "node-b")
-        let nodeA = try TestDaemon(store: store, cluster: clusterA)
-        defer { nodeA.stop() }
-        let nodeB = try TestDaemon(store: store, cluster: clusterB)
-        defer { nodeB.stop() }
+        clusterB.forwarding = true
+        return (
+            store, clusterA, clusterB, try TestDaemon(store: store, cluster: clusterA),
+            try TestDaemon(store: store, cluster: clusterB)
+        )
+    }
+
+    @Test func aChangeToASceneOwnedElsewhereIsForwardedAndAppliedOnce() throws {
+        let (store, clusterA, clusterB, nodeA, nodeB) = try forwardingNodes()
+        defer {
+            nodeA.stop()
+            nodeB.stop()
+        }
         let writerA = try nodeA.connect()
         #expect(try writerA.request(create("s"))["revision"] == 1)
         clusterB.otherOwners["s"] = "node-a"
@@ -380,13 +392,11 @@ struct ClusterWiringTests {
     }
 
     @Test func aRefusedForwardedRequestIsAnsweredWithTheOwnersError() throws {
-        let store = MemorySceneStore()
-        let clusterA = ScriptedCluster(store: store, node: "node-a")
-        let clusterB = ScriptedCluster(store: store, node: "node-b")
-        let nodeA = try TestDaemon(store: store, cluster: clusterA)
-        defer { nodeA.stop() }
-        let nodeB = try TestDaemon(store: store, cluster: clusterB)
-        defer { nodeB.stop() }
+        let (store, clusterA, clusterB, nodeA, nodeB) = try forwardingNodes()
+        defer {
+            nodeA.stop()
+            nodeB.stop()
+        }
         let writerA = try nodeA.connect()
         #expect(try writerA.request(create("s")).isOK)
         clusterB.otherOwners["s"] = "node-a"
