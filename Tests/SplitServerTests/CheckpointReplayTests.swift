@@ -50,8 +50,8 @@ struct CheckpointReplayTests {
             ])
         let journal = try daemon.store.journal(scene: "s", from: 0)
         #expect(try JournalRecordCoding.decode(journal[0].change) == .created)
-        // Format 2: "2" and 14 hex digits.
-        #expect(journal.dropFirst().allSatisfy { $0.layoutHash.map { $0.count == 15 && $0.first == "2" } == true })
+        // Format 3: "3" and 14 hex digits.
+        #expect(journal.dropFirst().allSatisfy { $0.layoutHash.map { $0.count == 15 && $0.first == "3" } == true })
     }
 
     /// Resizes `scenes` scenes `rounds` times each, round by round, and answers the revision

@@ -664,14 +664,15 @@ public enum StoredFormatFixtures {
             ":"regular","verticalSizeClass":"regular"}}}
             """,
         entries: [
-            Entry(
+            Journal.Entry(
                 revision: 2, record: #"{"v":1,"intent":{"kind":"showDetail","vc":"mail"}}"#,
                 layoutHash: "2dbc1ea141654d5"),
-            Entry(revision: 3, record: #"{"v":1,"resize":{"width":375,"height":1024}}"#, layoutHash: "2d0500628b8da34"),
-            Entry(
+            Journal.Entry(
+                revision: 3, record: #"{"v":1,"resize":{"width":375,"height":1024}}"#, layoutHash: "2d0500628b8da34"),
+            Journal.Entry(
                 revision: 4, record: #"{"v":1,"intent":{"kind":"present","vc":"compose","style":"formSheet"}}"#,
                 layoutHash: "2367fa86bea578d"),
-            Entry(
+            Journal.Entry(
                 revision: 5, record: #"{"v":1,"resize":{"width":1366,"height":1024}}"#, layoutHash: "277cf1fe2f32802"),
         ])
     public static let revision2Journal = Journal(
@@ -692,30 +693,30 @@ public enum StoredFormatFixtures {
             y":{"lastTraits":{"horizontalSizeClass":"regular","verticalSizeClass":"regular"}}}
             """,
         entries: [
-            Entry(
+            Journal.Entry(
                 revision: 2, record: #"{"v":1,"command":{"kind":"showColumn","column":"inspector"}}"#,
                 layoutHash: "20ea40a36ce8e16"),
-            Entry(
+            Journal.Entry(
                 revision: 3, record: #"{"v":1,"command":{"kind":"push","column":"inspector","vc":"history"}}"#,
                 layoutHash: "20ea40a36ce8e16"),
-            Entry(
+            Journal.Entry(
                 revision: 4,
                 record:
                     """
                     {"v":1,"command":{"kind":"present","vc":"share","style":"popover","anchor":"list"}}
                     """,
                 layoutHash: "21258605aa89a5b"),
-            Entry(revision: 5, record: #"{"v":1,"intent":{"kind":"dismiss"}}"#, layoutHash: "20ea40a36ce8e16"),
-            Entry(
+            Journal.Entry(revision: 5, record: #"{"v":1,"intent":{"kind":"dismiss"}}"#, layoutHash: "20ea40a36ce8e16"),
+            Journal.Entry(
                 revision: 6, record: #"{"v":1,"resize":{"width":1024,"height":1366}}"#, layoutHash: "28c1a53b5fe92fb"),
-            Entry(
+            Journal.Entry(
                 revision: 7,
                 record:
                     """
                     {"v":1,"orientedResize":{"width":375,"height":1024,"interfaceOrientation":"landscape"}}
                     """,
                 layoutHash: "2d08f17743f42ce"),
-            Entry(
+            Journal.Entry(
                 revision: 8,
                 record:
                     """
@@ -723,16 +724,16 @@ public enum StoredFormatFixtures {
                     ht":true}}
                     """,
                 layoutHash: "2c32d1a0d853405"),
-            Entry(revision: 9, record: #"{"v":1,"intent":{"kind":"dismiss"}}"#, layoutHash: "2d08f17743f42ce"),
-            Entry(
+            Journal.Entry(revision: 9, record: #"{"v":1,"intent":{"kind":"dismiss"}}"#, layoutHash: "2d08f17743f42ce"),
+            Journal.Entry(
                 revision: 10, record: #"{"v":1,"resize":{"width":1366,"height":1024}}"#, layoutHash: "20ea40a36ce8e16"),
-            Entry(
+            Journal.Entry(
                 revision: 11, record: #"{"v":1,"command":{"kind":"activation","state":"foregroundInactive"}}"#,
                 layoutHash: "20ea40a36ce8e16"),
-            Entry(
+            Journal.Entry(
                 revision: 12, record: #"{"v":1,"command":{"kind":"activation","state":"background"},"session":"s1"}"#,
                 layoutHash: "20ea40a36ce8e16"),
-            Entry(
+            Journal.Entry(
                 revision: 13, record: #"{"v":1,"command":{"kind":"hideColumn","column":"inspector"}}"#,
                 layoutHash: "2e75a2144b75b86"),
         ])
