@@ -20,7 +20,7 @@ import Testing
         return try engine.createScene(id: "s", device: "ipad-pro-12.9", size: nil, config: patch)
     }
 
-    func applying(_ commands: [SceneCommand], to state: SceneState) throws -> SceneState {
+    func applying(_ commands: [SplitCore.SceneCommand], to state: SceneState) throws -> SceneState {
         var state = state
         for command in commands { state = try engine.apply(command, to: state).state }
         return state
@@ -48,7 +48,7 @@ import Testing
         #expect(inspector.visible && !inspector.overlay)
 
         let rects = ColumnGeometry.rects(for: layout, columns: terminal.columns)
-        let drawn = try #require(rects.first(where: \.isInspector))
+        let drawn = try #require(rects.first { $0.isInspector })
         let expected = cells(x: inspector.x, width: inspector.width, of: layout)
         #expect(drawn.x == expected.x && drawn.width == expected.width)
         #expect(drawn.column.stack == inspector.stack)
@@ -68,7 +68,9 @@ import Testing
 
     @Test func anInspectorWithoutRoomLiesOverTheSecondary() throws {
         let state = try applying(
-            [.inspector(.show), .resize(Size(width: 678, height: 1024), interfaceOrientation: nil)], to: try scene())
+            // Landscape 1/2 with a 360-pt inspector: the secondary would keep less than 320 pt.
+            [.inspector(.show), .resize(Size(width: 678, height: 1024), interfaceOrientation: nil)],
+            to: try scene { $0.preferredInspectorColumnWidth = .some(360) })
         let layout = engine.layout(of: state)
         let inspector = try #require(layout.revision2?.inspector)
         #expect(!layout.collapsed && inspector.visible && inspector.overlay)
@@ -82,7 +84,7 @@ import Testing
     @Test func aHiddenInspectorIsNotDrawn() throws {
         let layout = engine.layout(of: try scene())
         #expect(layout.revision2?.inspector?.visible == false)
-        #expect(!ColumnGeometry.rects(for: layout, columns: terminal.columns).contains(where: \.isInspector))
+        #expect(!ColumnGeometry.rects(for: layout, columns: terminal.columns).contains { $0.isInspector })
         #expect(!rows(screen(layout)).contains { $0.contains("inspector") })
     }
 
@@ -95,7 +97,7 @@ import Testing
             ], to: try scene())
         let layout = engine.layout(of: state)
         #expect(layout.collapsed && layout.revision2?.inspector?.presentedAsSheet == true)
-        #expect(!ColumnGeometry.rects(for: layout, columns: terminal.columns).contains(where: \.isInspector))
+        #expect(!ColumnGeometry.rects(for: layout, columns: terminal.columns).contains { $0.isInspector })
         let lines = ScreenRenderer.presentationLines(layout)
         #expect(lines.first == "inspector: history  sheet")
         let share = try #require(layout.presentations.first)
