@@ -169,6 +169,8 @@ let package = Package(
             dependencies: [
                 "SplitRender", "SplitCore", .product(name: "PropertyBased", package: "swift-property-based"),
             ], exclude: ["Golden"]),
+        // splitctl's pure parts (the attach screen's drawing), through `@testable import`.
+        .testTarget(name: "SplitctlTests", dependencies: ["splitctl", "SplitCore"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

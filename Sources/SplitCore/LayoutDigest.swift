@@ -3,11 +3,19 @@
 /// (numbers as bit patterns, strings with their length) instead of over the encoded JSON,
 /// which would cost several times as much; unlike `Hasher`, it is the same in every process.
 ///
-/// Two formats, told apart by length:
-/// - format 2 (written now): "2" and 14 hex digits, 56 bits of a hash that takes the fields
-///   8 bytes at a time (`WordHash`). 15 bytes fit a String inline (no allocation) and the hash
-///   costs a fifth of format 1's multiply per byte (format 1 was ~2 % of the daemon's CPU);
-/// - format 1 (entries of earlier daemons): 16 hex digits of FNV-1a 64, one byte at a time.
+/// Three formats, told apart by length and first character:
+/// - format 3 (written now): "3" and 14 hex digits, format 2's hash over protocol 1's fields
+///   and then revision 2's (`Layout.revision2`: interface orientation, activation, the
+///   display-mode button, each presentation's requested style, anchor and edge preference,
+///   the inspector). A replay that gets any of them wrong fails the check;
+/// - format 2 (entries of earlier daemons): "2" and 14 hex digits, 56 bits of a hash that
+///   takes protocol 1's fields 8 bytes at a time (`WordHash`). 15 bytes fit a String inline
+///   (no allocation) and the hash costs a fifth of format 1's multiply per byte (format 1
+///   was ~2 % of the daemon's CPU);
+/// - format 1 (entries of earlier daemons): 16 hex digits of FNV-1a 64 over protocol 1's
+///   fields, one byte at a time.
+/// Formats 1 and 2 are computed exactly as the daemons that wrote them did, over the fields
+/// they covered, so every digest stored before format 3 still verifies.
 public enum LayoutDigest {
     /// What a replay found when it compared a layout with a stored digest.
     public enum Verdict: Equatable, Sendable {
@@ -17,13 +25,26 @@ public enum LayoutDigest {
         case unknownFormat
     }
 
-    /// The digest a new journal entry stores (format 2).
+    /// The digest a new journal entry stores (format 3).
     public static func text(_ layout: Layout) -> String {
         var hash = WordHash()
         feed(layout, into: &hash)
+        feedRevision2(layout.revision2, into: &hash)
+        return wordDigest(hash, format: "3")
+    }
+
+    /// Format 2: protocol 1's fields only, as daemons before format 3 wrote it.
+    public static func formatTwo(_ layout: Layout) -> String {
+        var hash = WordHash()
+        feed(layout, into: &hash)
+        return wordDigest(hash, format: "2")
+    }
+
+    /// `format` and the top 56 bits of `hash` as 14 hex digits.
+    private static func wordDigest(_ hash: WordHash, format: Unicode.Scalar) -> String {
         let value = hash.finish() >> 8
         return String(unsafeUninitializedCapacity: 15) { digits in
-            digits[0] = UInt8(ascii: "2")
+            digits[0] = UInt8(ascii: format)
             for index in 0..<14 {
                 digits[1 + index] = hexDigit(value >> UInt64(52 - 4 * index))
             }
@@ -31,12 +52,13 @@ public enum LayoutDigest {
         }
     }
 
-    /// Compares `layout` with a stored digest of either format.
+    /// Compares `layout` with a stored digest of any format, in that format.
     public static func verify(_ layout: Layout, against stored: String) -> Verdict {
         let computed: String
-        switch stored.utf8.count {
-        case 16: computed = hex(layout)
-        case 15 where stored.utf8.first == UInt8(ascii: "2"): computed = text(layout)
+        switch (stored.utf8.count, stored.utf8.first) {
+        case (16, _): computed = hex(layout)
+        case (15, UInt8(ascii: "2")): computed = formatTwo(layout)
+        case (15, UInt8(ascii: "3")): computed = text(layout)
         default: return .unknownFormat
         }
         return computed == stored ? .matches : .differs(computed: computed)
@@ -100,6 +122,31 @@ public enum LayoutDigest {
             fnv.add(presentation.effectiveStyle.rawValue)
         }
         fnv.add(layout.selectedTab.map { $0 + 1 } ?? 0)
+    }
+
+    /// Revision 2's fields, after `feed`'s (format 3). Absent (a layout not resolved by the
+    /// engine) differs from every present value; so does an absent inspector or anchor.
+    private static func feedRevision2(_ additions: Revision2Layout?, into hash: inout WordHash) {
+        guard let additions else { return hash.add(0 as UInt64) }
+        hash.add(additions.interfaceOrientation.rawValue)
+        hash.add(additions.activation.rawValue)
+        hash.add(additions.displayModeButton.visible)
+        hash.add(additions.displayModeButton.target?.rawValue)
+        hash.add(additions.presentations.count)
+        for presentation in additions.presentations {
+            hash.add(presentation.requestedStyle)
+            hash.add(presentation.anchor)
+            hash.add(presentation.prefersEdgeAttachedInCompactHeight)
+        }
+        guard let inspector = additions.inspector else { return hash.add(-1) }
+        hash.add(inspector.shown)
+        hash.add(inspector.visible)
+        hash.add(inspector.presentedAsSheet)
+        hash.add(inspector.x)
+        hash.add(inspector.width)
+        hash.add(inspector.overlay)
+        hash.add(inspector.stack.count)
+        for vc in inspector.stack { hash.add(vc) }
     }
 }
 

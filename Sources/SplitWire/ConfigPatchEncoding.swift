@@ -52,6 +52,17 @@ extension JSONWriter {
         writeCase("detailRouting", patch.detailRouting)
         writeCase("backBehavior", patch.backBehavior)
         writeCase("sizePolicy", patch.sizePolicy)
+        // Revision 2's keys: a journaled setConfig must replay to the same config.
+        if let traitOverrides = patch.traitOverrides {
+            rawKey("traitOverrides")
+            if let traitOverrides { write(traitOverrides) } else { writeNull() }
+        }
+        writeCase("displayModeButtonVisibility", patch.displayModeButtonVisibility)
+        writeFlag("snapshotOnBackground", patch.snapshotOnBackground)
+        writeResettable("preferredInspectorColumnWidth", patch.preferredInspectorColumnWidth)
+        writeResettable("preferredInspectorColumnWidthFraction", patch.preferredInspectorColumnWidthFraction)
+        writeNumber("minimumInspectorColumnWidth", patch.minimumInspectorColumnWidth)
+        writeNumber("maximumInspectorColumnWidth", patch.maximumInspectorColumnWidth)
         endObject()
     }
 

@@ -80,7 +80,16 @@ extension FieldReader {
         case "push": return .push(column: try column("column"), vc: try identifier("vc"))
         case "pop": return .pop(column: try column("column"))
         case "popToRoot": return .popToRoot(column: try column("column"))
-        case "show": return .show(vc: try identifier("vc"), column: try column("column"))
+        case "show":
+            if optional("column")?.string == "inspector" {
+                throw WireError(
+                    .invalidIntent,
+                    "intent 'show' cannot name column 'inspector' in field '\(fieldName("column"))': "
+                        + "show(vc, column) pushes in a navigation column of the split; to reveal the "
+                        + "inspector use showColumn with column 'inspector', to put a view controller on its "
+                        + "stack use push with column 'inspector', and its root is config roots.inspector")
+            }
+            return .show(vc: try identifier("vc"), column: try column("column"))
         case "showDetail": return .showDetail(vc: try identifier("vc"))
         case "back": return .back
         case "selectTab": return .selectTab(index: try int("index"))

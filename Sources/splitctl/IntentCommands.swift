@@ -39,10 +39,11 @@ struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show VC from COLUMN (a push in the sender's column).")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var change: ChangeOptions
-    @Argument(help: "The sender's column.") var column: Column
+    // `inspector` is sent as named: the daemon refuses it with what to use instead.
+    @Argument(help: "The sender's column (not inspector: use push or show-column).") var column: ColumnArgument
     @Argument(help: "View-controller id.") var vc: String
 
-    func run() throws { try runIntent(global, change, Intent.show(vc: vc, column: column).wireObject) }
+    func run() throws { try runIntent(global, change, column.wireObject { Intent.show(vc: vc, column: $0) }) }
 }
 
 struct ShowDetail: ParsableCommand {

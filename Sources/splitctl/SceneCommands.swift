@@ -35,13 +35,29 @@ struct SceneCommand: ParsableCommand {
             transform: JSONArgument.init(parsing:))
         var config: JSONArgument?
 
+        @Option(
+            name: .customLong("trait-overrides"),
+            help: ArgumentHelp(
+                "A rule set layered on the device: overrides only the size classes its rules set (revision 2).",
+                valueName: "rule-set"))
+        var traitOverrides: String?
+
         func validate() throws {
             if let size { try WindowSize.requirePositive([size]) }
         }
 
         func run() throws {
             let reply = try withConnection(global) { connection throws(ClientError) in
-                try connection.createScene(scene, device: device, size: size?.size, config: config?.value)
+                guard let traitOverrides else {
+                    return try connection.createScene(scene, device: device, size: size?.size, config: config?.value)
+                }
+                // scene.create's `traitOverrides` (WIRE revision 2), beside `device`.
+                var params: JSONObject = [
+                    "scene": .string(scene), "device": .string(device), "traitOverrides": .string(traitOverrides),
+                ]
+                if let size { params["size"] = size.size.wireObject }
+                if let config { params["config"] = config.value }
+                return try SceneReply(decoding: try connection.call("scene.create", params))
             }
             emit(reply.raw, json: global.json) { describe(reply) }
         }

@@ -250,6 +250,55 @@ extension EndToEnd {
             }
         }
 
+        @Test func showFromTheInspectorSaysWhatToUseInstead() throws {
+            try withDaemon { daemon in
+                let connection = try daemon.client()
+                try connection.createScene("s", device: IPadPro129.device, config: inspectorConfig)
+                try connection.intent("s", ["kind": "showColumn", "column": "inspector"])
+                var message = ""
+                try Self.expectRefused("invalid_intent", connection, "s") {
+                    do {
+                        try connection.intent("s", ["kind": "show", "column": "inspector", "vc": "history"])
+                    } catch let error as ClientError {
+                        if case .server(_, let text) = error { message = text }
+                        throw error
+                    }
+                }
+                #expect(!message.contains("unknown column"), "\(message)")
+                #expect(message.contains("showColumn") && message.contains("push"), "\(message)")
+                #expect(message.contains("roots.inspector"), "\(message)")
+                // splitctl passes the column on and prints the daemon's message.
+                let before = try Self.current(connection, "s")
+                let output = try splitctl(daemon, "show", "s", "inspector", "history")
+                #expect(output.exitCode == 65, "\(output)")
+                #expect(output.stderr.hasPrefix("splitctl: invalid_intent: "), "\(output)")
+                #expect(output.stderr.contains("showColumn"), "\(output)")
+                let after = try Self.current(connection, "s")
+                #expect(after.0 == before.0 && after.1 == before.1)
+            }
+        }
+
+        @Test func splitctlCreatesASceneWithTraitOverrides() throws {
+            try withDaemon { daemon in
+                // Seed 004: regular above 414 pt on an iPhone 8 in landscape; the vertical
+                // class stays the device's (compact).
+                let output = try splitctl(
+                    daemon, "scene", "create", "phone", "--device", "iphone-8", "--size", "667x375",
+                    "--trait-overrides", "regular-above-414")
+                #expect(output.exitCode == 0, "\(output)")
+                let traits = try daemon.client().getScene("phone").layout.traits
+                #expect(traits == Traits(horizontalSizeClass: .regular, verticalSizeClass: .compact))
+                let plain = try splitctl(
+                    daemon, "scene", "create", "plain", "--device", "iphone-8", "--size", "667x375")
+                #expect(plain.exitCode == 0, "\(plain)")
+                #expect(try daemon.client().getScene("plain").layout.traits.horizontalSizeClass == .compact)
+                let unknown = try splitctl(
+                    daemon, "scene", "create", "x", "--device", "iphone-8", "--trait-overrides", "nope")
+                #expect(unknown.exitCode == 65, "\(unknown)")
+                #expect(try daemon.client().listScenes().map(\.scene).sorted() == ["phone", "plain"])
+            }
+        }
+
         @Test func theButtonIntentIsRefusedWhileHidden() throws {
             try withDaemon { daemon in
                 let connection = try daemon.client()

@@ -133,6 +133,37 @@ extension EndToEnd {
             #expect(!FileManager.default.fileExists(atPath: directory + "/golden/wrong.json"))
         }
 
+        @Test func aResizeStepCanStateTheInterfaceOrientation() throws {
+            let directory = try makeTemporaryDirectory(prefix: "splitctl-scenario")
+            defer { removeDirectory(directory) }
+            // SEMANTICS 1: a 320x980 Slide Over window matches neither side of the 12.9-inch
+            // screen, so by the rule it keeps the last value (landscape); stated, it wins.
+            let scenario = """
+                {"device": "ipad-pro-12.9", "steps": [
+                  {"resize": {"width": 320, "height": 980}},
+                  {"expect": {"interfaceOrientation": "landscape", "orientation": "portrait"}},
+                  {"resize": {"width": 375, "height": 980}, "interfaceOrientation": "portrait"},
+                  {"expect": {"interfaceOrientation": "portrait"}},
+                  {"resize": "landscape/1/3", "interfaceOrientation": "portrait"},
+                  {"expect": {"interfaceOrientation": "portrait", "size.width": 375}},
+                  {"resize": "landscape/1/2"},
+                  {"expect": {"interfaceOrientation": "landscape"}}
+                ]}
+                """
+            try scenario.write(toFile: directory + "/held.json", atomically: true, encoding: .utf8)
+            let output = try simulate(
+                "--embedded", "--record", "--golden-dir", directory + "/golden", directory + "/held.json")
+            #expect(output.exitCode == 0, "\(output)")
+            let golden = try JSONParser.parse(readText(directory + "/golden/held.json"))
+            let steps = golden["runs"]?[0]?["steps"]?.array ?? []
+            // Stated orientations are part of the step's description; others read as before.
+            #expect(
+                steps.compactMap { $0["do"]?.string }.filter { $0.hasPrefix("resize") } == [
+                    "resize 320x980", "resize 375x980 held portrait",
+                    "resize landscape/1/3 = 375x1024 held portrait", "resize landscape/1/2 = 678x1024",
+                ])
+        }
+
         @Test func runsAgainstARunningDaemonAndDeletesItsScenes() throws {
             try withDaemon { daemon in
                 let output = try splitctl(
@@ -182,6 +213,16 @@ extension EndToEnd {
                     "two.json",
                     "{\"device\": \"mac\", \"steps\": [{\"resize\": \"portrait/full\", \"expect\": {\"collapsed\": false}}]}",
                     "two.json: steps[0]: a step needs exactly one of"
+                ),
+                (
+                    "held.json",
+                    "{\"device\": \"mac\", \"steps\": [{\"resize\": \"portrait/full\", \"interfaceOrientation\": \"upsideDown\"}]}",
+                    "held.json: steps[0].interfaceOrientation: expected portrait or landscape, got 'upsideDown'"
+                ),
+                (
+                    "heldintent.json",
+                    "{\"device\": \"mac\", \"steps\": [{\"intent\": {\"kind\": \"back\"}, \"interfaceOrientation\": \"portrait\"}]}",
+                    "heldintent.json: steps[0].interfaceOrientation: only resize steps can state the interface orientation"
                 ),
                 (
                     "nodevice.json", "{\"steps\": []}",

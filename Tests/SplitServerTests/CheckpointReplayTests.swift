@@ -50,8 +50,8 @@ struct CheckpointReplayTests {
             ])
         let journal = try daemon.store.journal(scene: "s", from: 0)
         #expect(try JournalRecordCoding.decode(journal[0].change) == .created)
-        // Format 2: "2" and 14 hex digits.
-        #expect(journal.dropFirst().allSatisfy { $0.layoutHash.map { $0.count == 15 && $0.first == "2" } == true })
+        // Format 3: "3" and 14 hex digits.
+        #expect(journal.dropFirst().allSatisfy { $0.layoutHash.map { $0.count == 15 && $0.first == "3" } == true })
     }
 
     /// Resizes `scenes` scenes `rounds` times each, round by round, and answers the revision
@@ -358,9 +358,15 @@ struct CheckpointReplayTests {
         }
     }
 
-    @Test(arguments: [false, true])
-    func theLayoutDigestTellsLayoutsApart(formatTwo: Bool) throws {
-        let digest: (Layout) -> String = { formatTwo ? LayoutDigest.text($0) : LayoutDigest.hex($0) }
+    @Test(arguments: [1, 2, 3])
+    func theLayoutDigestTellsLayoutsApart(format: Int) throws {
+        let digest: (Layout) -> String = {
+            switch format {
+            case 1: LayoutDigest.hex($0)
+            case 2: LayoutDigest.formatTwo($0)
+            default: LayoutDigest.text($0)
+            }
+        }
         let (_, last) = try store(with: changes)
         var other = last.layout
         other.columns[0].stack.append("extra")
@@ -380,46 +386,91 @@ struct CheckpointReplayTests {
         #expect(digest(other) != digest(joined), "a byte past the first 8 counts")
     }
 
-    @Test func formatTwoIsTwoAnd14HexDigitsAndVerifiesWithEitherFormat() throws {
+    @Test func formatsTwoAndThreeAreADigitAnd14HexDigitsAndEachVerifies() throws {
         let (_, last) = try store(with: changes)
         let text = LayoutDigest.text(last.layout)
-        #expect(text.utf8.count == 15 && text.first == "2")
-        #expect(text.dropFirst().allSatisfy { "0123456789abcdef".contains($0) })
-        #expect(LayoutDigest.verify(last.layout, against: text) == .matches)
+        let two = LayoutDigest.formatTwo(last.layout)
+        #expect(text.utf8.count == 15 && text.first == "3")
+        #expect(two.utf8.count == 15 && two.first == "2")
+        for digest in [text, two] {
+            #expect(digest.dropFirst().allSatisfy { "0123456789abcdef".contains($0) })
+            #expect(LayoutDigest.verify(last.layout, against: digest) == .matches)
+        }
         #expect(LayoutDigest.verify(last.layout, against: LayoutDigest.hex(last.layout)) == .matches)
         var other = last.layout
         other.size.height += 1
         #expect(LayoutDigest.verify(other, against: text) == .differs(computed: LayoutDigest.text(other)))
+        #expect(LayoutDigest.verify(other, against: two) == .differs(computed: LayoutDigest.formatTwo(other)))
         #expect(
             LayoutDigest.verify(other, against: LayoutDigest.hex(last.layout))
                 == .differs(computed: LayoutDigest.hex(other)))
         #expect(LayoutDigest.verify(last.layout, against: "") == .unknownFormat)
-        #expect(LayoutDigest.verify(last.layout, against: "3" + text.dropFirst()) == .unknownFormat)
+        #expect(LayoutDigest.verify(last.layout, against: "4" + text.dropFirst()) == .unknownFormat)
     }
 
-    @Test func replayAcceptsEntriesOfBothDigestFormatsInOneTail() throws {
-        // Entries of an earlier daemon (format 1) followed by this one's (format 2).
+    @Test func formatThreeCoversRevision2sFieldsAndFormatsOneAndTwoDoNot() throws {
+        let (_, last) = try store(with: changes)
+        let layout = last.layout
+        let additions = try #require(layout.revision2)
+        var variants: [Layout] = []
+        func variant(_ change: (inout Revision2Layout) -> Void) {
+            var copy = layout
+            var fields = additions
+            change(&fields)
+            copy.revision2 = fields
+            variants.append(copy)
+        }
+        variant { $0.interfaceOrientation = $0.interfaceOrientation == .portrait ? .landscape : .portrait }
+        variant { $0.activation = .background }
+        variant { $0.displayModeButton = DisplayModeButtonLayout(visible: false, target: nil) }
+        variant { $0.displayModeButton.target = .twoOverSecondary }
+        variant {
+            $0.inspector = InspectorLayout(
+                shown: true, visible: true, presentedAsSheet: false, x: 1046, width: 320, overlay: false,
+                stack: ["info"])
+        }
+        variant {
+            $0.presentations = [
+                PresentationAdditions(
+                    requestedStyle: "automatic", anchor: "mail", prefersEdgeAttachedInCompactHeight: true)
+            ]
+        }
+        variant { _ in }
+        variants[variants.count - 1].revision2 = nil
+        for other in variants {
+            #expect(LayoutDigest.text(other) != LayoutDigest.text(layout), "\(String(describing: other.revision2))")
+            #expect(LayoutDigest.formatTwo(other) == LayoutDigest.formatTwo(layout))
+            #expect(LayoutDigest.hex(other) == LayoutDigest.hex(layout))
+        }
+    }
+
+    @Test func replayAcceptsEntriesOfEveryDigestFormatInOneTail() throws {
+        // Entries of earlier daemons (formats 1 and 2) followed by this one's (format 3).
         var count = 0
         let (store, last) = try store(
             with: changes,
             digest: { layout in
                 count += 1
-                return count <= 2 ? LayoutDigest.hex(layout) : LayoutDigest.text(layout)
+                switch count {
+                case 1: return LayoutDigest.hex(layout)
+                case 2: return LayoutDigest.formatTwo(layout)
+                default: return LayoutDigest.text(layout)
+                }
             })
         let restored = try SceneRestore.restore(from: store, engine: engine)
         #expect(restored.replayed == 4)
         #expect(restored.scenes["s"]?.layout == last.layout)
     }
 
-    @Test func replayRefusesADivergentFormatTwoDigest() throws {
-        let (store, _) = try store(with: changes, alter: { $0[3].2 = "20123456789abcd" }, digest: LayoutDigest.text)
+    @Test(arguments: ["20123456789abcd", "30123456789abcd"])
+    func replayRefusesADivergentDigest(stored: String) throws {
+        let (store, _) = try store(with: changes, alter: { $0[3].2 = stored }, digest: LayoutDigest.text)
         do {
             _ = try SceneRestore.restore(from: store, engine: engine)
             Issue.record("a divergent replay was accepted")
         } catch {
             #expect(
-                "\(error)".contains("REPLAY DIVERGED: scene 's' revision 5")
-                    && "\(error)".contains("stored 20123456789abcd"))
+                "\(error)".contains("REPLAY DIVERGED: scene 's' revision 5") && "\(error)".contains("stored \(stored)"))
         }
     }
 

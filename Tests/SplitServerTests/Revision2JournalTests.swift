@@ -95,4 +95,79 @@ import Testing
             try JournalRecordCoding.decode(Array(#"{"v":1,"command":{"kind":"back"}}"#.utf8))
         }
     }
+
+    // MARK: Layout digests of earlier builds and of this one
+
+    /// A stored journal in a `MemorySceneStore`: its checkpoint and entries, digests as given.
+    static func store(_ journal: StoredFormatFixtures.Journal, digests: [String]? = nil) throws -> MemorySceneStore {
+        let checkpoint = try SceneBlob.decode(Array(journal.checkpoint.utf8))
+        let store = MemorySceneStore()
+        var batch = StoreBatch()
+        batch.upsertScene(
+            id: checkpoint.id, device: checkpoint.device, revision: Int64(checkpoint.revision),
+            state: Array(journal.checkpoint.utf8))
+        for (index, entry) in journal.entries.enumerated() {
+            batch.appendJournal(
+                scene: checkpoint.id, revision: entry.revision, change: Array(entry.record.utf8),
+                layoutHash: digests?[index] ?? entry.layoutHash)
+        }
+        try store.commit(batch)
+        return store
+    }
+
+    @Test(arguments: StoredFormatFixtures.journals)
+    func everyDigestStoredByAnEarlierBuildStillVerifies(journal: StoredFormatFixtures.Journal) throws {
+        let restored = try SceneRestore.restore(from: try Self.store(journal), engine: engine)
+        #expect(restored.replayed == journal.entries.count)
+        #expect(restored.diverged.isEmpty)
+        // Each entry in its own format, over the fields that format covers.
+        var state = try SceneBlob.decode(Array(journal.checkpoint.utf8))
+        for entry in journal.entries {
+            let record = try JournalRecordCoding.decode(Array(entry.record.utf8))
+            let transition = try engine.replay(try #require(record.command), to: state)
+            state = transition.state
+            #expect(LayoutDigest.verify(transition.layout, against: entry.layoutHash) == .matches, "\(entry)")
+            // This build writes format 3, which covers more than these did.
+            #expect(LayoutDigest.text(transition.layout).first == "3")
+            #expect(LayoutDigest.text(transition.layout) != entry.layoutHash)
+        }
+    }
+
+    /// Revision 2's records with one new field changed after the fact: the layout replay
+    /// gives differs from the acknowledged one only in a revision-2 field, which format 3
+    /// covers and format 2 did not.
+    @Test(arguments: [
+        (#""interfaceOrientation":"landscape""#, #""interfaceOrientation":"portrait""#),
+        (#""anchor":"list""#, #""anchor":"detail""#),
+        (#""prefersEdgeAttachedInCompactHeight":true"#, #""prefersEdgeAttachedInCompactHeight":false"#),
+    ])
+    func aTamperedRevision2FieldFailsTheDigestOnReplay(original: String, tampered: String) throws {
+        let journal = StoredFormatFixtures.revision2Journal
+        // This build's digests of the journal as it was acknowledged.
+        var state = try SceneBlob.decode(Array(journal.checkpoint.utf8))
+        var digests: [String] = []
+        for entry in journal.entries {
+            let record = try JournalRecordCoding.decode(Array(entry.record.utf8))
+            let transition = try engine.replay(try #require(record.command), to: state)
+            state = transition.state
+            digests.append(LayoutDigest.text(transition.layout))
+        }
+        let index = try #require(journal.entries.firstIndex { $0.record.contains(original) })
+        var altered = journal
+        altered.entries[index].record = journal.entries[index].record.replacingOccurrences(of: original, with: tampered)
+        #expect(altered.entries[index].record != journal.entries[index].record)
+        let revision = journal.entries[index].revision
+        do {
+            _ = try SceneRestore.restore(from: try Self.store(altered, digests: digests), engine: engine)
+            Issue.record("a tampered \(original) was replayed without a word")
+        } catch {
+            #expect(
+                "\(error)".contains("REPLAY DIVERGED: scene '\(state.id)' revision \(revision)")
+                    && "\(error)".contains("another layout"), "\(error)")
+        }
+        // Under the format-2 digest an earlier build stored, the same change went unseen: the
+        // field is revision 2's only.
+        let unseen = try SceneRestore.restore(from: try Self.store(altered), engine: engine)
+        #expect(unseen.diverged.isEmpty && unseen.replayed == journal.entries.count)
+    }
 }

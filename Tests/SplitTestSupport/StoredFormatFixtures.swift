@@ -621,4 +621,120 @@ public enum StoredFormatFixtures {
         tiveStyle":"fullScreen"}]}}],"roundTrip":{"lossless":true,"differences":[]}}
         """,
     ]
+
+    // Written by a splitd built at commit 0e5ffa4, the last to store layout digests in format 2
+    // (its journal table, read back after a SIGKILL so nothing was checkpointed); never
+    // regenerate these from the current code.
+
+    /// A journal as a daemon stored it: the scene's checkpoint and the entries above it,
+    /// each with the record of the change and the digest of the layout it acknowledged.
+    public struct Journal: Sendable, CustomStringConvertible {
+        public struct Entry: Sendable {
+            public var revision: Int64
+            public var record: String
+            public var layoutHash: String
+        }
+
+        public var name: String
+        public var checkpoint: String
+        public var entries: [Entry]
+
+        public var description: String { name }
+    }
+
+    /// Protocol 1's changes on a classic scene, then revision 2's (the inspector, an anchored
+    /// popover, a stated interface orientation, an automatic edge-attached sheet, activation
+    /// with its app-switcher session), with format-2 digests.
+    public static let journals: [Journal] = [protocol1Journal, revision2Journal]
+    public static let protocol1Journal = Journal(
+        name: "mail",
+        checkpoint:
+            """
+            {"id":"mail","device":"ipad-pro-12.9","size":{"width":1366,"height":1024},"traits":{"horizontalSizeC\
+            lass":"regular","verticalSizeClass":"regular"},"config":{"style":"classic","preferredDisplayMode":"a\
+            utomatic","preferredSplitBehavior":"automatic","preferredPrimaryColumnWidth":null,"preferredPrimaryC\
+            olumnWidthFraction":null,"minimumPrimaryColumnWidth":0,"maximumPrimaryColumnWidth":320,"preferredSup\
+            plementaryColumnWidth":null,"preferredSupplementaryColumnWidthFraction":null,"minimumSupplementaryCo\
+            lumnWidth":0,"maximumSupplementaryColumnWidth":320,"primaryEdge":"leading","layoutDirection":"ltr","\
+            presentsWithGesture":true,"showsSecondaryOnlyButton":false,"roots":{"primary":"inbox","secondary":"p\
+            laceholder"},"placeholder":null,"tabs":[],"collapsePolicy":"uikit","expandPolicy":"uikit","topColumn\
+            ForCollapsing":"secondary","detailRouting":"replace","backBehavior":"popLatest","sizePolicy":"latest\
+            "},"revision":1,"navigation":{"primary":["inbox"],"supplementary":["supplementary"],"secondary":["pl\
+            aceholder"],"compact":[],"tabs":[],"presentations":[]},"display":{"lastTraits":{"horizontalSizeClass\
+            ":"regular","verticalSizeClass":"regular"}}}
+            """,
+        entries: [
+            Journal.Entry(
+                revision: 2, record: #"{"v":1,"intent":{"kind":"showDetail","vc":"mail"}}"#,
+                layoutHash: "2dbc1ea141654d5"),
+            Journal.Entry(
+                revision: 3, record: #"{"v":1,"resize":{"width":375,"height":1024}}"#, layoutHash: "2d0500628b8da34"),
+            Journal.Entry(
+                revision: 4, record: #"{"v":1,"intent":{"kind":"present","vc":"compose","style":"formSheet"}}"#,
+                layoutHash: "2367fa86bea578d"),
+            Journal.Entry(
+                revision: 5, record: #"{"v":1,"resize":{"width":1366,"height":1024}}"#, layoutHash: "277cf1fe2f32802"),
+        ])
+    public static let revision2Journal = Journal(
+        name: "inspected",
+        checkpoint:
+            """
+            {"id":"inspected","device":"ipad-pro-12.9","size":{"width":1366,"height":1024},"traits":{"horizontal\
+            SizeClass":"regular","verticalSizeClass":"regular"},"config":{"style":"doubleColumn","preferredDispl\
+            ayMode":"automatic","preferredSplitBehavior":"automatic","preferredPrimaryColumnWidth":null,"preferr\
+            edPrimaryColumnWidthFraction":null,"minimumPrimaryColumnWidth":0,"maximumPrimaryColumnWidth":320,"pr\
+            eferredSupplementaryColumnWidth":null,"preferredSupplementaryColumnWidthFraction":null,"minimumSuppl\
+            ementaryColumnWidth":0,"maximumSupplementaryColumnWidth":320,"primaryEdge":"leading","layoutDirectio\
+            n":"ltr","presentsWithGesture":true,"showsSecondaryOnlyButton":false,"roots":{"primary":"list","seco\
+            ndary":"detail","inspector":"info"},"placeholder":null,"tabs":[],"collapsePolicy":"uikit","expandPol\
+            icy":"uikit","topColumnForCollapsing":"secondary","detailRouting":"replace","backBehavior":"popLates\
+            t","sizePolicy":"latest"},"revision":1,"navigation":{"primary":["list"],"supplementary":["supplement\
+            ary"],"secondary":["detail"],"compact":[],"tabs":[],"presentations":[],"inspector":["info"]},"displa\
+            y":{"lastTraits":{"horizontalSizeClass":"regular","verticalSizeClass":"regular"}}}
+            """,
+        entries: [
+            Journal.Entry(
+                revision: 2, record: #"{"v":1,"command":{"kind":"showColumn","column":"inspector"}}"#,
+                layoutHash: "20ea40a36ce8e16"),
+            Journal.Entry(
+                revision: 3, record: #"{"v":1,"command":{"kind":"push","column":"inspector","vc":"history"}}"#,
+                layoutHash: "20ea40a36ce8e16"),
+            Journal.Entry(
+                revision: 4,
+                record:
+                    """
+                    {"v":1,"command":{"kind":"present","vc":"share","style":"popover","anchor":"list"}}
+                    """,
+                layoutHash: "21258605aa89a5b"),
+            Journal.Entry(revision: 5, record: #"{"v":1,"intent":{"kind":"dismiss"}}"#, layoutHash: "20ea40a36ce8e16"),
+            Journal.Entry(
+                revision: 6, record: #"{"v":1,"resize":{"width":1024,"height":1366}}"#, layoutHash: "28c1a53b5fe92fb"),
+            Journal.Entry(
+                revision: 7,
+                record:
+                    """
+                    {"v":1,"orientedResize":{"width":375,"height":1024,"interfaceOrientation":"landscape"}}
+                    """,
+                layoutHash: "2d08f17743f42ce"),
+            Journal.Entry(
+                revision: 8,
+                record:
+                    """
+                    {"v":1,"command":{"kind":"present","vc":"note","style":"automatic","prefersEdgeAttachedInCompactHeig\
+                    ht":true}}
+                    """,
+                layoutHash: "2c32d1a0d853405"),
+            Journal.Entry(revision: 9, record: #"{"v":1,"intent":{"kind":"dismiss"}}"#, layoutHash: "2d08f17743f42ce"),
+            Journal.Entry(
+                revision: 10, record: #"{"v":1,"resize":{"width":1366,"height":1024}}"#, layoutHash: "20ea40a36ce8e16"),
+            Journal.Entry(
+                revision: 11, record: #"{"v":1,"command":{"kind":"activation","state":"foregroundInactive"}}"#,
+                layoutHash: "20ea40a36ce8e16"),
+            Journal.Entry(
+                revision: 12, record: #"{"v":1,"command":{"kind":"activation","state":"background"},"session":"s1"}"#,
+                layoutHash: "20ea40a36ce8e16"),
+            Journal.Entry(
+                revision: 13, record: #"{"v":1,"command":{"kind":"hideColumn","column":"inspector"}}"#,
+                layoutHash: "2e75a2144b75b86"),
+        ])
 }

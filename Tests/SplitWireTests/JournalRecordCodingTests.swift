@@ -31,6 +31,28 @@ struct JournalRecordCodingTests {
         }
     }
 
+    @Test("a setConfig of revision 2's keys is journaled with them", arguments: [false, true])
+    func revision2ConfigKeys(reset: Bool) throws {
+        var patch = SplitConfigPatch()
+        patch.traitOverrides = .some(reset ? nil : "regular-above-414")
+        patch.displayModeButtonVisibility = .never
+        patch.snapshotOnBackground = false
+        patch.preferredInspectorColumnWidth = .some(reset ? nil : 360)
+        patch.preferredInspectorColumnWidthFraction = .some(reset ? nil : 0.25)
+        patch.minimumInspectorColumnWidth = 200
+        patch.maximumInspectorColumnWidth = 420
+        for record in [
+            JournalRecord.change(.intent(.setConfig(patch))),
+            .change(.reconfigure(patch, size: Size(width: 1200, height: 900))),
+        ] {
+            let bytes = JournalRecordCoding.encode(record)
+            #expect(try JournalRecordCoding.decode(bytes) == record, "\(String(decoding: bytes, as: UTF8.self))")
+        }
+        let text = String(decoding: JournalRecordCoding.encode(.change(.intent(.setConfig(patch)))), as: UTF8.self)
+        #expect(text.contains(#""displayModeButtonVisibility":"never""#))
+        #expect(text.contains(reset ? #""traitOverrides":null"# : #""traitOverrides":"regular-above-414""#))
+    }
+
     @Test("the encoding carries its format version")
     func versioned() throws {
         let bytes = JournalRecordCoding.encode(.change(.resize(Size(width: 390, height: 844))))

@@ -3,8 +3,10 @@ import SplitCore
 /// Draws an `AttachState` on a canvas the size of the terminal (docs/TERMINAL.md "Screen"):
 /// a status line (scene, revision, size, size classes, collapsed or display mode and
 /// behavior, tab, link), the columns as boxes at their scaled widths with their stacks (top
-/// highlighted) and the item list in the focused one, presentations and the help overlay on
-/// top, then the event ticker and a message/hint line. Pure.
+/// highlighted) and the item list in the focused one (the inspector as a column at its
+/// frame, the display-mode button as a marker in the secondary's title bar), presentations
+/// (a collapsed scene's inspector sheet first) and the help overlay on top, then the event
+/// ticker and a message/hint line. Pure.
 enum ScreenRenderer {
     static let minimumColumns = 24
     static let minimumRows = 6
@@ -126,15 +128,19 @@ enum ScreenRenderer {
     ) {
         for rect in ColumnGeometry.rects(for: layout, columns: canvas.width) {
             let column = rect.column
-            let focused = column.column == state.focus
+            // Keys do not act on the inspector (it is no `Column`): it is never the focus.
+            let focused = !rect.isInspector && column.column == state.focus
             // Overlay columns hide what lies under them.
             canvas.fill(x: rect.x, y: area.top, width: rect.width, height: area.height)
             canvas.box(
                 x: rect.x, y: area.top, width: rect.width, height: area.height,
                 style: focused ? focusBorder : .plain, openLeft: rect.clippedLeft, openRight: rect.clippedRight)
-            var title = "─ \(column.column.rawValue) \(points(column.width))pt"
+            var title = "─ \(rect.isInspector ? "inspector" : column.column.rawValue) \(points(column.width))pt"
             if column.overlay { title += " overlay" }
             if column.dimmed { title += " dimmed" }
+            if !rect.isInspector, column.column == .secondary, let marker = buttonMarker(layout) {
+                title += " " + marker
+            }
             canvas.put(
                 title + " ", x: rect.x + 1, y: area.top, style: focused ? focusBorder : .plain, limit: rect.width - 2)
             drawContent(
@@ -177,15 +183,41 @@ enum ScreenRenderer {
         }
     }
 
+    /// The display-mode button (revision 2's `displayModeButton`) as the secondary's title
+    /// bar shows it, where UIKit puts it: `[d → MODE]`, the key that taps it and the mode a
+    /// tap leads to; nil while the button is hidden (or the layout predates revision 2).
+    static func buttonMarker(_ layout: Layout) -> String? {
+        guard let button = layout.revision2?.displayModeButton, button.visible else { return nil }
+        return "[d → \(button.target?.rawValue ?? "-")]"
+    }
+
+    /// The modal stack, bottom first: while collapsed, a shown inspector is the first sheet
+    /// (`inspector: TOP  pageSheet`), under the presentations the app made.
+    static func presentationLines(_ layout: Layout) -> [String] {
+        var lines: [String] = []
+        if let inspector = layout.revision2?.inspector, inspector.presentedAsSheet, let top = inspector.stack.last {
+            lines.append("inspector: \(top)  sheet")
+        }
+        let additions = layout.revision2?.presentations ?? []
+        for (index, presentation) in layout.presentations.enumerated() {
+            let requested =
+                index < additions.count && additions[index].requestedStyle == "automatic"
+                ? "automatic" : presentation.style.rawValue
+            var line =
+                presentation.effectiveStyle.rawValue == requested
+                ? "\(presentation.vc)  \(requested)"
+                : "\(presentation.vc)  \(requested) (as \(presentation.effectiveStyle.rawValue))"
+            if index < additions.count, let anchor = additions[index].anchor { line += " at \(anchor)" }
+            lines.append(line)
+        }
+        return lines
+    }
+
     private static func drawPresentations(
         _ layout: Layout, area: (top: Int, height: Int), on canvas: inout ScreenCanvas
     ) {
-        guard !layout.presentations.isEmpty else { return }
-        let lines = layout.presentations.map { presentation in
-            presentation.effectiveStyle == presentation.style
-                ? "\(presentation.vc)  \(presentation.style.rawValue)"
-                : "\(presentation.vc)  \(presentation.style.rawValue) (as \(presentation.effectiveStyle.rawValue))"
-        }
+        let lines = presentationLines(layout)
+        guard !lines.isEmpty else { return }
         drawPanel(title: "presented", lines: lines, area: area, on: &canvas)
     }
 

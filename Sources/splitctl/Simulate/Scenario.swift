@@ -29,7 +29,8 @@ enum SizeSpec: Equatable {
 /// One step of a scenario.
 struct ScenarioStep {
     enum Action {
-        case resize(SizeSpec)
+        /// `interfaceOrientation`: stated with the resize (WIRE.md revision 2); nil: by the rule.
+        case resize(SizeSpec, interfaceOrientation: Orientation?)
         /// A WIRE.md intent object, sent as is; `expectError` names the error code it must get.
         case intent(JSONValue, expectError: String?)
         case snapshot(SnapshotSpec)

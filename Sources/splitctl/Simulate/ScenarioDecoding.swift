@@ -41,7 +41,8 @@ struct ScenarioDecoder {
 
     func decodeStep(_ value: JSONValue, at path: String) throws(ScenarioError) -> ScenarioStep {
         guard let object = value.object else { throw fail(path, "a step must be an object, got \(value.typeName)") }
-        try refuseUnknownKeys(object, allowed: Set(Self.actionKeys + ["note", "expectError"]), at: path)
+        try refuseUnknownKeys(
+            object, allowed: Set(Self.actionKeys + ["note", "expectError", "interfaceOrientation"]), at: path)
         let present = Self.actionKeys.filter { object[$0] != nil }
         guard present.count == 1, let key = present.first, let body = object[key] else {
             throw fail(path, "a step needs exactly one of \(Self.actionKeys.joined(separator: ", "))")
@@ -51,10 +52,14 @@ struct ScenarioDecoder {
         if expectError != nil, key != "intent" {
             throw fail("\(path).expectError", "only intent steps can expect an error")
         }
+        let interfaceOrientation = try decodeInterfaceOrientation(object, at: path)
+        if interfaceOrientation != nil, key != "resize" {
+            throw fail("\(path).interfaceOrientation", "only resize steps can state the interface orientation")
+        }
         let action: ScenarioStep.Action
         switch key {
         case "resize":
-            action = .resize(try decodeSize(body, at: "\(path).resize"))
+            action = .resize(try decodeSize(body, at: "\(path).resize"), interfaceOrientation: interfaceOrientation)
         case "intent":
             guard body["kind"]?.string != nil else {
                 throw fail("\(path).intent", "an intent object with a string 'kind' is required")
@@ -123,6 +128,21 @@ struct ScenarioDecoder {
             sides.append(number)
         }
         return .points(Size(width: sides[0], height: sides[1]))
+    }
+
+    /// A step's `interfaceOrientation` (how the device is held, sent with its resize).
+    private func decodeInterfaceOrientation(
+        _ object: JSONObject, at path: String
+    ) throws(ScenarioError)
+        -> Orientation?
+    {
+        guard let text = try optionalString(object, "interfaceOrientation", at: path) else { return nil }
+        guard let orientation = Orientation(rawValue: text) else {
+            throw fail(
+                join(path, "interfaceOrientation"),
+                "expected portrait or landscape, got '\(text)'")
+        }
+        return orientation
     }
 
     private func optionalString(_ object: JSONObject, _ key: String, at path: String) throws(ScenarioError) -> String? {

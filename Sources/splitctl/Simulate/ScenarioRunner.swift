@@ -81,18 +81,20 @@ private struct SceneRun {
 
     mutating func perform(_ step: ScenarioStep, index: Int) throws(ClientError) {
         switch step.action {
-        case .resize(.everyPreset):
+        case .resize(.everyPreset, let held):
             let presets = catalog.presets(of: scenario.presetDevice)
             if presets.isEmpty { fail("steps[\(index)]: \(scenario.presetDevice) has no presets") }
             for preset in presets {
-                try resize(to: preset.size, label: "\(preset.qualifiedName) = \(sizeLabel(preset.size))")
+                try resize(
+                    to: preset.size, interfaceOrientation: held,
+                    label: "\(preset.qualifiedName) = \(sizeLabel(preset.size))")
             }
-        case .resize(let spec):
+        case .resize(let spec, let held):
             guard let resolved = resolve(spec, what: "step \(number + 1) (steps[\(index)].resize)") else {
                 number += 1
                 return
             }
-            try resize(to: resolved.size, label: resolved.label)
+            try resize(to: resolved.size, interfaceOrientation: held, label: resolved.label)
         case let .intent(intent, expectError):
             try send(intent, expectError: expectError)
         case .snapshot(let spec):
@@ -103,12 +105,20 @@ private struct SceneRun {
         }
     }
 
-    private mutating func resize(to size: Size, label: String) throws(ClientError) {
+    /// A resize; `interfaceOrientation`, when the step states it, goes with it and into the
+    /// step's description (a step without it is described, and recorded, as before).
+    private mutating func resize(
+        to size: Size, interfaceOrientation: Orientation?, label: String
+    ) throws(ClientError) {
         number += 1
-        let description = "resize \(label)"
-        let params: JSONObject = [
+        var description = "resize \(label)"
+        var params: JSONObject = [
             "scene": .string(sceneID), "width": .double(size.width), "height": .double(size.height),
         ]
+        if let interfaceOrientation {
+            params["interfaceOrientation"] = .string(interfaceOrientation.rawValue)
+            description += " held \(interfaceOrientation.rawValue)"
+        }
         do {
             let result = try connection.call("resize", params)
             apply(result)

@@ -46,7 +46,10 @@ struct Simulate: ParsableCommand {
     @Flag(help: "Write every run's layouts as golden files.")
     var record = false
 
-    @Flag(help: "Start splitd in this process on a temporary socket and database instead of using --socket.")
+    @Flag(
+        help:
+            "Start the splitd installed next to splitctl as a child process on a temporary socket and database instead of using --socket."
+    )
     var embedded = false
 
     @Option(
