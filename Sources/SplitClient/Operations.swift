@@ -34,6 +34,11 @@ extension SplitConnection {
         try SceneReply(decoding: try call("scene.get", ["scene": .string(scene)]))
     }
 
+    /// `scene.at`: the scene as it was at `revision` (its layout and state then).
+    public func sceneAt(_ scene: String, revision: Int) throws(ClientError) -> SceneReply {
+        try SceneReply(decoding: try call("scene.at", ["scene": .string(scene), "revision": .int(Int64(revision))]))
+    }
+
     public func listScenes() throws(ClientError) -> [SceneSummary] {
         let result = try call("scene.list")
         let entries = try field(result, "scenes", \.array)

@@ -264,6 +264,7 @@ public enum Daemon {
             integrityCheck: IntegrityCheck(settings.integrityCheck),
             busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds,
             journalRetention: settings.journalRetention,
+            historyRevisions: settings.historyRevisions,
             // The loop flushes through `FlushThread`, overlapping turns.
             flushOffWriter: true,
             walCheckpointPages: settings.walCheckpointPages)

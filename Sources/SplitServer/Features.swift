@@ -5,12 +5,15 @@ extension Server {
     /// table beyond protocol 1's that names one, so a capability is listed exactly when its op
     /// is in this build.
     static let builtFeatures: [String] = {
-        let optional = ["explain", "sweep"]
+        let optional = ["explain", "sweep", "scene.at"]
         let ops = Set(Op.table.map(\.name))
         return ["revision2"] + optional.filter { ops.contains($0) }
     }()
 
     /// What `hello` lists in `features`: the build's, and `cluster` while this daemon serves
     /// its scenes from an etcd cluster.
-    var features: [String] { cluster == nil ? Self.builtFeatures : Self.builtFeatures + ["cluster"] }
+    /// `scene.at` is left out there: the cluster's store keeps no history.
+    var features: [String] {
+        cluster == nil ? Self.builtFeatures : Self.builtFeatures.filter { $0 != "scene.at" } + ["cluster"]
+    }
 }

@@ -6,6 +6,7 @@ import SplitWire
 enum Op: Int, CaseIterable, Sendable {
     case hello, sceneCreate, sceneGet, sceneList, sceneDelete, sceneAttach, sceneDetach
     case resize, intent, snapshot, snapshotList, snapshotGet, stats, ping, devices, explain, sweep
+    case sceneAt
 
     init(_ operation: Request.Operation) {
         switch operation {
@@ -26,6 +27,7 @@ enum Op: Int, CaseIterable, Sendable {
         case .devices: self = .devices
         case .explain: self = .explain
         case .sweep: self = .sweep
+        case .sceneAt: self = .sceneAt
         }
     }
 
@@ -199,6 +201,10 @@ extension Op {
             guard case let .sweep(sweep) = request.op else { throw misrouted(request, to: .sweep) }
             guard let (reply, kind) = try server.sweep(sweep, id: request.id, from: session) else { return .staged }
             return .replyAs(reply, kind)
+        },
+        OpEntry(.sceneAt, "scene.at", decoder: .sceneAt, reply: .readsScene) { server, request, _ throws(WireError) in
+            guard case let .sceneAt(scene, revision) = request.op else { throw misrouted(request, to: .sceneAt) }
+            return .reply(try server.sceneAt(scene, revision: revision))
         },
     ]
 }

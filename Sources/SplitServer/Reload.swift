@@ -78,7 +78,8 @@ struct ReloadPlan: Equatable {
         {
             restartNeeded.append("devices")
         }
-        if new.journalRetention != current.journalRetention || new.integrityCheck != current.integrityCheck
+        if new.journalRetention != current.journalRetention || new.historyRevisions != current.historyRevisions
+            || new.integrityCheck != current.integrityCheck
             || new.busyTimeoutMilliseconds != current.busyTimeoutMilliseconds
             || new.walCheckpointPages != current.walCheckpointPages
         {

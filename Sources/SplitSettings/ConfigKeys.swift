@@ -96,6 +96,11 @@ public enum ConfigKeys {
                 "Journal entries (accepted changes) kept as history once checkpoints cover them, counted over all scenes, oldest pruned first, 512 at a time (so up to 511 more are kept); entries a restart needs are always kept. 0 keeps all. Needs a restart."
         ),
         .init(
+            key: "database.historyRevisions", kind: .int, defaultJSON: "1000",
+            help:
+                "Revisions of each scene kept readable in the past (scene.at, splitctl render --revision): the scene's earlier checkpoints and the journal entries above the oldest needed one are kept, per scene, trimmed when it checkpoints (so up to a checkpoint interval more). 0-100000000; 0 keeps no history (only revisions above the scene's checkpoint). Needs a restart."
+        ),
+        .init(
             key: "database.checkpointEvery", kind: .int, defaultJSON: "64",
             help:
                 "A change stores only a journal entry; a scene's full state is written again (checkpointed) after this many changes, 1-1000000 (a quarter as many while database.replayBudget is exceeded), by a sweep every second and at a graceful stop. A start replays the changes above each checkpoint. Reloaded on SIGHUP."

@@ -117,6 +117,7 @@ public enum ConfigLoader {
         settings.integrityCheck = DatabaseIntegrityCheck(rawValue: choice("database.integrityCheck")) ?? .quick
         settings.busyTimeoutMilliseconds = Int32(clamping: int("database.busyTimeoutMilliseconds", range: 0...60_000))
         settings.journalRetention = Int64(int("database.journalRetention", range: 0...Int.max))
+        settings.historyRevisions = Int64(int("database.historyRevisions", range: 0...100_000_000))
         settings.checkpointEvery = int("database.checkpointEvery", range: 1...1_000_000)
         settings.replayBudget = int("database.replayBudget", range: 0...1_000_000_000)
         settings.flushDelayMicroseconds = int("database.flushDelayMicroseconds", range: 0...100_000)

@@ -16,6 +16,10 @@ public struct ServerSettings: Sendable, Equatable {
     public var integrityCheck: DatabaseIntegrityCheck = .quick
     public var busyTimeoutMilliseconds: Int32 = 100
     public var journalRetention: Int64 = 10_000
+    /// The last revisions of each scene that `scene.at` can rebuild: the past checkpoints and
+    /// journal entries they need are kept beside the journal's own retention, per scene,
+    /// trimmed when the scene checkpoints. 0 keeps no history.
+    public var historyRevisions: Int64 = 1000
     /// Changes of a scene stored as journal entries only before its full state is written
     /// again (a checkpoint); a restart replays at most this many per scene (fewer after the
     /// periodic sweep or a graceful stop). Each checkpoint rewrites the scene's row, a WAL

@@ -13,6 +13,7 @@ public enum SettingsReport {
             ("database.integrityCheck", settings.integrityCheck.rawValue),
             ("database.busyTimeoutMilliseconds", String(settings.busyTimeoutMilliseconds)),
             ("database.journalRetention", String(settings.journalRetention)),
+            ("database.historyRevisions", String(settings.historyRevisions)),
             ("database.checkpointEvery", String(settings.checkpointEvery)),
             ("database.replayBudget", String(settings.replayBudget)),
             ("database.flushDelayMicroseconds", String(settings.flushDelayMicroseconds)),

@@ -10,6 +10,8 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
     private var injectedFailure: StoreError?
     private var scenes: [String: StoredScene] = [:]
     private var journalEntries: [String: [JournalEntry]] = [:]
+    /// Every checkpoint of each scene, oldest first (like the journal, kept whole).
+    private var checkpoints: [String: [StoredScene]] = [:]
     private var sessions: [String: SnapshotSession] = [:]
     private var metaValues: [String: String] = [:]
     private var sessionNumber: Int64 = 0
@@ -72,9 +74,11 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
             let created = scenes[id]?.createdAt ?? 0
             scenes[id] = StoredScene(
                 id: id, device: device, revision: revision, state: state, createdAt: created, updatedAt: 0)
+            checkpoints[id, default: []].append(scenes[id]!)
         case let .deleteScene(id):
             scenes.removeValue(forKey: id)
             journalEntries.removeValue(forKey: id)
+            checkpoints.removeValue(forKey: id)
             sessions = sessions.filter { $0.value.summary.scene != id }
         case let .appendJournal(scene, revision, change, layoutHash):
             journalEntries[scene, default: []].append(
@@ -101,6 +105,19 @@ public final class MemorySceneStore: SceneStore, @unchecked Sendable {
     public func journal(scene: String, from revision: Int64, limit: Int?) throws(StoreError) -> [JournalEntry] {
         let entries = (journalEntries[scene] ?? []).filter { $0.revision >= revision }
         return limit.map { Array(entries.prefix($0)) } ?? entries
+    }
+
+    public var keepsHistory: Bool { true }
+
+    public func history(scene: String, revision: Int64) throws(StoreError) -> SceneHistory {
+        guard let kept = checkpoints[scene], let oldest = kept.first else { return .unknownScene }
+        guard let checkpoint = kept.last(where: { $0.revision <= revision }) else {
+            return .pruned(oldest: oldest.revision)
+        }
+        let entries = (journalEntries[scene] ?? []).filter {
+            $0.revision > checkpoint.revision && $0.revision <= revision
+        }
+        return .replay(checkpoint: checkpoint, entries: entries.sorted { $0.revision < $1.revision })
     }
 
     public func journalTails() throws(StoreError) -> [JournalEntry] {

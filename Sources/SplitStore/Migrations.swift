@@ -86,6 +86,32 @@ enum Migrations {
                 ALTER TABLE scenes ADD COLUMN journal_start INTEGER NOT NULL DEFAULT 0;
                 UPDATE meta SET value = 'checkpoint+log 1' WHERE key = 'journal_format';
                 """),
+        // History for reading a scene at a past revision: the checkpoints a scene's row held
+        // before later ones replaced it (`floor` is the row's `journal_floor` then: the scene's
+        // entries above the checkpoint are above it in the log), and the journal entries the
+        // log's head pruned while their scene's history window still needed them. Both are
+        // trimmed per scene when it checkpoints, and go with the scene when it is deleted.
+        // Checkpoints keep a rowid (their states would overflow `WITHOUT ROWID` pages); the
+        // small entries do not need one.
+        Migration(
+            version: 4, summary: "past checkpoints and pruned journal entries kept as history",
+            sql: """
+                CREATE TABLE scene_checkpoints (
+                    scene TEXT NOT NULL,
+                    revision INTEGER NOT NULL,
+                    floor INTEGER NOT NULL,
+                    state BLOB NOT NULL,
+                    PRIMARY KEY (scene, revision)
+                );
+                CREATE TABLE journal_history (
+                    scene TEXT NOT NULL,
+                    revision INTEGER NOT NULL,
+                    change BLOB NOT NULL,
+                    layout_hash TEXT,
+                    at INTEGER NOT NULL,
+                    PRIMARY KEY (scene, revision)
+                ) WITHOUT ROWID;
+                """),
     ]
 
     /// The version this binary writes.

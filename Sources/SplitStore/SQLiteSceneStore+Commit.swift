@@ -65,6 +65,12 @@ extension SQLiteSceneStore {
     private func apply(_ operation: StoreBatch.Operation, statements: StoreStatements, now: Int64) throws(StoreError) {
         switch operation {
         case let .upsertScene(id, device, revision, state):
+            let history = options.historyRevisions
+            if history > 0 {
+                try statements.archiveCheckpoint.bind(id, at: 1)
+                try statements.archiveCheckpoint.bind(revision, at: 2)
+                try statements.archiveCheckpoint.run()
+            }
             let statement = statements.upsertScene
             try statement.bind(id, at: 1)
             try statement.bind(device, at: 2)
@@ -73,9 +79,14 @@ extension SQLiteSceneStore {
             try statement.bind(now, at: 5)
             try statement.bind(log.checkpoint(scene: id, revision: revision), at: 6)
             try statement.run()
+            if history > 0 { try trimHistory(of: id, below: revision - history, statements: statements) }
         case let .deleteScene(id):
             try statements.deleteScene.bind(id, at: 1)
             try statements.deleteScene.run()
+            for statement in [statements.deleteCheckpoints, statements.deleteJournalHistory] {
+                try statement.bind(id, at: 1)
+                try statement.run()
+            }
             log.delete(scene: id)
         case let .appendJournal(scene, revision, _, _):
             _ = log.append(scene: scene, revision: revision)
@@ -148,10 +159,27 @@ extension SQLiteSceneStore {
         else {
             return 0
         }
+        if options.historyRevisions > 0 {
+            try statements.keepPrunedHistory.bind(keepFrom, at: 1)
+            try statements.keepPrunedHistory.bind(options.historyRevisions, at: 2)
+            try statements.keepPrunedHistory.run()
+        }
         try statements.pruneJournal.bind(keepFrom, at: 1)
         try statements.pruneJournal.run()
         log.pruned(below: keepFrom)
         return Int64(sqlite3_changes(database.handle))
+    }
+
+    // A scene's history keeps the newest past checkpoint at or below `lowest` and everything
+    // above it; older checkpoints and the entries at or below the oldest kept one go. Runs
+    // at each checkpoint of the scene, so its history stays within `historyRevisions` plus a
+    // checkpoint interval.
+    private func trimHistory(of scene: String, below lowest: Int64, statements: StoreStatements) throws(StoreError) {
+        try statements.trimCheckpoints.bind(scene, at: 1)
+        try statements.trimCheckpoints.bind(lowest, at: 2)
+        try statements.trimCheckpoints.run()
+        try statements.trimJournalHistory.bind(scene, at: 1)
+        try statements.trimJournalHistory.run()
     }
 
     /// Per scene with journal entries above its checkpoint, the seq of the oldest, read from

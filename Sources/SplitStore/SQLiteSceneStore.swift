@@ -107,6 +107,7 @@ public final class SQLiteSceneStore: SceneStore {
             }
             lastSessionNumber = try database.integer(StoreStatements.lastSessionNumberSQL) ?? 0
             log = try SQLiteSceneStore.readLogBounds(preparedStatements!)
+            try dropHistoryIfUnkept()
             if options.access == .readWrite && options.backgroundWALCheckpoints {
                 let checkpointer = try WALCheckpointer(
                     path: path, synchronous: options.sqliteSynchronous,

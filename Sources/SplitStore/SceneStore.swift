@@ -25,6 +25,16 @@ public protocol SceneStore: AnyObject {
     /// the journal: for tools and tests, not for hot paths.
     func journal(scene: String, from revision: Int64, limit: Int?) throws(StoreError) -> [JournalEntry]
 
+    /// Whether `history(scene:revision:)` can rebuild past revisions.
+    var keepsHistory: Bool { get }
+
+    /// What rebuilds `scene` at `revision`: the newest checkpoint at or below it and the
+    /// scene's journal entries above that checkpoint up to `revision`, oldest first (fewer
+    /// when `revision` is above what is stored). `.pruned` names the oldest revision the
+    /// store can still rebuild. Reads a bounded window (the scene's retained history and the
+    /// log): for a client asking for a past revision, not for hot paths.
+    func history(scene: String, revision: Int64) throws(StoreError) -> SceneHistory
+
     /// Every journal entry above its scene's checkpoint: what a restart replays. Grouped by
     /// scene, oldest first within a scene.
     func journalTails() throws(StoreError) -> [JournalEntry]
@@ -71,6 +81,15 @@ public protocol SceneStore: AnyObject {
 }
 
 extension SceneStore {
+    /// A store keeps no history unless it says so.
+    public var keepsHistory: Bool { false }
+
+    public func history(scene: String, revision: Int64) throws(StoreError) -> SceneHistory {
+        throw StoreError.check(
+            .other, code: 1, operation: "read scene \(scene) at revision \(revision)",
+            message: "this store keeps no history")
+    }
+
     public var deferredFlush: (any DurableFlush)? { nil }
 
     /// A store without a file of its own (memory) is always in place.

@@ -44,6 +44,13 @@ public struct StoreOptions: Sendable {
     /// delete the head of the log past this many; entries a restart needs (above their
     /// scene's checkpoint) are always kept. 0 keeps everything.
     public var journalRetention: Int64
+    /// Revisions of each scene kept readable in the past (`SceneStore.history`): the
+    /// checkpoints a scene's row held before, and the journal entries above the oldest of
+    /// them, are kept while that checkpoint is at most this many revisions below the scene's
+    /// newest checkpoint; older ones are trimmed when the scene checkpoints. So every one of
+    /// the last `historyRevisions` revisions (and up to a checkpoint interval more) can be
+    /// rebuilt. 0 keeps no history (only the revisions above the scene's checkpoint).
+    public var historyRevisions: Int64
     /// How stale the journal's pruning watermark may get: recomputing it is a pass over the
     /// scenes with changes above their checkpoint. 0 recomputes it at every commit.
     public var pruneRefreshMilliseconds: Int64
@@ -83,6 +90,7 @@ public struct StoreOptions: Sendable {
         access: StoreAccess = .readWrite,
         busyTimeoutMilliseconds: Int32 = 100,
         journalRetention: Int64 = 10_000,
+        historyRevisions: Int64 = 1000,
         pruneRefreshMilliseconds: Int64 = 200,
         pruneBatch: Int64 = 512,
         backgroundWALCheckpoints: Bool = true,
@@ -97,6 +105,7 @@ public struct StoreOptions: Sendable {
         self.access = access
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.journalRetention = journalRetention
+        self.historyRevisions = max(0, historyRevisions)
         self.pruneRefreshMilliseconds = pruneRefreshMilliseconds
         self.pruneBatch = max(1, pruneBatch)
         self.backgroundWALCheckpoints = backgroundWALCheckpoints

@@ -125,3 +125,14 @@ public struct StoreStatistics: Sendable, Hashable {
 
     public init() {}
 }
+
+/// What rebuilds a scene at a past revision (`SceneStore.history`).
+public enum SceneHistory: Sendable, Hashable {
+    /// A checkpoint at or below the revision asked for, and the scene's journal entries
+    /// above it up to that revision, oldest first.
+    case replay(checkpoint: StoredScene, entries: [JournalEntry])
+    /// The revision asked for is below `oldest`, the oldest one the store can rebuild.
+    case pruned(oldest: Int64)
+    /// No such scene.
+    case unknownScene
+}

@@ -25,6 +25,21 @@ final class StoreStatements {
     static let journalChunkRows = [64, 32, 16, 8, 4, 2, 1]
     /// ?1 first seq to keep: deletes the head of the log below it.
     let pruneJournal: Statement
+    /// ?1 first seq to keep, ?2 history revisions: copies the entries below it that their
+    /// scene's history still needs (above its oldest kept checkpoint) into `journal_history`,
+    /// before `pruneJournal` deletes them.
+    let keepPrunedHistory: Statement
+    /// ?1 scene, ?2 the revision of its new checkpoint: the row's checkpoint, when older,
+    /// becomes a past one (`scene_checkpoints`).
+    let archiveCheckpoint: Statement
+    /// ?1 scene, ?2 the lowest revision its history must rebuild: deletes the past
+    /// checkpoints below the newest one at or below it.
+    let trimCheckpoints: Statement
+    /// ?1 scene: deletes the kept entries at or below its oldest past checkpoint.
+    let trimJournalHistory: Statement
+    /// ?1 scene: its past checkpoints and kept entries go with it.
+    let deleteCheckpoints: Statement
+    let deleteJournalHistory: Statement
     /// The oldest and newest seq in the log (NULLs when it is empty).
     let journalBounds: Statement
     /// Each scene's oldest entry above its checkpoint: what holds the log's head back.
@@ -68,6 +83,32 @@ final class StoreStatements {
         }
         journalInserts = inserts
         pruneJournal = try database.prepare("DELETE FROM journal WHERE seq < ?1")
+        keepPrunedHistory = try database.prepare(
+            """
+            INSERT OR REPLACE INTO journal_history (scene, revision, change, layout_hash, at)
+            SELECT j.scene, j.revision, j.change, j.layout_hash, j.at FROM journal AS j CROSS JOIN scenes AS s
+            WHERE j.seq < ?1 AND s.id = j.scene AND j.seq > s.journal_start AND j.revision > coalesce(
+                (SELECT max(c.revision) FROM scene_checkpoints AS c WHERE c.scene = j.scene AND c.revision <= s.revision - ?2),
+                (SELECT min(c.revision) FROM scene_checkpoints AS c WHERE c.scene = j.scene),
+                s.revision)
+            """)
+        archiveCheckpoint = try database.prepare(
+            """
+            INSERT OR REPLACE INTO scene_checkpoints (scene, revision, floor, state)
+            SELECT id, revision, journal_floor, state FROM scenes WHERE id = ?1 AND revision < ?2
+            """)
+        trimCheckpoints = try database.prepare(
+            """
+            DELETE FROM scene_checkpoints WHERE scene = ?1
+            AND revision < (SELECT max(revision) FROM scene_checkpoints WHERE scene = ?1 AND revision <= ?2)
+            """)
+        trimJournalHistory = try database.prepare(
+            """
+            DELETE FROM journal_history WHERE scene = ?1
+            AND revision <= (SELECT min(revision) FROM scene_checkpoints WHERE scene = ?1)
+            """)
+        deleteCheckpoints = try database.prepare("DELETE FROM scene_checkpoints WHERE scene = ?1")
+        deleteJournalHistory = try database.prepare("DELETE FROM journal_history WHERE scene = ?1")
         journalBounds = try database.prepare("SELECT min(seq), max(seq) FROM journal")
         firstUncheckpointed = try database.prepare(
             """

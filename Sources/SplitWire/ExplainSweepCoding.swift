@@ -35,6 +35,14 @@ extension OpDecoder {
         .explain(scene: try fields.identifier("scene"))
     }
 
+    /// `scene` and `revision` (>= 1; above the scene's current one is refused by the daemon).
+    public static let sceneAt = OpDecoder(fields: ["scene", "revision"]) { fields throws(WireError) in
+        let scene = try fields.identifier("scene")
+        let revision = try fields.int("revision")
+        guard revision >= 1 else { throw WireError.badRequest("field 'revision' must be >= 1, got \(revision)") }
+        return .sceneAt(scene: scene, revision: revision)
+    }
+
     /// `scene`, or `device` with optional `config` and `traitOverrides`; `axis`; `from`,
     /// `to`; the other dimension as `height` (width sweep) or `width` (height sweep).
     public static let sweep = OpDecoder(

@@ -74,6 +74,9 @@ extension Request {
         case devices
         /// The decisions behind a scene's layout (WIRE.md "Explain and sweep"). Reads only.
         case explain(scene: String)
+        /// A scene as it was at a past revision, rebuilt from the stored history (WIRE.md
+        /// "Explain and sweep"). Reads only.
+        case sceneAt(scene: String, revision: Int)
         /// The breakpoints of a scene's or an inline device's layout (WIRE.md "Explain and
         /// sweep"). Reads only.
         indirect case sweep(SweepRequest)
@@ -99,6 +102,7 @@ extension Request {
             case .ping: "ping"
             case .devices: "devices"
             case .explain: "explain"
+            case .sceneAt: "scene.at"
             case .sweep: "sweep"
             }
         }
@@ -112,7 +116,7 @@ extension Request {
             case let .sceneCreate(scene, _, _, _), let .sceneGet(scene), let .sceneDelete(scene),
                 let .sceneAttach(scene, _, _, _), let .sceneDetach(scene), let .resize(scene, _, _),
                 let .intent(scene, _, _), let .command(scene, _, _), let .snapshot(scene, _), let .snapshotList(scene),
-                let .explain(scene):
+                let .explain(scene), let .sceneAt(scene, _):
                 scene
             case let .sweep(request):
                 if case let .scene(scene) = request.source { scene } else { nil }
@@ -125,7 +129,8 @@ extension Request {
         public var isMutation: Bool {
             switch self {
             case .sceneCreate, .sceneDelete, .sceneAttach, .sceneDetach, .resize, .intent, .command, .snapshot: true
-            case .hello, .sceneGet, .sceneList, .snapshotList, .snapshotGet, .stats, .ping, .devices, .explain, .sweep:
+            case .hello, .sceneGet, .sceneList, .snapshotList, .snapshotGet, .stats, .ping, .devices, .explain, .sweep,
+                .sceneAt:
                 false
             }
         }

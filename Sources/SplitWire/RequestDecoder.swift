@@ -212,7 +212,7 @@ public struct OpDecoder: Sendable {
         ("scene.delete", sceneDelete), ("scene.attach", sceneAttach), ("scene.detach", sceneDetach),
         ("resize", resize), ("intent", intent), ("snapshot", snapshot), ("snapshot.list", snapshotList),
         ("snapshot.get", snapshotGet), ("stats", stats), ("ping", ping), ("devices", devices),
-        ("explain", explain), ("sweep", sweep),
+        ("explain", explain), ("sweep", sweep), ("scene.at", sceneAt),
     ]
 }
 

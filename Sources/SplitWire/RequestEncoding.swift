@@ -86,6 +86,9 @@ extension JSONWriter {
             write(session)
         case let .sweep(request):
             writeSweepParameters(request)
+        case let .sceneAt(_, revision):
+            rawKey("revision")
+            write(revision)
         case .sceneGet, .sceneList, .sceneDelete, .sceneDetach, .snapshotList, .stats, .ping, .devices, .explain:
             break
         }

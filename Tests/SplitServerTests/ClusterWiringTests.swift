@@ -258,7 +258,10 @@ struct ClusterWiringTests {
         #expect(try client.request(create("s")).isOK)
         #expect(try client.request(["op": "scene.get", "scene": "s"])["owner"] == nil)
         #expect(try client.request(["op": "stats"])["cluster"] == nil)
-        #expect(try client.request(["op": "hello", "protocol": 1])["features"] == ["revision2", "explain", "sweep"])
+        #expect(
+            try client.request(["op": "hello", "protocol": 1])["features"] == [
+                "revision2", "explain", "sweep", "scene.at",
+            ])
     }
 
     /// Two daemons over one store, as two nodes over one etcd: a change acknowledged on A

@@ -38,6 +38,7 @@ struct OpTableTests {
         case .devices: ["op": "devices"]
         case .explain: ["op": "explain", "scene": "s"]
         case .sweep: ["op": "sweep", "scene": "s", "from": 600, "to": 700]
+        case .sceneAt: ["op": "scene.at", "scene": "s", "revision": 1]
         }
     }
 

@@ -123,7 +123,7 @@ struct CheckpointTests {
             try raw.close()
         }
         let store = try openStore(directory.database)
-        #expect(try store.database.integer("PRAGMA user_version") == 3)
+        #expect(try store.database.integer("PRAGMA user_version") == Migrations.latestVersion)
         #expect(try store.meta(key: "journal_format") == "checkpoint+log 1")
         #expect(try store.journal(scene: "a", from: 0).map(\.revision) == [1, 2, 3, 4])
         #expect(try store.journal(scene: "a", from: 0).map(\.layoutHash) == ["h1", "h2", "h3", "h4"])

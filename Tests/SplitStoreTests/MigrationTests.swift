@@ -19,7 +19,7 @@ struct MigrationTests {
         #expect(try store.database.integer("PRAGMA foreign_keys") == 1)
         #expect(try store.database.integer("PRAGMA synchronous") == 2, "FULL is the default durability")
         let tables = try store.database.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
-        #expect(tables == ["journal", "meta", "scenes", "snapshot_sessions"])
+        #expect(tables == ["journal", "journal_history", "meta", "scene_checkpoints", "scenes", "snapshot_sessions"])
         #expect(try store.loadScenes().isEmpty)
     }
 

@@ -5,23 +5,26 @@ import SplitCore
 import SplitRender
 import SplitWire
 
-/// `splitctl render SCENE`: the scene's current layout as an SVG picture.
+/// `splitctl render SCENE`: the scene's current layout, or the one of a past revision, as an
+/// SVG picture.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Draw a scene's current layout as SVG (stdout, or --out FILE).",
+        abstract: "Draw a scene's layout, current or at a past --revision, as SVG (stdout, or --out FILE).",
         discussion: """
             The picture is SplitRender's: the window, each visible column at its frame with its \
             stack (top highlighted), overlays, dimmed and displaced columns, presentations, the \
             display-mode button, and a caption with the traits and display mode. --revision N \
-            refuses (exit 65) unless the scene is at revision N, so a script draws the revision \
-            it read.
+            draws the scene as it was at revision N (splitd's scene.at rebuilds it from the \
+            stored history: the last database.historyRevisions revisions, 1000 by default); a \
+            revision not reached yet or no longer kept is refused (exit 65) with the oldest one \
+            still kept.
             """)
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "Scene id.")
     var scene: String
 
-    @Option(help: ArgumentHelp("Draw only if the scene is at this revision.", valueName: "N"))
+    @Option(help: ArgumentHelp("Draw the scene as it was at this revision (default: the current one).", valueName: "N"))
     var revision: Int?
 
     @Option(help: ArgumentHelp("Write the SVG to this file instead of stdout.", valueName: "FILE.svg"))
@@ -31,10 +34,12 @@ struct Render: ParsableCommand {
     var pixelWidth: Double = 960
 
     func run() throws {
-        let reply = try withConnection(global) { connection throws(ClientError) in try connection.getScene(scene) }
-        if let revision, revision != reply.revision {
-            printError("scene \(scene) is at revision \(reply.revision), not \(revision)")
-            throw ExitStatus.serverError
+        let reply = try withConnection(global) { connection throws(ClientError) in
+            if let revision {
+                try connection.sceneAt(scene, revision: revision)
+            } else {
+                try connection.getScene(scene)
+            }
         }
         var options = sceneRenderOptions(reply.raw["state"])
         options.title = "scene \(scene) · revision \(reply.revision)"
