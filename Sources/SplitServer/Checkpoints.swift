@@ -42,7 +42,10 @@ extension Server {
     /// Checkpoints up to `limit` resting scenes in this turn (`Scenes.sweep`).
     func sweepCheckpoints(limit: Int) {
         guard phase == .running else { return }
-        if scenes.sweep(limit: limit, failedCommits: stats.failedCommits, into: &turn) > 0 { scheduleTurn() }
+        let notWritable: ((String) -> Bool)? = cluster.map { cluster in { !cluster.holds($0) } }
+        if scenes.sweep(limit: limit, failedCommits: stats.failedCommits, into: &turn, skipping: notWritable) > 0 {
+            scheduleTurn()
+        }
     }
 
     /// After the loop ended (graceful stop): one batch checkpointing every scene with changes

@@ -177,7 +177,9 @@ struct Scenes {
     /// commit fails); returns how many. Scenes still changing stay listed for a later sweep.
     /// `failedCommits`: the daemon's count, whose change means a rollback put back older
     /// checkpoints that the list no longer holds.
-    mutating func sweep(limit: Int, failedCommits: Int, into turn: inout Turn) -> Int {
+    mutating func sweep(
+        limit: Int, failedCommits: Int, into turn: inout Turn, skipping notWritable: ((String) -> Bool)? = nil
+    ) -> Int {
         if failedCommits != failedCommitsAtSweep {
             failedCommitsAtSweep = failedCommits
             uncheckpointed = Set(live.filter { $0.value.uncheckpointedChanges > 0 }.keys)
@@ -190,6 +192,9 @@ struct Scenes {
                 ($0.uncheckpointedChanges, $0.state.revision, $0.revisionAtLastSweep)
             }
             guard changes > 0 else { continue }
+            // Another node's scene (cluster mode): its owner checkpoints it. A checkpoint
+            // refused here would roll back the copy, and the owner's revisions with it.
+            if let notWritable, notWritable(id) { continue }
             if revision != seen {
                 live.values[index].revisionAtLastSweep = revision
                 inUse.append(id)
