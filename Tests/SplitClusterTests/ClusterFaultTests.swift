@@ -1,3 +1,4 @@
+import EtcdAPI
 import Foundation
 import SplitClient
 import SplitLaunch
@@ -42,7 +43,10 @@ final class ClusterFaultTests: XCTestCase {
         for s in 0..<sceneCount {
             let created = try FaultNode.request(
                 setup,
-                ["op": "scene.create", "scene": .string("k\(s)"), "device": "mac", "size": ["width": 800, "height": 600]])
+                [
+                    "op": "scene.create", "scene": .string("k\(s)"), "device": "mac",
+                    "size": ["width": 800, "height": 600],
+                ])
             XCTAssertEqual(created["revision"], 1, "\(created)")
         }
         let load = ChangeLoad()
@@ -133,8 +137,10 @@ final class ClusterFaultTests: XCTestCase {
         let created = try FaultNode.request(
             writer, ["op": "scene.create", "scene": "p", "device": "mac", "size": ["width": 800, "height": 600]])
         XCTAssertEqual(created["revision"], 1, "\(created)")
-        XCTAssertEqual(try FaultNode.request(viewerA, ["op": "scene.attach", "scene": "p", "role": "viewer"])["revision"], 1)
-        XCTAssertEqual(try FaultNode.request(clientB, ["op": "scene.attach", "scene": "p", "role": "viewer"])["revision"], 1)
+        XCTAssertEqual(
+            try FaultNode.request(viewerA, ["op": "scene.attach", "scene": "p", "role": "viewer"])["revision"], 1)
+        XCTAssertEqual(
+            try FaultNode.request(clientB, ["op": "scene.attach", "scene": "p", "role": "viewer"])["revision"], 1)
         var lastA: Int64 = 1
         for step in 0..<10 {
             let change = try FaultNode.request(
@@ -185,7 +191,10 @@ final class ClusterFaultTests: XCTestCase {
         }
         // History before the compaction, then the compaction on the majority's side.
         var history = try EtcdHistory.read(lab: lab, prefix: prefix, members: [2, 3])
-        let majority = try EtcdClient(options: { var o = lab.clientOptions(); o.endpoints = Array(lab.endpoints[1...]); return o }())
+        let majority = try EtcdClient(
+            options: {
+                var o = lab.clientOptions(); o.endpoints = Array(lab.endpoints[1...]); return o
+            }())
         defer { majority.close() }
         let compactAt = try majority.rangeBlocking(.with { $0.key = Data(Array(prefix.utf8)) }, timeout: .seconds(5))
             .header.revision
@@ -270,7 +279,8 @@ final class TLSClusterFaultTests: XCTestCase {
     func testNodesWithTheClientCertificateShareASceneAndOthersAreRefused() throws {
         let files = try XCTUnwrap(lab.tlsFiles)
         let certified = [
-            "SPLITD_CLUSTER_TLS_CA": files.ca, "SPLITD_CLUSTER_TLS_CERT": files.cert, "SPLITD_CLUSTER_TLS_KEY": files.key,
+            "SPLITD_CLUSTER_TLS_CA": files.ca, "SPLITD_CLUSTER_TLS_CERT": files.cert,
+            "SPLITD_CLUSTER_TLS_KEY": files.key,
         ]
         let prefix = "/tls-\(UInt32.random(in: 0...UInt32.max))/"
         let a = try FaultNode.start("tls-a", lab: lab, prefix: prefix, environment: certified)
@@ -284,7 +294,8 @@ final class TLSClusterFaultTests: XCTestCase {
             try FaultNode.request(
                 writer, ["op": "scene.create", "scene": "t", "device": "mac", "size": ["width": 800, "height": 600]])[
                     "revision"], 1)
-        XCTAssertEqual(try FaultNode.request(viewer, ["op": "scene.attach", "scene": "t", "role": "viewer"])["revision"], 1)
+        XCTAssertEqual(
+            try FaultNode.request(viewer, ["op": "scene.attach", "scene": "t", "role": "viewer"])["revision"], 1)
         for step in 0..<5 {
             let change = try FaultNode.request(
                 writer, ["op": "resize", "scene": "t", "width": .int(Int64(900 + step)), "height": 600])
@@ -378,7 +389,9 @@ struct FaultNode {
         try SplitConnection.connect(to: daemon.socketPath, timeout: timeout)
     }
 
-    static func request(_ connection: SplitConnection, _ fields: JSONObject, timeout: Duration? = nil) throws
+    static func request(
+        _ connection: SplitConnection, _ fields: JSONObject, timeout: Duration? = nil
+    ) throws
         -> JSONValue
     {
         try connection.response(to: connection.send(request: fields), timeout: timeout)
@@ -490,7 +503,10 @@ struct EtcdHistory {
         let keys = ClusterKeys(prefix: prefix)
         // A sentinel after everything: the watch has seen all once it sees the sentinel.
         let sentinel = Array((prefix + "~history-end").utf8)
-        _ = try client.putBlocking(.with { $0.key = Data(sentinel); $0.value = Data([1]) }, timeout: .seconds(5))
+        _ = try client.putBlocking(
+            .with {
+                $0.key = Data(sentinel); $0.value = Data([1])
+            }, timeout: .seconds(5))
         let found = Locked<[String: [Int64: Size2]]>([:])
         _ = try client.blocking("history watch", timeout: .seconds(20)) { client throws(EtcdError) in
             try await client.watch(prefix: Array(prefix.utf8), fromRevision: from) { response in
