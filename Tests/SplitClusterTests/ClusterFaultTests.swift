@@ -51,13 +51,14 @@ final class ClusterFaultTests: XCTestCase {
         }
         let load = ChangeLoad()
         let group = DispatchGroup()
+        let socket = node.daemon.socketPath
         for client in 0..<clientCount {
             group.enter()
             let thread = Thread {
                 defer { group.leave() }
                 // Tag: height names the client, width its step; each pair is used once.
                 load.run(
-                    client: client, scene: "k\(client % sceneCount)", socket: node.daemon.socketPath,
+                    client: client, scene: "k\(client % sceneCount)", socket: socket,
                     height: 500 + client, firstWidth: 600)
             }
             thread.start()
@@ -154,12 +155,13 @@ final class ClusterFaultTests: XCTestCase {
 
         try lab.run(["link-down", "1"])
         let cutAt = ContinuousClock.now
+        let socketA = a.daemon.socketPath
         let sender = DispatchGroup()
         sender.enter()
         Thread {
             defer { sender.leave() }
             load.run(
-                client: 0, scene: "p", socket: a.daemon.socketPath, height: 401, firstWidth: 700, pause: 0.2,
+                client: 0, scene: "p", socket: socketA, height: 401, firstWidth: 700, pause: 0.2,
                 answerWithin: .seconds(40))
         }.start()
 
@@ -426,9 +428,15 @@ final class ChangeLoad: @unchecked Sendable {
     private var stopped = false
     private var recorded: [FaultAttempt] = []
 
-    var attempts: [FaultAttempt] { lock.withLock { recorded } }
-    func stop() { lock.withLock { stopped = true } }
-    var isStopped: Bool { lock.withLock { stopped } }
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    var attempts: [FaultAttempt] { locked { recorded } }
+    func stop() { locked { stopped = true } }
+    var isStopped: Bool { locked { stopped } }
 
     func run(
         client: Int, scene: String, socket: String, height: Int, firstWidth: Int, pause: TimeInterval = 0,
@@ -466,7 +474,7 @@ final class ChangeLoad: @unchecked Sendable {
             }
             let attempt = FaultAttempt(
                 client: client, scene: scene, tag: tag, sent: sent, answered: .now, outcome: outcome)
-            lock.withLock { recorded.append(attempt) }
+            locked { recorded.append(attempt) }
             if pause > 0 { Thread.sleep(forTimeInterval: pause) }
         }
         connection?.close()
