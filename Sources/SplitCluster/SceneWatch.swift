@@ -25,19 +25,14 @@ public enum SceneWatchEvent: Sendable, Hashable {
 /// repeated; a compacted start revision becomes `.resync`.
 public final class SceneWatch: Sendable {
     private let task: Locked<Task<Void, Never>?>
-    private let next: Locked<Int64>
-
-    /// The revision a new watch resumes this one from: after the last event delivered.
-    public var resumeRevision: Int64 { next.withLock { $0 } }
 
     public init(
         client: EtcdClient, keys: ClusterKeys, fromRevision: Int64,
         deliver: @escaping @Sendable ([SceneWatchEvent], _ revision: Int64) -> Void
     ) {
         task = Locked(nil)
-        let next = Locked(fromRevision)
-        self.next = next
         let started = Task.detached {
+            let next = Locked(fromRevision)
             while !Task.isCancelled {
                 do throws(EtcdError) {
                     try await client.watch(prefix: keys.everything, fromRevision: next.withLock { $0 }) { response in

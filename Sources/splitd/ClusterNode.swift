@@ -22,7 +22,6 @@ final class ClusterNode: SceneStore, ClusterMember {
     /// The etcd revision the node joined at: the watch starts after it.
     private let joinedAt: Int64
     private var watch: SceneWatch?
-    private var deliver: (@Sendable ([ClusterEvent]) -> Void)?
 
     var node: String { settings.node }
     var endpoints: [String] { settings.endpoints }
@@ -104,13 +103,6 @@ final class ClusterNode: SceneStore, ClusterMember {
         logger.warning(
             "cluster: the node's lease was lost; \(owned) scene(s) given up, registered again with lease \(store.lease.id)"
         )
-        // Cut off for a whole TTL: the watch's stream may be stalled on a dead connection. A
-        // new one resumes after the last event delivered, or reports a compaction (resync).
-        if let watch, let deliver {
-            let from = watch.resumeRevision
-            watch.stop()
-            openWatch(from: from, deliver)
-        }
     }
 
     // MARK: ClusterMember
@@ -240,12 +232,7 @@ final class ClusterNode: SceneStore, ClusterMember {
     func holds(_ scene: String) -> Bool { store.claims[scene] != nil && !store.lease.isLost }
 
     func startWatching(_ deliver: @escaping @Sendable ([ClusterEvent]) -> Void) {
-        self.deliver = deliver
-        openWatch(from: joinedAt + 1, deliver)
-    }
-
-    private func openWatch(from revision: Int64, _ deliver: @escaping @Sendable ([ClusterEvent]) -> Void) {
-        watch = SceneWatch(client: client, keys: options.keys, fromRevision: revision) { events, _ in
+        watch = SceneWatch(client: client, keys: options.keys, fromRevision: joinedAt + 1) { events, _ in
             deliver(
                 events.map { event -> ClusterEvent in
                     switch event {
@@ -262,7 +249,6 @@ final class ClusterNode: SceneStore, ClusterMember {
     func stopWatching() {
         watch?.stop()
         watch = nil
-        deliver = nil
     }
 
     // MARK: SceneStore (the etcd store's, through the current registration)

@@ -213,13 +213,9 @@ final class ClusterFaultTests: XCTestCase {
         load.stop()
         XCTAssertEqual(sender.wait(timeout: .now() + 45), .success, "the sender to node A did not finish")
         let observer = try a.connect()
-        // The node learns that its lease is gone (a change asked of it, or its owner key's
-        // deletion) and reopens its watch from before the compaction: a resync.
-        var resyncsAfter: Int64 = -1
-        while resyncsAfter <= resyncsBefore, ContinuousClock.now - healedAt < .seconds(30) {
-            resyncsAfter = try FaultNode.request(observer, ["op": "stats"])["cluster"]?["resyncs"]?.int64 ?? -1
-            if resyncsAfter <= resyncsBefore { Thread.sleep(forTimeInterval: 0.1) }
-        }
+        let clusterStats = try FaultNode.request(observer, ["op": "stats"])["cluster"]
+        let resyncsAfter = clusterStats?["resyncs"]?.int64 ?? -1
+        let followed0 = clusterStats?["changesFollowed"]?.int64 ?? -1
         let detail = try FaultNode.request(observer, ["op": "scene.get", "scene": "p"])
         // A follows B again: B's next change is pushed on A.
         let next = try FaultNode.request(
@@ -247,7 +243,7 @@ final class ClusterFaultTests: XCTestCase {
         }
         let changes = history.changes["p"] ?? [:]
         print(
-            "cluster partition: node A (owner, revision \(lastA)) cut off with etcd member 1; \(afterCut.count) changes sent to A afterwards: \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")), \(fromA) of them in etcd; node B took over \(Self.ms(taken.after)) ms after the cut at revision \(taken.revision) (\(refusals) unavailable first); compaction at etcd revision \(compactAt) during the partition; healed: A's client got the layout at revision \(lastB) \(resynced.map { Self.ms($0) + " ms" } ?? "never") after, stats.cluster.resyncs \(resyncsBefore) -> \(resyncsAfter), scene.get on A revision \(detail["revision"] ?? "none") owner \(detail["owner"] ?? "none")"
+            "cluster partition: node A (owner, revision \(lastA)) cut off with etcd member 1; \(afterCut.count) changes sent to A afterwards: \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")), \(fromA) of them in etcd; node B took over \(Self.ms(taken.after)) ms after the cut at revision \(taken.revision) (\(refusals) unavailable first); compaction at etcd revision \(compactAt) during the partition; healed: A's client got the layout at revision \(lastB) \(resynced.map { Self.ms($0) + " ms" } ?? "never") after, stats.cluster.resyncs \(resyncsBefore) -> \(resyncsAfter), changesFollowed \(followed0), scene.get on A revision \(detail["revision"] ?? "none") owner \(detail["owner"] ?? "none")"
         )
         XCTAssertEqual(acknowledgedAfterCut, 0, "node A acknowledged changes after it was cut off")
         XCTAssertEqual(failedButApplied, 0, "changes both applied and answered with an error")
@@ -255,10 +251,72 @@ final class ClusterFaultTests: XCTestCase {
         XCTAssertEqual(changes[taken.revision], Size2(width: 900 + refusals, height: 402))
         XCTAssertEqual(EtcdHistory.missingRevisions(in: changes), [])
         XCTAssertNotNil(resynced, "node A's client never got the layout at revision \(lastB)")
-        XCTAssertGreaterThan(resyncsAfter, resyncsBefore, "node A did not resync\n\(a.daemon.logTail(lines: 40))")
         XCTAssertEqual(detail["revision"]?.int64, lastB)
         XCTAssertEqual(detail["owner"], "pt-b")
         XCTAssertTrue(followed, "node A does not follow B's changes after the heal")
+    }
+
+    /// An owner cut off while its clients only watch (nothing asks it to write, so no commit
+    /// tells it it was fenced): once healed it follows the new owner on its own.
+    func testAnOwnerCutOffWithOnlyViewersFollowsTheNewOwnerWhenHealed() throws {
+        let prefix = "/viewers-\(UInt32.random(in: 0...UInt32.max))/"
+        let a = try FaultNode.start("vw-a", lab: lab, prefix: prefix, namespace: 1)
+        let b = try FaultNode.start("vw-b", lab: lab, prefix: prefix, members: [2, 3])
+        defer {
+            _ = try? lab.run(["link-up", "1"])
+            _ = a.daemon.terminate()
+            _ = b.daemon.terminate()
+        }
+        let writer = try a.connect(), viewerA = try a.connect(), clientB = try b.connect()
+        XCTAssertEqual(
+            try FaultNode.request(
+                writer, ["op": "scene.create", "scene": "q", "device": "mac", "size": ["width": 800, "height": 600]])[
+                    "revision"], 1)
+        XCTAssertEqual(
+            try FaultNode.request(viewerA, ["op": "scene.attach", "scene": "q", "role": "viewer"])["revision"], 1)
+        for step in 0..<3 {
+            let change = try FaultNode.request(
+                writer, ["op": "resize", "scene": "q", "width": .int(Int64(700 + step)), "height": 400])
+            XCTAssertEqual(change["revision"], .int(Int64(2 + step)), "\(change)")
+        }
+        try viewerA.drain()
+        try lab.run(["link-down", "1"])
+        let cutAt = ContinuousClock.now
+        var lastB: Int64 = 0
+        var width = 900
+        while lastB == 0, ContinuousClock.now - cutAt < .seconds(20) {
+            let answer = try FaultNode.request(
+                clientB, ["op": "resize", "scene": "q", "width": .int(Int64(width)), "height": 402],
+                timeout: .seconds(20))
+            width += 1
+            if answer["ok"] == true {
+                lastB = answer["revision"]?.int64 ?? 0
+            } else {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+        XCTAssertEqual(lastB, 5, "node B takes over at the next revision")
+        for _ in 0..<3 {
+            let change = try FaultNode.request(
+                clientB, ["op": "resize", "scene": "q", "width": .int(Int64(width)), "height": 402])
+            width += 1
+            lastB = change["revision"]?.int64 ?? lastB
+        }
+        try lab.run(["link-up", "1"])
+        let healedAt = ContinuousClock.now
+        // Nothing is asked of A: its viewer gets B's revision all the same.
+        var caughtUp: Duration?
+        while caughtUp == nil, ContinuousClock.now - healedAt < .seconds(15) {
+            guard let push = try? viewerA.nextPush(timeout: .seconds(1)) else { continue }
+            if push["revision"]?.int64 == lastB { caughtUp = ContinuousClock.now - healedAt }
+        }
+        print(
+            "cluster partition, viewers only: node B took over at revision 5 and reached \(lastB); node A's viewer got revision \(lastB) \(caughtUp.map { Self.ms($0) + " ms" } ?? "never") after the heal, nothing asked of A"
+        )
+        XCTAssertNotNil(caughtUp, "node A's viewer never got B's revision \(lastB)\n\(a.daemon.logTail(lines: 30))")
+        let detail = try FaultNode.request(try a.connect(), ["op": "scene.get", "scene": "q"])
+        XCTAssertEqual(detail["revision"]?.int64, lastB)
+        XCTAssertEqual(detail["owner"], "vw-b")
     }
 
     static func ms(_ d: Duration) -> String {
