@@ -122,7 +122,7 @@ final class ClusterFaultTests: XCTestCase {
 
     // MARK: 2. the owner's namespace cut off, a compaction meanwhile, then healed
 
-    func testAPartitionedOwnerAcknowledgesNothingAndResyncsWhenHealed() throws {
+    func testAPartitionedOwnerAcknowledgesNothingAndCatchesUpWhenHealed() throws {
         let prefix = "/partition-\(UInt32.random(in: 0...UInt32.max))/"
         // A inside member 1's namespace: cut off with it. B on the majority's members.
         let a = try FaultNode.start(
