@@ -453,7 +453,9 @@ struct FaultNode {
         let endpoints = (members ?? [1, 2, 3]).map { lab.endpoints[$0 - 1].description }
         launch.extraArguments = ["--cluster", endpoints.joined(separator: ","), "--node", name, "--log-level", "info"]
         launch.environment = environment.merging(["SPLITD_CLUSTER_PREFIX": prefix]) { $1 }
-        if let namespace { launch.launcher = ["/usr/sbin/ip", "netns", "exec", "\(lab.name)\(namespace)"] }
+        if let namespace {
+            launch.launcher = [ChildProcess.findExecutable("ip") ?? "ip", "netns", "exec", "\(lab.name)\(namespace)"]
+        }
         return FaultNode(daemon: try DaemonProcess(launch, readyWithin: readyWithin))
     }
 
