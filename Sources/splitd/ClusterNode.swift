@@ -221,7 +221,9 @@ final class ClusterNode: SceneStore, ClusterMember {
         return status.leader != 0
     }
 
-    func holds(_ scene: String) -> Bool { store.claims[scene] != nil }
+    /// A claim under a lost lease holds nothing: another node may own the scene already, and
+    /// its changes must be followed.
+    func holds(_ scene: String) -> Bool { store.claims[scene] != nil && !store.lease.isLost }
 
     func ownedSince(_ scene: String) -> Int64? { store.claims[scene]?.token }
 
