@@ -136,7 +136,8 @@ final class ClusterFaultTests: XCTestCase {
             _ = a.daemon.terminate()
             _ = b.daemon.terminate()
         }
-        let writer = try a.connect(), viewerA = try a.connect(), clientB = try b.connect()
+        let writer = try a.connect(), viewerA = try a.connect()
+        var clientB = try b.connect()
         let created = try FaultNode.request(
             writer, ["op": "scene.create", "scene": "p", "device": "mac", "size": ["width": 800, "height": 600]])
         XCTAssertEqual(created["revision"], 1, "\(created)")
@@ -170,14 +171,30 @@ final class ClusterFaultTests: XCTestCase {
         // B takes the scene once A's lease expired, at the next revision.
         var takeover: (revision: Int64, after: Duration)?
         var refusals = 0
+        var closedWithoutAnswer = 0
         var bWidth = 900
+        var takenWidth = 0
         while takeover == nil, ContinuousClock.now - cutAt < .seconds(20) {
-            let answer = try FaultNode.request(
-                clientB, ["op": "resize", "scene": "p", "width": .int(Int64(bWidth)), "height": 402],
-                timeout: .seconds(20))
+            let answer: JSONValue
+            do {
+                answer = try FaultNode.request(
+                    clientB, ["op": "resize", "scene": "p", "width": .int(Int64(bWidth)), "height": 402],
+                    timeout: .seconds(20))
+            } catch {
+                // A change B forwarded to the cut-off owner, then ran itself on taking the scene,
+                // whose commit's outcome B could not learn while etcd elected a leader: neither
+                // acknowledged nor failed, the connection closes (docs/CLUSTER.md). Another
+                // client goes on.
+                closedWithoutAnswer += 1
+                clientB = try b.connect()
+                _ = try FaultNode.request(clientB, ["op": "scene.attach", "scene": "p", "role": "viewer"])
+                bWidth += 1
+                continue
+            }
             bWidth += 1
             if answer["ok"] == true, let revision = answer["revision"]?.int64 {
                 takeover = (revision, ContinuousClock.now - cutAt)
+                takenWidth = bWidth - 1
             } else {
                 XCTAssertEqual(answer["error"]?["code"], "unavailable", "\(answer)")
                 refusals += 1
@@ -245,12 +262,12 @@ final class ClusterFaultTests: XCTestCase {
         }
         let changes = history.changes["p"] ?? [:]
         print(
-            "cluster partition: node A (owner, revision \(lastA)) cut off with etcd member 1; \(afterCut.count) changes sent to A afterwards: \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")), \(fromA) of them in etcd; node B took over \(Self.ms(taken.after)) ms after the cut at revision \(taken.revision) (\(refusals) unavailable first); compaction at etcd revision \(compactAt) during the partition; healed: A's client got the layout at revision \(lastB) \(resynced.map { Self.ms($0) + " ms" } ?? "never") after, stats.cluster.resyncs \(resyncsBefore) -> \(resyncsAfter), changesFollowed \(followed0), scene.get on A revision \(detail["revision"] ?? "none") owner \(detail["owner"] ?? "none")"
+            "cluster partition: node A (owner, revision \(lastA)) cut off with etcd member 1; \(afterCut.count) changes sent to A afterwards: \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")), \(fromA) of them in etcd; node B took over \(Self.ms(taken.after)) ms after the cut at revision \(taken.revision) (\(refusals) unavailable, \(closedWithoutAnswer) closed without an answer first); compaction at etcd revision \(compactAt) during the partition; healed: A's client got the layout at revision \(lastB) \(resynced.map { Self.ms($0) + " ms" } ?? "never") after, stats.cluster.resyncs \(resyncsBefore) -> \(resyncsAfter), changesFollowed \(followed0), scene.get on A revision \(detail["revision"] ?? "none") owner \(detail["owner"] ?? "none")"
         )
         XCTAssertEqual(acknowledgedAfterCut, 0, "node A acknowledged changes after it was cut off")
         XCTAssertEqual(failedButApplied, 0, "changes both applied and answered with an error")
         XCTAssertEqual(taken.revision, lastA + 1 + Int64(fromA), "B continues at the next revision")
-        XCTAssertEqual(changes[taken.revision], Size2(width: 900 + refusals, height: 402))
+        XCTAssertEqual(changes[taken.revision], Size2(width: takenWidth, height: 402))
         XCTAssertEqual(EtcdHistory.missingRevisions(in: changes), [])
         XCTAssertNotNil(resynced, "node A's client never got the layout at revision \(lastB)")
         XCTAssertEqual(detail["revision"]?.int64, lastB)
@@ -258,11 +275,9 @@ final class ClusterFaultTests: XCTestCase {
         XCTAssertTrue(followed, "node A does not follow B's changes after the heal")
     }
 
-    /// An owner cut off while its clients only watch: once healed it should follow the new
-    /// owner on its own. Not run (no `test` prefix): it fails today, the old owner's viewer
-    /// never gets the new owner's revisions (a sweep checkpoint of the fenced scene is retried
-    /// every second, and the followed copy is not brought up to date). Rename it to run it.
-    func pendingAnOwnerCutOffWithOnlyViewersFollowsTheNewOwnerWhenHealed() throws {
+    /// An owner cut off while its clients only watch: once healed it follows the new owner on
+    /// its own (its checkpoint sweep leaves the lost scene to its new owner).
+    func testAnOwnerCutOffWithOnlyViewersFollowsTheNewOwnerWhenHealed() throws {
         let prefix = "/viewers-\(UInt32.random(in: 0...UInt32.max))/"
         let a = try FaultNode.start("vw-a", lab: lab, prefix: prefix, namespace: 1)
         let b = try FaultNode.start("vw-b", lab: lab, prefix: prefix, members: [2, 3])
