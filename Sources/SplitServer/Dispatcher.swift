@@ -13,18 +13,20 @@ extension Server {
             reply(error: error.error, id: error.id, to: session)
             return
         }
-        let entry = Op(request.op).entry
+        // The op's route, not its whole entry (`OpRoute`); the entry only for a cluster claim.
+        let op = Op(request.op)
+        let route = op.route
         do {
             if cluster != nil, let scene = request.op.scene,
-                case .forward(let owner) = try claimInCluster(scene, for: entry, from: session)
+                case .forward(let owner) = try claimInCluster(scene, for: op.entry, from: session)
             {
                 return forward(line, scene: scene, owner: owner, id: request.id, from: session)
             }
-            switch try entry.handle(self, request, session) {
+            switch try route.handle(self, request, session) {
             case .staged:
                 break
             case .reply(let reply):
-                respond(reply, id: request.id, to: session, as: replyKind(entry, of: request))
+                respond(reply, id: request.id, to: session, as: replyKind(op, route.reply, of: request))
             case .replyAs(let reply, let kind):
                 respond(reply, id: request.id, to: session, as: kind)
             }
@@ -39,11 +41,12 @@ extension Server {
         claimedByRequest = nil
     }
 
-    /// The kind `entry` declares, for this request's scene. Only an entry whose kind names a
-    /// scene may answer `.reply(_)` for an op with a scene, and a `.perRequest` one never does.
-    private func replyKind(_ entry: OpEntry, of request: Request) -> ReplyKind {
+    /// The kind `op`'s entry declares (`declared`), for this request's scene. Only an entry
+    /// whose kind names a scene may answer `.reply(_)` for an op with a scene, and a
+    /// `.perRequest` one never does.
+    private func replyKind(_ op: Op, _ declared: OpReplyKind, of request: Request) -> ReplyKind {
         let scene = request.op.scene
-        switch entry.reply {
+        switch declared {
         case .fixed: return .fixed
         case .records: return .change(nil)
         case .changesScene: return .change(scene)
@@ -51,7 +54,7 @@ extension Server {
         case .attachesScene: if let scene { return .attach(scene) }
         case .perRequest: break
         }
-        preconditionFailure("op table: the reply of '\(entry.name)' has no kind")
+        preconditionFailure("op table: the reply of '\(op.entry.name)' has no kind")
     }
 
     /// How a reply depends on the turn's commit.

@@ -8,7 +8,9 @@ enum Op: Int, CaseIterable, Sendable {
     case resize, intent, snapshot, snapshotList, snapshotGet, stats, ping, devices, explain, sweep
     case sceneAt
 
-    init(_ operation: Request.Operation) {
+    /// `borrowing`: an initializer takes its arguments owned, and the dispatcher would copy
+    /// the request's op (its payloads retained, then released) only to read its case.
+    init(_ operation: borrowing Request.Operation) {
         switch operation {
         case .hello: self = .hello
         case .sceneCreate: self = .sceneCreate
@@ -32,6 +34,9 @@ enum Op: Int, CaseIterable, Sendable {
     }
 
     var entry: OpEntry { Op.table[rawValue] }
+
+    /// What the dispatcher reads of the entry for every request (`OpRoute`).
+    var route: OpRoute { Op.routes[rawValue] }
 }
 
 /// How an op's reply depends on the turn's commit, as its entry declares it
@@ -52,12 +57,14 @@ enum OpReplyKind: Sendable {
     case perRequest
 }
 
-/// What an op's handler leaves to the dispatcher.
+/// What an op's handler leaves to the dispatcher. The replies are boxed (`indirect`): the
+/// answer of a change, which stages its own reply, is then one word instead of a `Reply`'s
+/// size, which each request's answer would be copied at.
 enum OpAnswer {
     /// Encoded and staged as the entry's reply kind.
-    case reply(Reply)
+    indirect case reply(Reply)
     /// Encoded and staged as `kind`: the answer of a `.perRequest` entry.
-    case replyAs(Reply, Server.ReplyKind)
+    indirect case replyAs(Reply, Server.ReplyKind)
     /// The handler staged its reply itself, as the entry's kind says: a change writes its
     /// reply once into the turn's reply buffer (`Server.change`), and a deleted scene's
     /// notices follow the deleter's reply.
@@ -83,6 +90,16 @@ struct OpEntry: Sendable {
         self.reply = reply
         self.handle = handle
     }
+}
+
+/// The two fields of an entry that every request reads: how its reply depends on the commit
+/// and its handler. A copy of a whole `OpEntry` goes through the entry's value witness and
+/// retains each of its references (name, decoder, handler), to release them after; a route
+/// is a closure and a byte. A struct rather than an array of bare closures, which would
+/// store them at the most general abstraction and call each through a reabstraction thunk.
+struct OpRoute: Sendable {
+    let reply: OpReplyKind
+    let handle: OpEntry.Handler
 }
 
 /// A request given to another op's entry: `Op.init` makes this impossible.
@@ -207,4 +224,7 @@ extension Op {
             return .reply(try server.sceneAt(scene, revision: revision))
         },
     ]
+
+    /// Each entry's route, at its op's `rawValue`.
+    static let routes: [OpRoute] = table.map { OpRoute(reply: $0.reply, handle: $0.handle) }
 }

@@ -14,6 +14,15 @@ struct OpTableTests {
         #expect(Op.table.map(\.name) == Request.Operation.allNames)
     }
 
+    /// The dispatcher reads each request's route (`Op.routes`), not its entry: every op's route
+    /// carries its entry's reply kind.
+    @Test func everyOpsRouteIsItsEntrys() {
+        #expect(Op.routes.count == Op.table.count)
+        for op in Op.allCases {
+            #expect(op.route.reply == op.entry.reply, "route of '\(op.entry.name)'")
+        }
+    }
+
     /// A valid request of `op` against the scenes `everyOpInTheTableIsReachableOverTheWire`
     /// sets up: "s" (attached to nothing), "gone" (to delete) and snapshot session `session`.
     private func request(of op: Op, session: String) -> JSONObject {
