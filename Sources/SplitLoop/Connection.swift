@@ -74,20 +74,17 @@ public final class Connection {
         self.delegate = delegate
         framer = LineFramer(maxLineLength: maxLineLength)
         peer = nil
-        var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-            return nil
-        }
-        Glibc.close(fds[1])
+        guard let (fd, other) = UnixStream.makeSocketPair() else { return nil }
+        Glibc.close(other)
         pipe = allocateUV(uv_pipe_t.self)
         guard uv_pipe_init(loop.pointer, pipe, 0) == 0 else {
             free(pipe)
-            Glibc.close(fds[0])
+            Glibc.close(fd)
             return nil
         }
-        guard uv_pipe_open(pipe, fds[0]) == 0 else {
+        guard uv_pipe_open(pipe, fd) == 0 else {
             closeAndFree(pipe)
-            Glibc.close(fds[0])
+            Glibc.close(fd)
             return nil
         }
         attach(self, to: pipe)

@@ -15,6 +15,15 @@ public enum UnixStream {
         recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
     }
 
+    /// A connected pair of Unix stream sockets (close-on-exec), or nil.
+    public static func makeSocketPair() -> (Int32, Int32)? {
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            return nil
+        }
+        return (fds[0], fds[1])
+    }
+
     /// A new Unix datagram socket (close-on-exec), or -1.
     public static func makeDatagramSocket() -> Int32 {
         socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
