@@ -334,10 +334,15 @@ public final class EtcdClient: Sendable {
 
     /// Watches every key under `prefix` from etcd revision `fromRevision` (0: from now on),
     /// handing each response with events to `onResponse` in etcd's order, until the handler
-    /// returns false or the task is cancelled. Throws `watchCanceled` when etcd cancels the
-    /// watch (a compacted start revision).
+    /// returns false or the task is cancelled. `onCreated` runs once etcd accepted the watch.
+    /// Throws `watchCanceled` when etcd cancels the watch (a compacted start revision).
+    ///
+    /// The watch requires a leader (etcd's `hasleader` metadata, as clientv3's
+    /// `WithRequireLeader`): a member that lost its leader (a partition) ends the stream with
+    /// "no leader" instead of keeping it open and silent while the majority goes on.
     public func watch(
         prefix: [UInt8], fromRevision: Int64,
+        onCreated: @escaping @Sendable () -> Void = {},
         onResponse: @escaping @Sendable (Etcdserverpb_WatchResponse) async -> Bool
     ) async throws(EtcdError) {
         let create = Etcdserverpb_WatchRequest.with {
@@ -349,6 +354,7 @@ public final class EtcdClient: Sendable {
         }
         do {
             try await watches.watch(
+                metadata: ["hasleader": "true"],
                 requestProducer: { writer in
                     try await writer.write(create)
                     // The request stream stays open for the watch's life.
@@ -360,6 +366,7 @@ public final class EtcdClient: Sendable {
                             throw EtcdError.watchCanceled(
                                 compactRevision: message.compactRevision, reason: message.cancelReason)
                         }
+                        if message.created { onCreated() }
                         if message.events.isEmpty { continue }
                         if await !onResponse(message) { return }
                     }

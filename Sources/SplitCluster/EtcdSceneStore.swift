@@ -168,23 +168,107 @@ public final class EtcdSceneStore: SceneStore {
         return response.kvs.first.map { (String(decoding: $0.value, as: UTF8.self), $0.createRevision) }
     }
 
-    /// What a new owner replays: the checkpoint and the journal above it, read at one etcd
-    /// revision.
-    public func replay(_ scene: String) throws(EtcdError) -> (checkpoint: StoredScene?, journal: [JournalEntry]) {
-        let first = try client.rangeBlocking(
-            .with { $0.key = Data(keys.checkpoint(scene)) }, timeout: options.txnTimeout)
-        let checkpoint = first.kvs.first.flatMap { kv in CheckpointRecord(decoding: Array(kv.value)).map { ($0, kv) } }
-            .map { record, _ in
-                StoredScene(
-                    id: scene, device: record.device, revision: record.revision, state: record.state,
-                    createdAt: record.createdAt, updatedAt: record.updatedAt)
+    /// What one transaction learned of a scene: its owner, and what a new owner replays (the
+    /// checkpoint and the journal above it) and runs (the requests forwarded to the owner not
+    /// consumed yet), all at one etcd revision.
+    public struct SceneRead: Sendable {
+        /// This node owns the scene now: it took it, or adopted its own owner key from an
+        /// acquisition whose answer was lost.
+        public var acquired: Bool
+        /// The owning node's name; nil when nobody owns the scene.
+        public var owner: String?
+        public var checkpoint: StoredScene?
+        public var journal: [JournalEntry]
+        /// Inbox requests in the order they were put (read only when taking).
+        public var forwarded: [(request: String, line: [UInt8])]
+    }
+
+    /// Reads the scene in one transaction (one etcd round trip unless its journal is longer
+    /// than a page); when `taking`, takes it first if nobody owns it (its owner key absent:
+    /// never owned, or the owner's lease expired), as `acquire` does.
+    public func read(_ scene: String, taking: Bool) throws(EtcdError) -> SceneRead {
+        let journalKeys = keys.journalPrefix(scene)
+        let journalEnd = ClusterKeys.rangeEnd(ofPrefix: journalKeys)
+        let inboxKeys = keys.inboxPrefix(scene)
+        var reads = [
+            TxnPlanner.rangeOp(keys.owner(scene)), TxnPlanner.rangeOp(keys.head(scene)),
+            TxnPlanner.rangeOp(keys.checkpoint(scene)),
+            Etcdserverpb_RequestOp.with {
+                $0.requestRange = .with {
+                    $0.key = Data(journalKeys); $0.rangeEnd = Data(journalEnd); $0.limit = Self.readPage
+                }
+            },
+        ]
+        if taking {
+            reads.append(
+                .with {
+                    $0.requestRange = .with {
+                        $0.key = Data(inboxKeys); $0.rangeEnd = Data(ClusterKeys.rangeEnd(ofPrefix: inboxKeys))
+                        $0.sortOrder = .ascend; $0.sortTarget = .mod
+                    }
+                })
+        }
+        let request = Etcdserverpb_TxnRequest.with {
+            if taking {
+                $0.compare = [
+                    .with {
+                        $0.key = Data(keys.owner(scene)); $0.target = .create; $0.result = .equal
+                        $0.createRevision = 0
+                    }
+                ]
+                $0.success = [TxnPlanner.put(keys.owner(scene), Array(node.utf8), lease: lease.id)] + reads
+                $0.failure = reads
+            } else {
+                $0.success = reads
             }
-        let prefix = keys.journalPrefix(scene)
-        let kvs = try rangeAll(from: prefix, to: ClusterKeys.rangeEnd(ofPrefix: prefix), at: first.header.revision)
+        }
+        let response = try client.txnBlocking(request, timeout: options.txnTimeout)
+        let took = taking && response.succeeded
+        let ranges = response.responses.dropFirst(took ? 1 : 0).map(\.responseRange)
+        guard ranges.count == reads.count else {
+            throw .rpc(
+                operation: "txn", code: "unknown", message: "etcd answered \(ranges.count) of \(reads.count) reads")
+        }
+        let ownerKV = ranges[0].kvs.first
+        let headKV = ranges[1].kvs.first
+        let head = headKV.flatMap { SceneHead(decoding: Array($0.value)) }
+        var acquired = false
+        if took {
+            claims[scene] = SceneClaim(
+                token: response.header.revision, headModRevision: headKV?.modRevision ?? 0, head: head)
+            acquired = true
+        } else if taking, let ownerKV, ownerKV.lease == lease.id {
+            // Our own key, from an acquisition whose answer was lost: adopt it.
+            claims[scene] = SceneClaim(
+                token: ownerKV.createRevision, headModRevision: headKV?.modRevision ?? 0, head: head)
+            acquired = true
+        }
+        if acquired { fenced[scene] = nil }
+        let checkpoint = ranges[2].kvs.first.flatMap { CheckpointRecord(decoding: Array($0.value)) }.map { record in
+            StoredScene(
+                id: scene, device: record.device, revision: record.revision, state: record.state,
+                createdAt: record.createdAt, updatedAt: record.updatedAt)
+        }
+        var journalKVs = ranges[3].kvs
+        if ranges[3].more, let last = journalKVs.last {
+            journalKVs += try rangeAll(from: Array(last.key) + [0], to: journalEnd, at: response.header.revision)
+        }
         // Entries the checkpoint covers stay until the next checkpoint (`TxnPlanner`).
         let above = checkpoint?.revision ?? 0
-        return (checkpoint, kvs.compactMap(journalEntry).filter { $0.revision > above })
+        let forwarded =
+            taking
+            ? ranges[4].kvs.compactMap { kv -> (request: String, line: [UInt8])? in
+                keys.inboxEntry(ofKey: Array(kv.key)).map { (request: $0.request, line: Array(kv.value)) }
+            } : []
+        return SceneRead(
+            acquired: acquired,
+            owner: acquired ? node : ownerKV.map { String(decoding: $0.value, as: UTF8.self) },
+            checkpoint: checkpoint, journal: journalKVs.compactMap(journalEntry).filter { $0.revision > above },
+            forwarded: forwarded)
     }
+
+    /// Journal entries a read transaction returns at once; more are read in pages.
+    static let readPage: Int64 = 1000
 
     private func journalEntry(_ kv: Etcdserverpb_KeyValue) -> JournalEntry? {
         guard let (scene, revision) = keys.journalEntry(ofKey: Array(kv.key)),

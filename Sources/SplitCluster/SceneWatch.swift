@@ -27,19 +27,53 @@ public enum SceneWatchEvent: Sendable, Hashable {
 /// which must only hand them on (the daemon posts them to its loop). A broken stream is
 /// opened again from the revision after the last one delivered, so nothing is skipped or
 /// repeated; a compacted start revision becomes `.resync`.
+///
+/// A stream breaks when its etcd member dies or loses its leader (`EtcdClient.watch`
+/// requires one). Before it is opened again a linearizable read must succeed: it returns only
+/// once the member reached has a leader and has applied what the cluster committed before the
+/// read, so the new stream starts on the cluster's current history. After a partition, a
+/// compaction the majority made meanwhile then shows as `.resync` rather than as a replay from
+/// a member still catching up; and a leaderless member is asked once per read timeout, not in
+/// a tight loop.
 public final class SceneWatch: Sendable {
     private let task: Locked<Task<Void, Never>?>
+    private let state: Locked<WatchState>
+
+    struct WatchState {
+        var open = false
+        var reopened = 0
+    }
+
+    /// Whether the stream is open now (etcd accepted it and it has not broken since).
+    public var isOpen: Bool { state.withLock { $0.open } }
+    /// How many times the stream was opened again after it broke.
+    public var reopened: Int { state.withLock { $0.reopened } }
 
     public init(
-        client: EtcdClient, keys: ClusterKeys, fromRevision: Int64,
+        client: EtcdClient, keys: ClusterKeys, fromRevision: Int64, readTimeout: Duration = .seconds(2),
         deliver: @escaping @Sendable ([SceneWatchEvent], _ revision: Int64) -> Void
     ) {
         task = Locked(nil)
+        let state = Locked(WatchState())
+        self.state = state
         let started = Task.detached {
             let next = Locked(fromRevision)
+            var broken = false
             while !Task.isCancelled {
+                if broken {
+                    do throws(EtcdError) {
+                        _ = try await client.range(.with { $0.key = Data(keys.everything) }, timeout: readTimeout)
+                    } catch {
+                        try? await Task.sleep(for: .milliseconds(100))
+                        continue
+                    }
+                    state.withLock { $0.reopened += 1 }
+                }
                 do throws(EtcdError) {
-                    try await client.watch(prefix: keys.everything, fromRevision: next.withLock { $0 }) { response in
+                    try await client.watch(
+                        prefix: keys.everything, fromRevision: next.withLock { $0 },
+                        onCreated: { state.withLock { $0.open = true } }
+                    ) { response in
                         let revision = response.header.revision
                         let events = response.events.compactMap { Self.decode($0, keys: keys) }
                         if let last = response.events.last { next.withLock { $0 = last.kv.modRevision + 1 } }
@@ -52,6 +86,8 @@ public final class SceneWatch: Sendable {
                         next.withLock { $0 = compactRevision }
                     }
                 }
+                state.withLock { $0.open = false }
+                broken = true
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }

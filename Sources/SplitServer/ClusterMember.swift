@@ -43,6 +43,10 @@ public protocol ClusterMember: AnyObject {
     /// Ends the watch.
     func stopWatching()
 
+    /// The watch's stream: whether it is open now, and how many times it was opened again
+    /// after it broke (its etcd member died or lost its leader).
+    var watchStatus: (open: Bool, reopened: Int) { get }
+
     /// Sends request lines to their scenes' owners (their etcd inboxes) in one transaction;
     /// their forwarding ids in the same order, or nil when etcd did not take them (none was
     /// sent). At most `TxnPlanner`'s 128 operations' worth: the caller sends at most

@@ -225,7 +225,7 @@ extension Server {
         return .node(cluster.owner(of: scene))
     }
 
-    /// `stats.cluster`: {node, endpoints, ownedScenes, leaderReachable}.
+    /// `stats.cluster`: the node, its etcd endpoints and watch, and counters of its work.
     func clusterStats() -> JSONValue? {
         guard let cluster else { return nil }
         return .object(
@@ -234,6 +234,8 @@ extension Server {
                 JSONMember(key: "endpoints", value: .array(cluster.endpoints.map { .string($0) })),
                 JSONMember(key: "ownedScenes", value: .int(Int64(cluster.ownedScenes))),
                 JSONMember(key: "leaderReachable", value: .bool(cluster.leaderReachable())),
+                JSONMember(key: "watching", value: .bool(cluster.watchStatus.open)),
+                JSONMember(key: "watchReopened", value: .int(Int64(cluster.watchStatus.reopened))),
                 JSONMember(key: "changesFollowed", value: .int(Int64(stats.clusterChangesFollowed))),
                 JSONMember(key: "resyncs", value: .int(Int64(stats.clusterResyncs))),
                 JSONMember(key: "takeovers", value: .int(Int64(stats.clusterTakeovers))),

@@ -125,29 +125,14 @@ final class ClusterNode: SceneStore, ClusterMember {
         do {
             try renewIfLost()
             if store.claims[scene] != nil { return .owned }
-            if take, case .acquired = try store.acquire(scene) {
-                return .acquired(try record(scene))
-            }
-            let owner = try store.owner(of: scene)
-            return .ownedElsewhere(node: owner?.node, try record(scene))
+            let read = try store.read(scene, taking: take)
+            let record = ClusterSceneRecord(
+                checkpoint: read.checkpoint, journal: read.journal,
+                forwarded: read.forwarded.map { ForwardedRequest(request: $0.request, line: $0.line) })
+            return read.acquired ? .acquired(record) : .ownedElsewhere(node: read.owner, record)
         } catch {
             return .unreachable("\(error)")
         }
-    }
-
-    private func record(_ scene: String) throws(EtcdError) -> ClusterSceneRecord {
-        let (checkpoint, journal) = try store.replay(scene)
-        let inbox = options.keys.inboxPrefix(scene)
-        let pending = try client.rangeBlocking(
-            .with {
-                $0.key = Data(inbox); $0.rangeEnd = Data(ClusterKeys.rangeEnd(ofPrefix: inbox))
-                $0.sortOrder = .ascend; $0.sortTarget = .mod
-            }, timeout: options.txnTimeout)
-        let forwarded = pending.kvs.compactMap { kv -> ForwardedRequest? in
-            guard let (_, request) = options.keys.inboxEntry(ofKey: Array(kv.key)) else { return nil }
-            return ForwardedRequest(request: request, line: Array(kv.value))
-        }
-        return ClusterSceneRecord(checkpoint: checkpoint, journal: journal, forwarded: forwarded)
     }
 
     func owners() -> [String: String]? {
@@ -322,6 +307,8 @@ final class ClusterNode: SceneStore, ClusterMember {
         watch?.stop()
         watch = nil
     }
+
+    var watchStatus: (open: Bool, reopened: Int) { (watch?.isOpen ?? false, watch?.reopened ?? 0) }
 
     // MARK: SceneStore (the etcd store's, through the current registration)
 

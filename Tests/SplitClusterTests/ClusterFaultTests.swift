@@ -220,6 +220,18 @@ final class ClusterFaultTests: XCTestCase {
         let compactAt = try majority.rangeBlocking(.with { $0.key = Data(Array(prefix.utf8)) }, timeout: .seconds(5))
             .header.revision
         try lab.run(["ctl", "compact", "\(compactAt)"])
+        // A's etcd member has no leader: its watch ends ("no leader") rather than staying
+        // open and silent, so the compaction must show when it resumes.
+        var watchBroke = false
+        let cutOffWatchDeadline = ContinuousClock.now + .seconds(20)
+        while !watchBroke, ContinuousClock.now < cutOffWatchDeadline {
+            let probe = try a.connect(timeout: .seconds(30))
+            let cluster = try FaultNode.request(probe, ["op": "stats"], timeout: .seconds(30))["cluster"]
+            probe.close()
+            watchBroke = cluster?["watching"] == false
+            if !watchBroke { Thread.sleep(forTimeInterval: 0.25) }
+        }
+        let watchBrokeAfter = ContinuousClock.now - cutAt
 
         try lab.run(["link-up", "1"])
         let healedAt = ContinuousClock.now
@@ -227,15 +239,20 @@ final class ClusterFaultTests: XCTestCase {
         var resynced: Duration?
         while resynced == nil, ContinuousClock.now - healedAt < .seconds(30) {
             guard let push = try? viewerA.nextPush(timeout: .seconds(1)) else { continue }
-            if push["revision"]?.int64 == lastB { resynced = ContinuousClock.now - healedAt }
+            // At B's revision or later: A's own sender, forwarded to B once healed, moves it on.
+            if let revision = push["revision"]?.int64, revision >= lastB {
+                resynced = ContinuousClock.now - healedAt
+            }
         }
         load.stop()
         XCTAssertEqual(sender.wait(timeout: .now() + 45), .success, "the sender to node A did not finish")
         let observer = try a.connect()
         let clusterStats = try FaultNode.request(observer, ["op": "stats"])["cluster"]
         let resyncsAfter = clusterStats?["resyncs"]?.int64 ?? -1
+        let reopened = clusterStats?["watchReopened"]?.int64 ?? -1
         let followed0 = clusterStats?["changesFollowed"]?.int64 ?? -1
         let detail = try FaultNode.request(observer, ["op": "scene.get", "scene": "p"])
+        let headB = try FaultNode.request(clientB, ["op": "scene.get", "scene": "p"])["revision"]?.int64
         // A follows B again: B's next change is pushed on A.
         let next = try FaultNode.request(
             clientB, ["op": "resize", "scene": "p", "width": .int(Int64(bWidth)), "height": 402])
@@ -247,11 +264,19 @@ final class ClusterFaultTests: XCTestCase {
 
         let attempts = load.attempts
         let afterCut = attempts.filter { $0.sent > cutAt }
-        let acknowledgedAfterCut = afterCut.filter { $0.acknowledgedAt != nil }.count
+        // Answered before the heal: by A alone. Afterwards A forwards its sender's changes to B.
+        let acknowledgedWhileCut = afterCut.filter { ($0.acknowledgedAt ?? healedAt) < healedAt }.count
+        let acknowledgedButNotStored = attempts.filter {
+            if case .acknowledged(let revision) = $0.outcome { return history.changes["p"]?[revision] != $0.tag }
+            return false
+        }.count
         let failedButApplied = attempts.filter {
             $0.acknowledgedAt == nil && $0.outcome != .noAnswer && history.revision(of: $0.tag, in: "p") != nil
         }.count
         let fromA = attempts.filter { history.revision(of: $0.tag, in: "p") != nil }.count
+        let fromABeforeTakeover = attempts.filter {
+            history.revision(of: $0.tag, in: "p").map { $0 < taken.revision } ?? false
+        }.count
         var codes: [String: Int] = [:]
         for attempt in afterCut {
             switch attempt.outcome {
@@ -262,15 +287,20 @@ final class ClusterFaultTests: XCTestCase {
         }
         let changes = history.changes["p"] ?? [:]
         print(
-            "cluster partition: node A (owner, revision \(lastA)) cut off with etcd member 1; \(afterCut.count) changes sent to A afterwards: \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")), \(fromA) of them in etcd; node B took over \(Self.ms(taken.after)) ms after the cut at revision \(taken.revision) (\(refusals) unavailable, \(closedWithoutAnswer) closed without an answer first); compaction at etcd revision \(compactAt) during the partition; healed: A's client got the layout at revision \(lastB) \(resynced.map { Self.ms($0) + " ms" } ?? "never") after, stats.cluster.resyncs \(resyncsBefore) -> \(resyncsAfter), changesFollowed \(followed0), scene.get on A revision \(detail["revision"] ?? "none") owner \(detail["owner"] ?? "none")"
+            "cluster partition: node A (owner, revision \(lastA)) cut off with etcd member 1; \(afterCut.count) changes sent to A afterwards: \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")), \(fromA) of them in etcd (\(fromABeforeTakeover) before B took over, \(acknowledgedWhileCut) acknowledged before the heal); node B took over \(Self.ms(taken.after)) ms after the cut at revision \(taken.revision) (\(refusals) unavailable, \(closedWithoutAnswer) closed without an answer first); compaction at etcd revision \(compactAt) during the partition; A's watch \(watchBroke ? "broke (no leader) \(Self.ms(watchBrokeAfter)) ms after the cut" : "stayed open"); healed: A's client got the layout at revision \(lastB) \(resynced.map { Self.ms($0) + " ms" } ?? "never") after, stats.cluster.resyncs \(resyncsBefore) -> \(resyncsAfter), watchReopened \(reopened), changesFollowed \(followed0), scene.get on A revision \(detail["revision"] ?? "none") owner \(detail["owner"] ?? "none")"
         )
-        XCTAssertEqual(acknowledgedAfterCut, 0, "node A acknowledged changes after it was cut off")
+        XCTAssertEqual(acknowledgedWhileCut, 0, "node A acknowledged changes while it was cut off")
+        XCTAssertEqual(acknowledgedButNotStored, 0, "acknowledged changes not in etcd at their revision")
         XCTAssertEqual(failedButApplied, 0, "changes both applied and answered with an error")
-        XCTAssertEqual(taken.revision, lastA + 1 + Int64(fromA), "B continues at the next revision")
+        XCTAssertEqual(taken.revision, lastA + 1 + Int64(fromABeforeTakeover), "B continues at the next revision")
         XCTAssertEqual(changes[taken.revision], Size2(width: takenWidth, height: 402))
         XCTAssertEqual(EtcdHistory.missingRevisions(in: changes), [])
         XCTAssertNotNil(resynced, "node A's client never got the layout at revision \(lastB)")
-        XCTAssertEqual(detail["revision"]?.int64, lastB)
+        XCTAssertTrue(watchBroke, "node A's watch stayed open on a member without a leader")
+        XCTAssertGreaterThan(resyncsAfter, resyncsBefore, "the compaction during the partition caused no resync")
+        XCTAssertGreaterThan(reopened, 0, "node A's watch was never opened again")
+        XCTAssertEqual(detail["revision"]?.int64, headB, "node A's copy is not at B's revision")
+        XCTAssertGreaterThanOrEqual(headB ?? 0, lastB)
         XCTAssertEqual(detail["owner"], "pt-b")
         XCTAssertTrue(followed, "node A does not follow B's changes after the heal")
     }

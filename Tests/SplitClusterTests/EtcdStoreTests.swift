@@ -117,7 +117,7 @@ final class EtcdStoreTests: XCTestCase {
         try store.commit(batch)
         XCTAssertEqual(try store.journal(scene: "mail/1", from: 0).map(\.revision), [4, 5])
         XCTAssertEqual(try store.journalTails().filter { $0.scene == "mail/1" }.map(\.revision), [5])
-        XCTAssertEqual(try store.replay("mail/1").journal.map(\.revision), [5])
+        XCTAssertEqual(try store.read("mail/1", taking: false).journal.map(\.revision), [5])
         XCTAssertEqual(try store.loadScenes().first?.revision, 4)
         XCTAssertEqual(try store.snapshotSessions(scene: "mail/1").map(\.session), ["snap-\(number)"])
         XCTAssertEqual(try store.snapshotSession(id: "snap-\(number)")?.body, [7, 7])
@@ -132,6 +132,57 @@ final class EtcdStoreTests: XCTestCase {
         XCTAssertEqual(try store.loadScenes().count, 0)
         XCTAssertEqual(try store.journalTails().count, 0)
         XCTAssertEqual(try store.snapshotSessions(scene: "mail/1").count, 0)
+    }
+
+    /// A first contact with a scene is one transaction: its owner, checkpoint, journal (more
+    /// than one page of it) and, when taking, the inbox; an unowned scene is taken by it.
+    func testAReadLearnsTheOwnerAndRecordAndTakesAnUnownedScene() throws {
+        let prefix = "/read-\(UInt32.random(in: 0...UInt32.max))/"
+        let a = try makeStore("n1", prefix: prefix)
+        let b = try makeStore("n2", prefix: prefix)
+        var batch = StoreBatch()
+        batch.upsertScene(id: "r", device: "ipad", revision: 1, state: Array("s1".utf8))
+        try a.commit(batch)
+        batch.removeAll()
+        let last = Int64(EtcdSceneStore.readPage) + 203
+        for revision in 2...last {
+            batch.appendJournal(scene: "r", revision: revision, change: Array("c\(revision)".utf8))
+        }
+        try a.commit(batch)
+        let keys = ClusterKeys(prefix: prefix)
+        _ = try b.client.putBlocking(
+            .with {
+                $0.key = Data(keys.inbox("r", request: "n9/7-1")); $0.value = Data([1, 2])
+            })
+
+        let followed = try b.read("r", taking: false)
+        XCTAssertFalse(followed.acquired)
+        XCTAssertEqual(followed.owner, "n1")
+        XCTAssertEqual(followed.checkpoint?.revision, 1)
+        XCTAssertEqual(followed.journal.map(\.revision), Array(2...last))
+        XCTAssertEqual(followed.journal.last?.change, Array("c\(last)".utf8))
+        XCTAssertTrue(followed.forwarded.isEmpty, "the inbox is read only when taking")
+        XCTAssertNil(b.claims["r"])
+
+        let refused = try b.read("r", taking: true)
+        XCTAssertFalse(refused.acquired, "a scene with an owner is not taken")
+        XCTAssertEqual(refused.owner, "n1")
+        XCTAssertNil(b.claims["r"])
+
+        try a.release("r")
+        let taken = try b.read("r", taking: true)
+        XCTAssertTrue(taken.acquired)
+        XCTAssertEqual(taken.owner, "n2")
+        XCTAssertEqual(taken.journal.count, Int(last) - 1)
+        XCTAssertEqual(taken.forwarded.map(\.request), ["n9/7-1"])
+        XCTAssertEqual(taken.forwarded.first?.line, [1, 2])
+        XCTAssertEqual(b.claims["r"]?.revision, last)
+        XCTAssertEqual(try b.owner(of: "r")?.node, "n2")
+        // b writes on: its claim carries the head the read saw.
+        batch.removeAll()
+        batch.appendJournal(scene: "r", revision: last + 1, change: Array("b".utf8))
+        try b.commit(batch)
+        XCTAssertEqual(try a.read("r", taking: false).journal.last?.revision, last + 1)
     }
 
     func testARevokedOwnerCannotCommit() throws {
@@ -180,7 +231,7 @@ final class EtcdStoreTests: XCTestCase {
         print("takeover: b owned the scene \(String(format: "%.2f", gap)) s after a stopped renewing (TTL 3 s)")
         XCTAssertTrue(acquired)
         XCTAssertLessThan(gap, 3 + 1 + 0.5)
-        let replay = try b.replay("s")
+        let replay = try b.read("s", taking: false)
         XCTAssertEqual(replay.checkpoint?.revision, 3)
         XCTAssertEqual(replay.checkpoint?.state, Array("state3".utf8))
         XCTAssertEqual(replay.journal.map(\.revision), [4, 5])

@@ -105,6 +105,7 @@ final class ScriptedCluster: ClusterMember, @unchecked Sendable {
     func holds(_ scene: String) -> Bool { owned.contains(scene) }
     func startWatching(_ deliver: @escaping @Sendable ([ClusterEvent]) -> Void) { self.deliver = deliver }
     func stopWatching() { deliver = nil }
+    var watchStatus: (open: Bool, reopened: Int) { (deliver != nil, 0) }
 
     func forward(_ requests: [(line: [UInt8], scene: String)]) -> [String]? {
         guard reachable, forwarding else { return nil }
