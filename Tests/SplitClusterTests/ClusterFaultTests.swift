@@ -8,8 +8,8 @@ import XCTest
 @testable import SplitCluster
 
 /// Real splitd processes on an etcd lab under faults: the etcd leader SIGKILLed under 100
-/// writing clients, the owning node's namespace cut off (with a compaction meanwhile) and
-/// healed. Every acknowledged change is read back from etcd's history; no change is both
+/// writing clients, the owning splitd SIGKILLed under writers on two nodes, the owning
+/// node's namespace cut off (with a compaction meanwhile) and healed. Every acknowledged change is read back from etcd's history; no change is both
 /// applied and answered with an error.
 final class ClusterFaultTests: XCTestCase {
     nonisolated(unsafe) static var lab: EtcdLab?
@@ -120,7 +120,132 @@ final class ClusterFaultTests: XCTestCase {
         XCTAssertEqual(gaps, 0, "revisions missing from the journal history")
     }
 
-    // MARK: 2. the owner's namespace cut off, a compaction meanwhile, then healed
+    // MARK: 2. the owning splitd SIGKILLed under load
+
+    func testKillingTheOwningNodeUnderLoadHandsItsScenesOverAndLosesNothing() throws {
+        let prefix = "/owner-kill-\(UInt32.random(in: 0...UInt32.max))/"
+        let a = try FaultNode.start("ok-a", lab: lab, prefix: prefix, environment: Self.journalEveryChange)
+        let b = try FaultNode.start("ok-b", lab: lab, prefix: prefix, environment: Self.journalEveryChange)
+        defer {
+            _ = a.daemon.terminate()
+            _ = b.daemon.terminate()
+        }
+        let sceneCount = 4, writersPerSceneAndNode = 3
+        let scenes = (0..<sceneCount).map { "o\($0)" }
+        let setup = try a.connect()
+        for scene in scenes {
+            let created = try FaultNode.request(
+                setup,
+                [
+                    "op": "scene.create", "scene": .string(scene), "device": "mac",
+                    "size": ["width": 800, "height": 600],
+                ])
+            XCTAssertEqual(created["revision"], 1, "\(created)")
+        }
+        // B has a window on every scene (a viewer, read all along): a node with clients of a
+        // scene takes it when its owner is gone.
+        let viewerB = try b.connect()
+        for scene in scenes {
+            XCTAssertEqual(
+                try FaultNode.request(viewerB, ["op": "scene.attach", "scene": .string(scene), "role": "viewer"])[
+                    "revision"], 1)
+        }
+        let load = ChangeLoad()
+        let group = DispatchGroup()
+        // Read on one thread only, this one's after the attaches.
+        nonisolated(unsafe) let drained = viewerB
+        group.enter()
+        Thread {
+            defer { group.leave() }
+            while !load.isStopped { _ = try? drained.nextPush(timeout: .milliseconds(200)) }
+        }.start()
+        // Writers on both nodes: A's own, and B's forwarded to A until A dies.
+        var client = 0
+        for node in [a, b] {
+            for scene in scenes {
+                for _ in 0..<writersPerSceneAndNode {
+                    let socket = node.daemon.socketPath, height = 500 + client, id = client
+                    client += 1
+                    group.enter()
+                    Thread {
+                        defer { group.leave() }
+                        load.run(client: id, scene: scene, socket: socket, height: height, firstWidth: 600)
+                    }.start()
+                }
+            }
+        }
+        Thread.sleep(forTimeInterval: 1.5)
+        a.daemon.kill9()
+        let killedAt = ContinuousClock.now
+        Thread.sleep(forTimeInterval: 6)
+        load.stop()
+        XCTAssertEqual(group.wait(timeout: .now() + 40), .success, "clients did not finish")
+        let attempts = load.attempts
+        let history = try EtcdHistory.read(lab: lab, prefix: prefix)
+
+        // B's owner keys: etcd revisions from which B wrote each scene.
+        let etcd = try EtcdClient(options: lab.clientOptions())
+        defer { etcd.close() }
+        let keys = ClusterKeys(prefix: prefix)
+        var takeovers: [String: Duration] = [:]
+        var firstRevisionOfB: [String: Int64] = [:]
+        for scene in scenes {
+            let owner = try etcd.rangeBlocking(.with { $0.key = Data(keys.owner(scene)) }, timeout: .seconds(5)).kvs
+                .first
+            XCTAssertEqual(owner.map { String(decoding: $0.value, as: UTF8.self) }, "ok-b", "scene \(scene)'s owner")
+            guard let token = owner?.createRevision,
+                let first = history.putAt[scene]?.filter({ $0.value > token }).keys.min()
+            else { continue }
+            firstRevisionOfB[scene] = first
+            // The first acknowledgement of a revision B wrote.
+            let acks = attempts.filter {
+                guard $0.scene == scene, case .acknowledged(let revision) = $0.outcome else { return false }
+                return revision >= first
+            }
+            if let answered = acks.map(\.answered).min() { takeovers[scene] = answered - killedAt }
+        }
+
+        var missing = 0, wrong = 0, appliedButFailed = 0
+        var codes: [String: Int] = [:]
+        for attempt in attempts {
+            switch attempt.outcome {
+            case .acknowledged(let revision):
+                switch history.changes[attempt.scene]?[revision] {
+                case nil: missing += 1
+                case let tag? where tag != attempt.tag: wrong += 1
+                default: break
+                }
+            case .failed(let code):
+                codes[code, default: 0] += 1
+                if history.revision(of: attempt.tag, in: attempt.scene) != nil { appliedButFailed += 1 }
+            case .noAnswer:
+                codes["no answer", default: 0] += 1
+            }
+        }
+        var unexplained = 0, gaps = 0
+        let asked = Set(attempts.map { FaultTag(scene: $0.scene, tag: $0.tag) })
+        for (scene, changes) in history.changes {
+            for (_, tag) in changes where !asked.contains(FaultTag(scene: scene, tag: tag)) { unexplained += 1 }
+            gaps += EtcdHistory.missingRevisions(in: changes).count
+        }
+        let acknowledged = attempts.filter { $0.acknowledgedAt != nil }.count
+        let afterKill = attempts.filter { ($0.acknowledgedAt ?? killedAt) > killedAt }.count
+        let slowest = takeovers.values.max()
+        let writersOnA = sceneCount * writersPerSceneAndNode
+        let unansweredOnB = attempts.filter { $0.client >= writersOnA && $0.outcome == .noAnswer }.count
+        print(
+            "cluster owner kill: \(client) writers (\(writersPerSceneAndNode) per scene on each node) on \(sceneCount) scenes owned by node A, A SIGKILLed after 1.5 s; \(attempts.count) requests, \(acknowledged) acknowledged (\(afterKill) after the kill), \(missing) acknowledged revisions missing in etcd, \(wrong) with another change; errors \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); \(appliedButFailed) failed requests applied; \(unansweredOnB) unanswered on B; \(gaps) revisions missing; node B's first acknowledged revision per scene after the kill: \(scenes.map { "\($0) r\(firstRevisionOfB[$0] ?? 0) \(takeovers[$0].map { Self.ms($0) } ?? "never") ms" }.joined(separator: ", ")) (lease TTL 3 s)"
+        )
+        XCTAssertEqual(takeovers.count, sceneCount, "node B took over every scene and acknowledged a change of it")
+        XCTAssertLessThan(slowest ?? .seconds(60), .seconds(4), "takeover within the lease TTL (3 s) + 1 s")
+        XCTAssertEqual(missing, 0, "acknowledged revisions missing in etcd")
+        XCTAssertEqual(wrong, 0, "acknowledged revisions holding another change")
+        XCTAssertEqual(appliedButFailed, 0, "changes both applied and answered with an error")
+        XCTAssertEqual(unexplained, 0, "changes in etcd that no client asked for")
+        XCTAssertEqual(gaps, 0, "B did not continue at the next revision: revisions missing from the history")
+    }
+
+    // MARK: 3. the owner's namespace cut off, a compaction meanwhile, then healed
 
     func testAPartitionedOwnerAcknowledgesNothingAndCatchesUpWhenHealed() throws {
         let prefix = "/partition-\(UInt32.random(in: 0...UInt32.max))/"
@@ -602,6 +727,8 @@ final class ChangeLoad: @unchecked Sendable {
 /// history (a watch from revision 1: journal entries a checkpoint removed later included).
 struct EtcdHistory {
     var changes: [String: [Int64: Size2]] = [:]
+    /// The etcd revision each journal record was put at, by scene and scene revision.
+    var putAt: [String: [Int64: Int64]] = [:]
 
     func revision(of tag: Size2, in scene: String) -> Int64? {
         changes[scene]?.first { $0.value == tag }?.key
@@ -623,6 +750,7 @@ struct EtcdHistory {
 
     mutating func merge(_ other: EtcdHistory) {
         changes.merge(other.changes) { $0.merging($1) { old, _ in old } }
+        putAt.merge(other.putAt) { $0.merging($1) { old, _ in old } }
     }
 
     /// Reads the history up to now; `members`: the etcd members to ask; `from`: the first
@@ -639,7 +767,7 @@ struct EtcdHistory {
             .with {
                 $0.key = Data(sentinel); $0.value = Data([1])
             }, timeout: .seconds(5))
-        let found = Locked<[String: [Int64: Size2]]>([:])
+        let found = Locked(EtcdHistory())
         _ = try client.blocking("history watch", timeout: .seconds(20)) { client throws(EtcdError) in
             try await client.watch(prefix: Array(prefix.utf8), fromRevision: from) { response in
                 var done = false
@@ -650,12 +778,15 @@ struct EtcdHistory {
                         let record = SplitCluster.JournalRecord(decoding: Array(event.kv.value)),
                         let tag = Self.resize(record.change)
                     else { continue }
-                    found.withLock { $0[scene, default: [:]][revision] = tag }
+                    found.withLock {
+                        $0.changes[scene, default: [:]][revision] = tag
+                        $0.putAt[scene, default: [:]][revision] = event.kv.modRevision
+                    }
                 }
                 return !done
             }
         }
-        return EtcdHistory(changes: found.withLock { $0 })
+        return found.withLock { $0 }
     }
 
     /// The size of a journaled resize (`{"v":1,"resize":{"width":W,"height":H}}`).
