@@ -220,7 +220,8 @@ struct ClusterLab {
     let directory: String
     let endpoints: String
     static let name = "sdbench"
-    static let net = "10.231.41"
+    // Its own net: the test labs use 10.231.28-42, and the bench may run beside them.
+    static let net = "10.231.51"
 
     static func up(script: String?, workDir: String) throws -> ClusterLab {
         guard getuid() == 0 else {
