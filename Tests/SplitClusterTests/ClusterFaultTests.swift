@@ -76,48 +76,22 @@ final class ClusterFaultTests: XCTestCase {
         let attempts = load.attempts
         let history = try EtcdHistory.read(lab: lab, prefix: prefix, from: startRevision)
 
-        var missing = 0, wrong = 0, appliedButFailed = 0, notIncreasing = 0
-        var codes: [String: Int] = [:]
-        var lastRevision: [Int: Int64] = [:]
-        for attempt in attempts.sorted(by: { $0.sent < $1.sent }) {
-            switch attempt.outcome {
-            case .acknowledged(let revision):
-                if let previous = lastRevision[attempt.client], revision <= previous { notIncreasing += 1 }
-                lastRevision[attempt.client] = revision
-                switch history.changes[attempt.scene]?[revision] {
-                case nil: missing += 1
-                case let tag? where tag != attempt.tag: wrong += 1
-                default: break
-                }
-            case .failed(let code):
-                codes[code, default: 0] += 1
-                if history.revision(of: attempt.tag, in: attempt.scene) != nil { appliedButFailed += 1 }
-            case .noAnswer:
-                codes["no answer", default: 0] += 1
-            }
-        }
-        // Every revision in etcd is one a client asked for (no change made up or doubled).
-        var unexplained = 0, gaps = 0
-        let asked = Set(attempts.map { FaultTag(scene: $0.scene, tag: $0.tag) })
-        for (scene, changes) in history.changes {
-            for (_, tag) in changes where !asked.contains(FaultTag(scene: scene, tag: tag)) { unexplained += 1 }
-            gaps += EtcdHistory.missingRevisions(in: changes).count
-        }
+        let audit = LoadAudit(attempts, against: history)
         let acks = attempts.compactMap { $0.acknowledgedAt }.sorted()
         let gap = zip(acks, acks.dropFirst()).map { $1 - $0 }.max() ?? .zero
         let firstAfterKill = acks.first { $0 > killedAt }.map { $0 - killedAt }
         let acknowledged = attempts.filter { $0.acknowledgedAt != nil }.count
         print(
-            "cluster leader kill: \(clientCount) clients on \(sceneCount) scenes of one node, etcd leader (member \(leader)) SIGKILLed after 1.5 s; \(attempts.count) requests, \(acknowledged) acknowledged, \(missing) acknowledged revisions missing in etcd, \(wrong) with another change, \(notIncreasing) acks out of order; errors \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); \(appliedButFailed) failed requests applied; write gap \(Self.ms(gap)) ms, first ack \(firstAfterKill.map { Self.ms($0) } ?? "none") ms after the kill"
+            "cluster leader kill: \(clientCount) clients on \(sceneCount) scenes of one node, etcd leader (member \(leader)) SIGKILLed after 1.5 s; \(attempts.count) requests, \(acknowledged) acknowledged, \(audit.missing) acknowledged revisions missing in etcd, \(audit.wrong) with another change, \(audit.notIncreasing) acks out of order; errors \(audit.errors); \(audit.appliedButFailed) failed requests applied; write gap \(Self.ms(gap)) ms, first ack \(firstAfterKill.map { Self.ms($0) } ?? "none") ms after the kill"
         )
         XCTAssertGreaterThan(acknowledged, clientCount, "the load made progress")
         XCTAssertNotNil(firstAfterKill, "changes were acknowledged after the leader died")
-        XCTAssertEqual(missing, 0, "acknowledged revisions missing in etcd")
-        XCTAssertEqual(wrong, 0, "acknowledged revisions holding another change")
-        XCTAssertEqual(notIncreasing, 0, "a client's acknowledged revisions not increasing")
-        XCTAssertEqual(appliedButFailed, 0, "changes both applied and answered with an error")
-        XCTAssertEqual(unexplained, 0, "changes in etcd that no client asked for")
-        XCTAssertEqual(gaps, 0, "revisions missing from the journal history")
+        XCTAssertEqual(audit.missing, 0, "acknowledged revisions missing in etcd")
+        XCTAssertEqual(audit.wrong, 0, "acknowledged revisions holding another change")
+        XCTAssertEqual(audit.notIncreasing, 0, "a client's acknowledged revisions not increasing")
+        XCTAssertEqual(audit.appliedButFailed, 0, "changes both applied and answered with an error")
+        XCTAssertEqual(audit.unexplained, 0, "changes in etcd that no client asked for")
+        XCTAssertEqual(audit.gaps, 0, "revisions missing from the journal history")
     }
 
     // MARK: 2. the owning splitd SIGKILLed under load
@@ -207,44 +181,23 @@ final class ClusterFaultTests: XCTestCase {
             if let answered = acks.map(\.answered).min() { takeovers[scene] = answered - killedAt }
         }
 
-        var missing = 0, wrong = 0, appliedButFailed = 0
-        var codes: [String: Int] = [:]
-        for attempt in attempts {
-            switch attempt.outcome {
-            case .acknowledged(let revision):
-                switch history.changes[attempt.scene]?[revision] {
-                case nil: missing += 1
-                case let tag? where tag != attempt.tag: wrong += 1
-                default: break
-                }
-            case .failed(let code):
-                codes[code, default: 0] += 1
-                if history.revision(of: attempt.tag, in: attempt.scene) != nil { appliedButFailed += 1 }
-            case .noAnswer:
-                codes["no answer", default: 0] += 1
-            }
-        }
-        var unexplained = 0, gaps = 0
-        let asked = Set(attempts.map { FaultTag(scene: $0.scene, tag: $0.tag) })
-        for (scene, changes) in history.changes {
-            for (_, tag) in changes where !asked.contains(FaultTag(scene: scene, tag: tag)) { unexplained += 1 }
-            gaps += EtcdHistory.missingRevisions(in: changes).count
-        }
+        let audit = LoadAudit(attempts, against: history)
         let acknowledged = attempts.filter { $0.acknowledgedAt != nil }.count
         let afterKill = attempts.filter { ($0.acknowledgedAt ?? killedAt) > killedAt }.count
         let slowest = takeovers.values.max()
         let writersOnA = sceneCount * writersPerSceneAndNode
         let unansweredOnB = attempts.filter { $0.client >= writersOnA && $0.outcome == .noAnswer }.count
         print(
-            "cluster owner kill: \(client) writers (\(writersPerSceneAndNode) per scene on each node) on \(sceneCount) scenes owned by node A, A SIGKILLed after 1.5 s; \(attempts.count) requests, \(acknowledged) acknowledged (\(afterKill) after the kill), \(missing) acknowledged revisions missing in etcd, \(wrong) with another change; errors \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); \(appliedButFailed) failed requests applied; \(unansweredOnB) unanswered on B; \(gaps) revisions missing; node B's first acknowledged revision per scene after the kill: \(scenes.map { "\($0) r\(firstRevisionOfB[$0] ?? 0) \(takeovers[$0].map { Self.ms($0) } ?? "never") ms" }.joined(separator: ", ")) (lease TTL 3 s)"
+            "cluster owner kill: \(client) writers (\(writersPerSceneAndNode) per scene on each node) on \(sceneCount) scenes owned by node A, A SIGKILLed after 1.5 s; \(attempts.count) requests, \(acknowledged) acknowledged (\(afterKill) after the kill), \(audit.missing) acknowledged revisions missing in etcd, \(audit.wrong) with another change; errors \(audit.errors); \(audit.appliedButFailed) failed requests applied; \(unansweredOnB) unanswered on B; \(audit.gaps) revisions missing; node B's first acknowledged revision per scene after the kill: \(scenes.map { "\($0) r\(firstRevisionOfB[$0] ?? 0) \(takeovers[$0].map { Self.ms($0) } ?? "never") ms" }.joined(separator: ", ")) (lease TTL 3 s)"
         )
         XCTAssertEqual(takeovers.count, sceneCount, "node B took over every scene and acknowledged a change of it")
         XCTAssertLessThan(slowest ?? .seconds(60), .seconds(4), "takeover within the lease TTL (3 s) + 1 s")
-        XCTAssertEqual(missing, 0, "acknowledged revisions missing in etcd")
-        XCTAssertEqual(wrong, 0, "acknowledged revisions holding another change")
-        XCTAssertEqual(appliedButFailed, 0, "changes both applied and answered with an error")
-        XCTAssertEqual(unexplained, 0, "changes in etcd that no client asked for")
-        XCTAssertEqual(gaps, 0, "B did not continue at the next revision: revisions missing from the history")
+        XCTAssertEqual(audit.missing, 0, "acknowledged revisions missing in etcd")
+        XCTAssertEqual(audit.wrong, 0, "acknowledged revisions holding another change")
+        XCTAssertEqual(audit.appliedButFailed, 0, "changes both applied and answered with an error")
+        XCTAssertEqual(audit.notIncreasing, 0, "a client's acknowledged revisions not increasing")
+        XCTAssertEqual(audit.unexplained, 0, "changes in etcd that no client asked for")
+        XCTAssertEqual(audit.gaps, 0, "B did not continue at the next revision: revisions missing from the history")
     }
 
     // MARK: 3. the owner's namespace cut off, a compaction meanwhile, then healed
@@ -641,6 +594,43 @@ struct FaultNode {
         -> JSONValue
     {
         try connection.response(to: connection.send(request: fields), timeout: timeout)
+    }
+}
+
+/// What etcd's history says of a load's attempts: acknowledged changes missing or holding
+/// another change, failed ones applied anyway, changes nobody asked for, skipped revisions.
+struct LoadAudit {
+    var missing = 0, wrong = 0, appliedButFailed = 0, notIncreasing = 0, unexplained = 0, gaps = 0
+    /// Attempts not acknowledged, by error code ("no answer": the connection closed first).
+    var codes: [String: Int] = [:]
+
+    var errors: String { codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
+
+    init(_ attempts: [FaultAttempt], against history: EtcdHistory) {
+        var lastRevision: [Int: Int64] = [:]
+        for attempt in attempts.sorted(by: { $0.sent < $1.sent }) {
+            switch attempt.outcome {
+            case .acknowledged(let revision):
+                if let previous = lastRevision[attempt.client], revision <= previous { notIncreasing += 1 }
+                lastRevision[attempt.client] = revision
+                switch history.changes[attempt.scene]?[revision] {
+                case nil: missing += 1
+                case let tag? where tag != attempt.tag: wrong += 1
+                default: break
+                }
+            case .failed(let code):
+                codes[code, default: 0] += 1
+                if history.revision(of: attempt.tag, in: attempt.scene) != nil { appliedButFailed += 1 }
+            case .noAnswer:
+                codes["no answer", default: 0] += 1
+            }
+        }
+        // Every revision in etcd is one a client asked for (no change made up or doubled).
+        let asked = Set(attempts.map { FaultTag(scene: $0.scene, tag: $0.tag) })
+        for (scene, changes) in history.changes {
+            for (_, tag) in changes where !asked.contains(FaultTag(scene: scene, tag: tag)) { unexplained += 1 }
+            gaps += EtcdHistory.missingRevisions(in: changes).count
+        }
     }
 }
 
