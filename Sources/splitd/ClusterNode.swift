@@ -55,7 +55,12 @@ final class ClusterNode: SceneStore, ClusterMember {
                 EtcdTLSFiles(ca: ca, cert: cert, key: key)
             } else { nil }
         let client = try EtcdClient(options: EtcdClientOptions(endpoints: endpoints, tls: tls))
-        let options = ClusterStoreOptions(keys: ClusterKeys(prefix: settings.prefix), autoAcquire: false)
+        // Commits, and the read-backs that learn an unknown outcome, run on the loop thread:
+        // past a leader election (about one election timeout) more waiting would only stall
+        // the node's other clients. A scene whose outcome is still unknown is reported
+        // indeterminate (its client's connection closes) and read back on its next request.
+        let options = ClusterStoreOptions(
+            keys: ClusterKeys(prefix: settings.prefix), resolveBudget: Self.resolveBudget, autoAcquire: false)
         var delay = 0.25
         var attempts = 0
         while true {
@@ -101,6 +106,9 @@ final class ClusterNode: SceneStore, ClusterMember {
             delay = min(delay * 2, 5)
         }
     }
+
+    /// How long a commit keeps reading back an unknown outcome.
+    static let resolveBudget: Duration = .seconds(5)
 
     private static func register(
         _ settings: ClusterSettings, client: EtcdClient, options: ClusterStoreOptions
