@@ -105,7 +105,9 @@ final class ScriptedCluster: ClusterMember, @unchecked Sendable {
     func holds(_ scene: String) -> Bool { owned.contains(scene) }
     func startWatching(_ deliver: @escaping @Sendable ([ClusterEvent]) -> Void) { self.deliver = deliver }
     func stopWatching() { deliver = nil }
-    var watchStatus: (open: Bool, reopened: Int) { (deliver != nil, 0) }
+    /// Times the watch "was opened again", as `stats.cluster.watchReopened` reports it.
+    var reopenedWatches = 0
+    var watchStatus: (open: Bool, reopened: Int) { (deliver != nil, reopenedWatches) }
 
     func forward(_ requests: [(line: [UInt8], scene: String)]) -> [String]? {
         guard reachable, forwarding else { return nil }
@@ -243,7 +245,10 @@ struct ClusterWiringTests {
         defer { daemon.stop() }
         let client = try daemon.connect()
         #expect(try client.request(create("s")).isOK)
+        cluster.reopenedWatches = 2
         let stats = try client.request(["op": "stats"])
+        #expect(stats["cluster"]?["watching"] == true)
+        #expect(stats["cluster"]?["watchReopened"] == 2)
         #expect(stats["cluster"]?["node"] == "node-a")
         #expect(stats["cluster"]?["ownedScenes"] == 1)
         #expect(stats["cluster"]?["leaderReachable"] == true)
