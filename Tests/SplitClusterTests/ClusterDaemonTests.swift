@@ -38,13 +38,18 @@ final class ClusterDaemonTests: XCTestCase {
             .deletingLastPathComponent().appendingPathComponent(".build/debug/splitd").path
     }
 
-    func startNode(_ name: String, prefix: String) throws -> DaemonProcess {
+    /// A node inside member `namespace`'s network namespace, that member's endpoint first (as
+    /// a node beside its etcd member is deployed); its socket is reachable from here.
+    func startNode(_ name: String, prefix: String, namespace: Int) throws -> DaemonProcess {
         var launch = DaemonProcess.Launch(binary: Self.splitd)
         launch.durability = nil
+        let members = [namespace] + (1...3).filter { $0 != namespace }
         launch.extraArguments = [
-            "--cluster", lab.endpoints.map(\.description).joined(separator: ","), "--node", name, "--log-level", "info",
+            "--cluster", members.map { lab.endpoints[$0 - 1].description }.joined(separator: ","), "--node", name,
+            "--log-level", "info",
         ]
         launch.environment = ["SPLITD_CLUSTER_PREFIX": prefix]
+        launch.launcher = [ChildProcess.findExecutable("ip") ?? "ip", "netns", "exec", "\(lab.name)\(namespace)"]
         return try DaemonProcess(launch, readyWithin: .seconds(30))
     }
 
@@ -61,8 +66,8 @@ final class ClusterDaemonTests: XCTestCase {
 
     func testAChangeOnOneNodeIsPushedToTheOtherAndTheOwnerShown() throws {
         let prefix = "/push-\(UInt32.random(in: 0...UInt32.max))/"
-        let a = try startNode("node-a", prefix: prefix)
-        let b = try startNode("node-b", prefix: prefix)
+        let a = try startNode("node-a", prefix: prefix, namespace: 1)
+        let b = try startNode("node-b", prefix: prefix, namespace: 2)
         defer {
             _ = a.terminate()
             _ = b.terminate()
@@ -105,8 +110,8 @@ final class ClusterDaemonTests: XCTestCase {
 
     func testKillingTheOwnerHandsTheSceneToTheOtherNode() throws {
         let prefix = "/takeover-\(UInt32.random(in: 0...UInt32.max))/"
-        let a = try startNode("node-a", prefix: prefix)
-        let b = try startNode("node-b", prefix: prefix)
+        let a = try startNode("node-a", prefix: prefix, namespace: 1)
+        let b = try startNode("node-b", prefix: prefix, namespace: 2)
         defer {
             _ = a.terminate()
             _ = b.terminate()
@@ -166,8 +171,8 @@ final class ClusterDaemonTests: XCTestCase {
 
     func testConcurrentWritersOnBothNodesLeaveIdenticalSequences() throws {
         let prefix = "/concurrent-\(UInt32.random(in: 0...UInt32.max))/"
-        let a = try startNode("node-a", prefix: prefix)
-        let b = try startNode("node-b", prefix: prefix)
+        let a = try startNode("node-a", prefix: prefix, namespace: 1)
+        let b = try startNode("node-b", prefix: prefix, namespace: 2)
         defer {
             _ = a.terminate()
             _ = b.terminate()

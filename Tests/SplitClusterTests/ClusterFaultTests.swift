@@ -36,7 +36,7 @@ final class ClusterFaultTests: XCTestCase {
     func testKillingTheEtcdLeaderUnder100ClientsLosesNoAcknowledgedChange() throws {
         let prefix = "/leader-\(UInt32.random(in: 0...UInt32.max))/"
         let node = try FaultNode.start(
-            "lk-a", lab: lab, prefix: prefix, environment: Self.journalEveryChange)
+            "lk-a", lab: lab, prefix: prefix, namespace: 1, environment: Self.journalEveryChange)
         defer { _ = node.daemon.terminate() }
         let sceneCount = 10, clientCount = 100
         // History from here on: an earlier test of the lab may have compacted before it.
@@ -93,8 +93,10 @@ final class ClusterFaultTests: XCTestCase {
 
     func testKillingTheOwningNodeUnderLoadHandsItsScenesOverAndLosesNothing() throws {
         let prefix = "/owner-kill-\(UInt32.random(in: 0...UInt32.max))/"
-        let a = try FaultNode.start("ok-a", lab: lab, prefix: prefix, environment: Self.journalEveryChange)
-        let b = try FaultNode.start("ok-b", lab: lab, prefix: prefix, environment: Self.journalEveryChange)
+        let a = try FaultNode.start(
+            "ok-a", lab: lab, prefix: prefix, members: [1, 2, 3], namespace: 1, environment: Self.journalEveryChange)
+        let b = try FaultNode.start(
+            "ok-b", lab: lab, prefix: prefix, members: [2, 3, 1], namespace: 2, environment: Self.journalEveryChange)
         defer {
             _ = a.daemon.terminate()
             _ = b.daemon.terminate()
@@ -199,7 +201,7 @@ final class ClusterFaultTests: XCTestCase {
         let a = try FaultNode.start(
             "pt-a", lab: lab, prefix: prefix, namespace: 1, environment: Self.journalEveryChange)
         let b = try FaultNode.start(
-            "pt-b", lab: lab, prefix: prefix, members: [2, 3], environment: Self.journalEveryChange)
+            "pt-b", lab: lab, prefix: prefix, members: [2, 3], namespace: 2, environment: Self.journalEveryChange)
         let load = ChangeLoad()
         defer {
             load.stop()
@@ -381,7 +383,7 @@ final class ClusterFaultTests: XCTestCase {
     func testAnOwnerCutOffWithOnlyViewersFollowsTheNewOwnerWhenHealed() throws {
         let prefix = "/viewers-\(UInt32.random(in: 0...UInt32.max))/"
         let a = try FaultNode.start("vw-a", lab: lab, prefix: prefix, namespace: 1)
-        let b = try FaultNode.start("vw-b", lab: lab, prefix: prefix, members: [2, 3])
+        let b = try FaultNode.start("vw-b", lab: lab, prefix: prefix, members: [2, 3], namespace: 2)
         defer {
             _ = try? lab.run(["link-up", "1"])
             _ = a.daemon.terminate()
@@ -468,8 +470,9 @@ final class TLSClusterFaultTests: XCTestCase {
             "SPLITD_CLUSTER_TLS_KEY": files.key,
         ]
         let prefix = "/tls-\(UInt32.random(in: 0...UInt32.max))/"
-        let a = try FaultNode.start("tls-a", lab: lab, prefix: prefix, environment: certified)
-        let b = try FaultNode.start("tls-b", lab: lab, prefix: prefix, environment: certified)
+        let a = try FaultNode.start("tls-a", lab: lab, prefix: prefix, namespace: 1, environment: certified)
+        let b = try FaultNode.start(
+            "tls-b", lab: lab, prefix: prefix, members: [2, 3, 1], namespace: 2, environment: certified)
         defer {
             _ = a.daemon.terminate()
             _ = b.daemon.terminate()
