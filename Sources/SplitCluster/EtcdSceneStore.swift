@@ -102,42 +102,61 @@ public final class EtcdSceneStore: SceneStore {
     /// owner's lease expired), reading its head in the same transaction.
     public func acquire(_ scene: String) throws(EtcdError) -> AcquireResult {
         if let claim = claims[scene] { return .acquired(claim) }
+        let found = try readOwnership(scene, taking: true, extra: [])
+        if let claim = found.claim { return .acquired(claim) }
+        return .ownedBy(
+            node: found.owner.map { String(decoding: $0.value, as: UTF8.self) } ?? "",
+            token: found.owner?.createRevision ?? 0)
+    }
+
+    /// One transaction reading the scene's owner key, its head and `extra` (their answers in
+    /// order), when `taking` first taking the scene if nobody owns it. `claim`: the claim this
+    /// node now holds, because it took the scene or found its own owner key (an acquisition
+    /// whose answer was lost, adopted).
+    private func readOwnership(
+        _ scene: String, taking: Bool, extra: [Etcdserverpb_RequestOp]
+    ) throws(EtcdError) -> (
+        claim: SceneClaim?, owner: Etcdserverpb_KeyValue?, extra: [Etcdserverpb_RangeResponse], revision: Int64
+    ) {
+        let reads = [TxnPlanner.rangeOp(keys.owner(scene)), TxnPlanner.rangeOp(keys.head(scene))] + extra
         let request = Etcdserverpb_TxnRequest.with {
-            $0.compare = [
-                .with {
-                    $0.key = Data(keys.owner(scene)); $0.target = .create; $0.result = .equal; $0.createRevision = 0
-                }
-            ]
-            $0.success = [
-                TxnPlanner.put(keys.owner(scene), Array(node.utf8), lease: lease.id),
-                TxnPlanner.rangeOp(keys.head(scene)),
-            ]
-            $0.failure = [TxnPlanner.rangeOp(keys.owner(scene))]
+            if taking {
+                $0.compare = [
+                    .with {
+                        $0.key = Data(keys.owner(scene)); $0.target = .create; $0.result = .equal
+                        $0.createRevision = 0
+                    }
+                ]
+                $0.success = [TxnPlanner.put(keys.owner(scene), Array(node.utf8), lease: lease.id)] + reads
+                $0.failure = reads
+            } else {
+                $0.success = reads
+            }
         }
         let response = try client.txnBlocking(request, timeout: options.txnTimeout)
-        if response.succeeded {
-            let headKV = response.responses[1].responseRange.kvs.first
-            let claim = SceneClaim(
-                token: response.header.revision, headModRevision: headKV?.modRevision ?? 0,
+        let took = taking && response.succeeded
+        let ranges = response.responses.dropFirst(took ? 1 : 0).map(\.responseRange)
+        guard ranges.count == reads.count else {
+            throw .rpc(
+                operation: "txn", code: "unknown", message: "etcd answered \(ranges.count) of \(reads.count) reads")
+        }
+        let ownerKV = ranges[0].kvs.first
+        let headKV = ranges[1].kvs.first
+        var token: Int64?
+        if took {
+            token = response.header.revision
+        } else if taking, let ownerKV, ownerKV.lease == lease.id {
+            token = ownerKV.createRevision
+        }
+        var claim: SceneClaim?
+        if let token {
+            claim = SceneClaim(
+                token: token, headModRevision: headKV?.modRevision ?? 0,
                 head: headKV.flatMap { SceneHead(decoding: Array($0.value)) })
             claims[scene] = claim
             fenced[scene] = nil
-            return .acquired(claim)
         }
-        let owner = response.responses.first?.responseRange.kvs.first
-        if let owner, owner.lease == lease.id {
-            // Our own key, from an acquisition whose answer was lost: adopt it.
-            let head = try client.rangeBlocking(.with { $0.key = Data(keys.head(scene)) }, timeout: options.txnTimeout)
-                .kvs.first
-            let claim = SceneClaim(
-                token: owner.createRevision, headModRevision: head?.modRevision ?? 0,
-                head: head.flatMap { SceneHead(decoding: Array($0.value)) })
-            claims[scene] = claim
-            fenced[scene] = nil
-            return .acquired(claim)
-        }
-        return .ownedBy(
-            node: owner.map { String(decoding: $0.value, as: UTF8.self) } ?? "", token: owner?.createRevision ?? 0)
+        return (claim, ownerKV, Array(ranges.dropFirst(2)), response.header.revision)
     }
 
     /// Gives the scene up (deletes the owner key if it is still this node's).
@@ -190,8 +209,7 @@ public final class EtcdSceneStore: SceneStore {
         let journalKeys = keys.journalPrefix(scene)
         let journalEnd = ClusterKeys.rangeEnd(ofPrefix: journalKeys)
         let inboxKeys = keys.inboxPrefix(scene)
-        var reads = [
-            TxnPlanner.rangeOp(keys.owner(scene)), TxnPlanner.rangeOp(keys.head(scene)),
+        var extra = [
             TxnPlanner.rangeOp(keys.checkpoint(scene)),
             Etcdserverpb_RequestOp.with {
                 $0.requestRange = .with {
@@ -200,7 +218,7 @@ public final class EtcdSceneStore: SceneStore {
             },
         ]
         if taking {
-            reads.append(
+            extra.append(
                 .with {
                     $0.requestRange = .with {
                         $0.key = Data(inboxKeys); $0.rangeEnd = Data(ClusterKeys.rangeEnd(ofPrefix: inboxKeys))
@@ -208,61 +226,28 @@ public final class EtcdSceneStore: SceneStore {
                     }
                 })
         }
-        let request = Etcdserverpb_TxnRequest.with {
-            if taking {
-                $0.compare = [
-                    .with {
-                        $0.key = Data(keys.owner(scene)); $0.target = .create; $0.result = .equal
-                        $0.createRevision = 0
-                    }
-                ]
-                $0.success = [TxnPlanner.put(keys.owner(scene), Array(node.utf8), lease: lease.id)] + reads
-                $0.failure = reads
-            } else {
-                $0.success = reads
-            }
-        }
-        let response = try client.txnBlocking(request, timeout: options.txnTimeout)
-        let took = taking && response.succeeded
-        let ranges = response.responses.dropFirst(took ? 1 : 0).map(\.responseRange)
-        guard ranges.count == reads.count else {
-            throw .rpc(
-                operation: "txn", code: "unknown", message: "etcd answered \(ranges.count) of \(reads.count) reads")
-        }
-        let ownerKV = ranges[0].kvs.first
-        let headKV = ranges[1].kvs.first
-        let head = headKV.flatMap { SceneHead(decoding: Array($0.value)) }
-        var acquired = false
-        if took {
-            claims[scene] = SceneClaim(
-                token: response.header.revision, headModRevision: headKV?.modRevision ?? 0, head: head)
-            acquired = true
-        } else if taking, let ownerKV, ownerKV.lease == lease.id {
-            // Our own key, from an acquisition whose answer was lost: adopt it.
-            claims[scene] = SceneClaim(
-                token: ownerKV.createRevision, headModRevision: headKV?.modRevision ?? 0, head: head)
-            acquired = true
-        }
-        if acquired { fenced[scene] = nil }
-        let checkpoint = ranges[2].kvs.first.flatMap { CheckpointRecord(decoding: Array($0.value)) }.map { record in
+        let found = try readOwnership(scene, taking: taking, extra: extra)
+        let checkpoint = found.extra[0].kvs.first.flatMap { CheckpointRecord(decoding: Array($0.value)) }.map {
+            record in
             StoredScene(
                 id: scene, device: record.device, revision: record.revision, state: record.state,
                 createdAt: record.createdAt, updatedAt: record.updatedAt)
         }
-        var journalKVs = ranges[3].kvs
-        if ranges[3].more, let last = journalKVs.last {
-            journalKVs += try rangeAll(from: Array(last.key) + [0], to: journalEnd, at: response.header.revision)
+        var journalKVs = found.extra[1].kvs
+        if found.extra[1].more, let last = journalKVs.last {
+            journalKVs += try rangeAll(from: Array(last.key) + [0], to: journalEnd, at: found.revision)
         }
         // Entries the checkpoint covers stay until the next checkpoint (`TxnPlanner`).
         let above = checkpoint?.revision ?? 0
         let forwarded =
             taking
-            ? ranges[4].kvs.compactMap { kv -> (request: String, line: [UInt8])? in
+            ? found.extra[2].kvs.compactMap { kv -> (request: String, line: [UInt8])? in
                 keys.inboxEntry(ofKey: Array(kv.key)).map { (request: $0.request, line: Array(kv.value)) }
             } : []
+        let acquired = found.claim != nil
         return SceneRead(
             acquired: acquired,
-            owner: acquired ? node : ownerKV.map { String(decoding: $0.value, as: UTF8.self) },
+            owner: acquired ? node : found.owner.map { String(decoding: $0.value, as: UTF8.self) },
             checkpoint: checkpoint, journal: journalKVs.compactMap(journalEntry).filter { $0.revision > above },
             forwarded: forwarded)
     }

@@ -228,14 +228,15 @@ extension Server {
     /// `stats.cluster`: the node, its etcd endpoints and watch, and counters of its work.
     func clusterStats() -> JSONValue? {
         guard let cluster else { return nil }
+        let watch = cluster.watchStatus
         return .object(
             JSONObject([
                 JSONMember(key: "node", value: .string(cluster.node)),
                 JSONMember(key: "endpoints", value: .array(cluster.endpoints.map { .string($0) })),
                 JSONMember(key: "ownedScenes", value: .int(Int64(cluster.ownedScenes))),
                 JSONMember(key: "leaderReachable", value: .bool(cluster.leaderReachable())),
-                JSONMember(key: "watching", value: .bool(cluster.watchStatus.open)),
-                JSONMember(key: "watchReopened", value: .int(Int64(cluster.watchStatus.reopened))),
+                JSONMember(key: "watching", value: .bool(watch.open)),
+                JSONMember(key: "watchReopened", value: .int(Int64(watch.reopened))),
                 JSONMember(key: "changesFollowed", value: .int(Int64(stats.clusterChangesFollowed))),
                 JSONMember(key: "resyncs", value: .int(Int64(stats.clusterResyncs))),
                 JSONMember(key: "takeovers", value: .int(Int64(stats.clusterTakeovers))),

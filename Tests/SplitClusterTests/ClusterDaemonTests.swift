@@ -41,16 +41,8 @@ final class ClusterDaemonTests: XCTestCase {
     /// A node inside member `namespace`'s network namespace, that member's endpoint first (as
     /// a node beside its etcd member is deployed); its socket is reachable from here.
     func startNode(_ name: String, prefix: String, namespace: Int) throws -> DaemonProcess {
-        var launch = DaemonProcess.Launch(binary: Self.splitd)
-        launch.durability = nil
         let members = [namespace] + (1...3).filter { $0 != namespace }
-        launch.extraArguments = [
-            "--cluster", members.map { lab.endpoints[$0 - 1].description }.joined(separator: ","), "--node", name,
-            "--log-level", "info",
-        ]
-        launch.environment = ["SPLITD_CLUSTER_PREFIX": prefix]
-        launch.launcher = [ChildProcess.findExecutable("ip") ?? "ip", "netns", "exec", "\(lab.name)\(namespace)"]
-        return try DaemonProcess(launch, readyWithin: .seconds(30))
+        return try FaultNode.start(name, lab: lab, prefix: prefix, members: members, namespace: namespace).daemon
     }
 
     func connect(_ daemon: DaemonProcess) throws -> SplitConnection {
